@@ -1,1 +1,18 @@
-export {};
+export { Peer, type PeerOptions } from './peer.js';
+export { RequestContext, type ContextHost, type BatchCollector } from './request-context.js';
+export type { Transport, SendOptions, MessageInfo } from './transport.js';
+export { createLinkedPair, type LinkedPairOptions, type LinkedTransportEnd } from './linked-pair.js';
+export { messageKind, describeInvalid, MessageKind, type MessageKindValue, type InvalidMessage } from './classify.js';
+export { DEFAULT_REQUEST_TIMEOUT_MS, abortError } from './outbound.js';
+export type {
+  RequestMap,
+  NotificationMap,
+  AnyRequests,
+  AnyNotifications,
+  RequestHandler,
+  FallbackRequestHandler,
+  NotificationHandler,
+  Progress,
+  RequestOptions,
+  NotificationOptions,
+} from './types.js';

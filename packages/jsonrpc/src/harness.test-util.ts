@@ -1,0 +1,44 @@
+import { createLinkedPair, type LinkedTransportEnd } from './linked-pair.js';
+import { Peer, type PeerOptions } from './peer.js';
+
+/** A peer wired to a raw transport end whose received messages are recorded. */
+export interface RawHarness {
+  peer: Peer;
+  raw: LinkedTransportEnd;
+  received: unknown[];
+  /** Sends a message from the raw side to the peer. */
+  send(message: unknown): void;
+  /** Waits until `count` messages have been received on the raw side (or fails after `ms`). */
+  waitFor(count: number, ms?: number): Promise<unknown[]>;
+  /** Lets queued microtasks and timers run. */
+  settle(): Promise<void>;
+  internalErrors: unknown[];
+}
+
+/** Builds a {@link RawHarness}; the peer is connected and started. */
+export async function rawHarness(options: PeerOptions = {}): Promise<RawHarness> {
+  const [a, b] = createLinkedPair();
+  const internalErrors: unknown[] = [];
+  const peer = new Peer({ onInternalError: (error) => internalErrors.push(error), ...options });
+  const received: unknown[] = [];
+  b.onmessage = (message) => received.push(message);
+  await peer.connect(a);
+  await b.start();
+  const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+  return {
+    peer,
+    raw: b,
+    received,
+    internalErrors,
+    send: (message) => a.injectRaw(typeof message === 'string' ? message : JSON.stringify(message)),
+    settle,
+    async waitFor(count, ms = 2000) {
+      const start = Date.now();
+      while (received.length < count) {
+        if (Date.now() - start > ms) throw new Error(`expected ${count} messages, got ${received.length}: ${JSON.stringify(received)}`);
+        await settle();
+      }
+      return received;
+    },
+  };
+}
