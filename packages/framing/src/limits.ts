@@ -1,0 +1,27 @@
+/**
+ * Default largest payload a decoder accepts: 16 MiB (16,777,216 bytes). Large enough for any
+ * reasonable tool result, small enough that a hostile or broken peer cannot exhaust memory.
+ */
+export const DEFAULT_MAX_FRAME_BYTES: number = 16 * 1024 * 1024;
+
+/**
+ * Default largest Content-Length header block: 8 KiB (8,192 bytes), counted from the first header byte
+ * through the empty line that ends the block. Real blocks are 20 to 100 bytes.
+ */
+export const DEFAULT_MAX_HEADER_BYTES: number = 8 * 1024;
+
+/**
+ * The largest `Content-Length` value the parser accepts as a number (2^32 - 1, beyond what a
+ * Uint8Array can hold in current engines). A larger value is not a plausible frame, it is a corrupt
+ * header, so it is reported as `INVALID_HEADER` instead of being skipped byte by byte.
+ */
+export const MAX_CONTENT_LENGTH = 0xffff_ffff;
+
+/** Returns `value`, or `fallback` when undefined; throws a RangeError for a non-integer or out-of-range limit. */
+export function checkLimit(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_CONTENT_LENGTH) {
+    throw new RangeError(`${name} must be an integer between 1 and ${MAX_CONTENT_LENGTH}, got ${String(value)}`);
+  }
+  return value;
+}
