@@ -1,0 +1,67 @@
+import type { Framing } from './framing.js';
+import type { FramingError } from './framing-error.js';
+
+/** Options of {@link createDecoder}. */
+export interface DecoderOptions {
+  /**
+   * The framing of the incoming stream. Default `'auto'`: decided once, from the first
+   * non-whitespace bytes (see `detectFraming`), and then fixed for the life of the decoder.
+   */
+  framing?: Framing | 'auto';
+  /** Largest payload accepted, in bytes. Default `DEFAULT_MAX_FRAME_BYTES` (16 MiB). */
+  maxFrameBytes?: number;
+  /** Largest Content-Length header block, in bytes. Default `DEFAULT_MAX_HEADER_BYTES` (8 KiB). */
+  maxHeaderBytes?: number;
+  /**
+   * Receives each payload, synchronously from `push()`/`end()`, in arrival order. The payload may be a
+   * view into a pushed chunk (zero copy) or a fresh array when the frame spanned chunks; either way the
+   * decoder never writes to it again. Called as a plain function.
+   */
+  onFrame(payload: Uint8Array): void;
+  /**
+   * Receives each framing error in order with the frames around it; decoding goes on where the
+   * framing allows. Default: the error is thrown from `push()`/`end()` (the decoder stays usable).
+   */
+  onError?(error: FramingError): void;
+}
+
+/**
+ * A streaming decoder: bytes in through `push()`, payloads out through `onFrame`. It accepts any
+ * chunking. It never keeps a reference to a chunk after `push()` returns, and never mutates one.
+ *
+ * If `onFrame`/`onError` throws, the exception propagates out of `push()`/`end()` after the decoder has
+ * saved (copied) the not-yet-decoded rest of the chunk; the next `push()` or `end()` resumes from there,
+ * so no byte is lost or decoded twice.
+ */
+export interface FrameDecoder {
+  /** Decodes a chunk. Throws a `FramingError` (`DECODER_ENDED`) after `end()`. */
+  push(chunk: Uint8Array): void;
+  /**
+   * Ends the stream: delivers a final NDJSON line that has no newline, reports `TRUNCATED_FRAME` for an
+   * unfinished Content-Length frame. Idempotent.
+   */
+  end(): void;
+  /** The framing in use; `undefined` until auto-detection has seen enough bytes. */
+  readonly framing: Framing | undefined;
+  /** Bytes currently held for unfinished frames; never more than the configured limits (plus a saved chunk rest after a throwing callback). */
+  readonly bufferedBytes: number;
+}
+
+/** The per-framing engine behind a FrameDecoder (internal). */
+export interface FramingEngine {
+  readonly framing: Framing;
+  /** Bytes held for an unfinished frame. */
+  readonly bufferedBytes: number;
+  /**
+   * Index into the chunk being fed: everything before it is fully decoded. Updated before every
+   * callback so that a throwing callback leaves a precise resume point.
+   */
+  cursor: number;
+  feed(chunk: Uint8Array): void;
+  finish(): void;
+}
+
+/** Callbacks as the engines call them (internal). */
+export type FrameCallback = (payload: Uint8Array) => void;
+/** Error callback as the engines call it (internal). */
+export type ErrorCallback = (error: FramingError) => void;
