@@ -18,6 +18,7 @@ export function text(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }
 
+/** The parts joined into one new array. */
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
@@ -99,6 +100,7 @@ export function decodeAll(chunks: readonly Uint8Array[], options: Omit<DecoderOp
   return recorder;
 }
 
+/** Byte-wise equality. */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
