@@ -60,10 +60,10 @@ export const PERSON_LABELS: Readonly<Record<Person, string>> = {
 };
 
 /** The English and Spanish subject pronouns of each person, for explanations and rendered tables. */
-export const PERSON_PRONOUNS: Readonly<Record<Person, { readonly english: string; readonly spanish: string }>> = {
-  '1sg': { english: 'I', spanish: 'yo' },
-  '2sg': { english: 'you', spanish: 'tú' },
-  '3sg': { english: 'he / she / it', spanish: 'él / ella' },
+export const PERSON_PRONOUNS: Readonly<Record<Person, { readonly english: readonly string[]; readonly spanish: readonly string[] }>> = {
+  '1sg': { english: ['I'], spanish: ['yo'] },
+  '2sg': { english: ['you'], spanish: ['tú'] },
+  '3sg': { english: ['he', 'she', 'it'], spanish: ['él', 'ella'] },
 };
 
 /**
