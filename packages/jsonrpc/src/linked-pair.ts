@@ -19,6 +19,7 @@ class LinkedTransport implements Transport {
   onmessage: ((message: unknown, info?: MessageInfo) => void) | undefined;
   onerror: ((error: Error) => void) | undefined;
   onclose: (() => void) | undefined;
+  onend: (() => void) | undefined;
   other: LinkedTransport | undefined;
   #started = false;
   #closed = false;
@@ -95,6 +96,11 @@ class LinkedTransport implements Transport {
     this.enqueue(this.#serialize ? text : JSON.parse(text));
   }
 
+  /** Simulates the other side ending its output (EOF): delivers what is queued, then calls `onend`. */
+  endInput(): void {
+    queueMicrotask(() => queueMicrotask(() => this.onend?.()));
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -102,7 +108,11 @@ class LinkedTransport implements Transport {
     const other = this.other;
     this.other = undefined;
     this.onclose?.();
-    if (other && !other.closed) await other.close();
+    if (other && !other.closed) {
+      // What this side sent before closing still arrives, as on a real pipe.
+      if (other.#started) other.#drain();
+      await other.close();
+    }
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -114,6 +124,8 @@ class LinkedTransport implements Transport {
 export interface LinkedTransportEnd extends Transport {
   readonly closed: boolean;
   injectRaw(text: string): void;
+  /** Simulates end of input on this end (like stdin EOF): `onend` fires after queued messages. */
+  endInput(): void;
 }
 
 /**

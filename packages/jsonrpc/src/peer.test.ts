@@ -342,6 +342,22 @@ describe('close', () => {
     await expect(client.request('ping', undefined)).resolves.toEqual({ again: true });
   });
 
+  test('end of input: in-flight requests finish and are answered, then the transport closes', async () => {
+    const h = await rawHarness();
+    h.peer.setRequestHandler('slow', () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 30)));
+    const closed = new Promise<void>((resolve) => {
+      h.peer.onclose = resolve;
+    });
+    const outbound = h.peer.request('roots/list', {});
+    h.send({ jsonrpc: '2.0', id: 1, method: 'slow' });
+    await h.settle();
+    (h.peer.transport as unknown as { endInput(): void }).endInput();
+    await expect(outbound).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    await closed;
+    expect(h.received).toContainEqual({ jsonrpc: '2.0', id: 1, result: { done: true } });
+    expect(h.peer.inflightCount).toBe(0);
+  });
+
   test('connect twice is refused', async () => {
     const { client } = await connectedPair();
     await expect(client.connect(createLinkedPair()[0])).rejects.toMatchObject({ code: 'ALREADY_CONNECTED' });

@@ -6,6 +6,7 @@ import {
   type RpcErrorObject,
   type RpcMessage,
 } from '@wiremcp/protocol';
+import { receiveBatch } from './batch.js';
 import { describeInvalid, MessageKind, messageKind } from './classify.js';
 import { abortError, DEFAULT_REQUEST_TIMEOUT_MS, PendingRequest, type PendingHost } from './outbound.js';
 import { cancelledByPeer, RequestContext, type BatchCollector, type ContextHost } from './request-context.js';
@@ -77,6 +78,7 @@ export class Peer<
   readonly #timeoutMs: number;
   readonly #internalError: NonNullable<PeerOptions['onInternalError']>;
   #transport: Transport | undefined;
+  #inputEnded = false;
   #nextId = 0;
   #closing: Promise<void> | undefined;
   readonly #onSendFailure = (error: unknown): void => this.#internalError(error, {});
@@ -114,6 +116,7 @@ export class Peer<
     transport.onmessage = (message, info) => this.receive(message, info);
     transport.onerror = (error) => this.#onTransportError(error);
     transport.onclose = () => this.#onTransportClose(transport);
+    transport.onend = () => this.#onInputEnd(transport);
     await transport.start();
   }
 
@@ -176,6 +179,7 @@ export class Peer<
     if (!transport || this.#closing) {
       return Promise.reject(new LocalError('NOT_CONNECTED', `Cannot send '${method}': not connected`));
     }
+    if (this.#inputEnded) return Promise.reject(new LocalError('CONNECTION_CLOSED', `Cannot send '${method}': the peer closed its side of the connection`));
     if (options?.signal?.aborted) return Promise.reject(abortError(options.signal.reason));
     const id = this.#nextId++;
     let outParams = params;
@@ -270,42 +274,10 @@ export class Peer<
       this.#sendError(null, ErrorCode.InvalidRequest, 'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version', undefined);
       return;
     }
-    if (messages.length === 0) {
-      this.#sendError(null, ErrorCode.InvalidRequest, 'Invalid request: empty batch', undefined);
-      return;
-    }
-    const responses: unknown[] = [];
-    let outstanding = 0;
-    let dispatching = true;
-    const flush = (): void => {
-      if (responses.length > 0) this.#write(responses as RpcMessage[], undefined);
-    };
-    const collector: BatchCollector = {
-      add: (response) => {
-        if (response !== undefined) responses.push(response);
-        outstanding -= 1;
-        if (outstanding === 0 && !dispatching) flush();
-      },
-    };
-    const batchInfo: MessageInfo = { ...info, inBatch: true };
-    for (const message of messages) {
-      if (messageKind(message) === MessageKind.Request) outstanding += 1;
-    }
-    for (const message of messages) {
-      if (Array.isArray(message)) {
-        responses.push({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: 'Invalid request: nested batch' } });
-        continue;
-      }
-      const kind = messageKind(message);
-      if (kind === MessageKind.Invalid) {
-        const invalid = describeInvalid(message);
-        responses.push({ jsonrpc: '2.0', id: invalid.id, error: { code: invalid.code, message: invalid.message } });
-        continue;
-      }
-      this.#receiveOne(message, batchInfo, kind === MessageKind.Request ? collector : undefined);
-    }
-    dispatching = false;
-    if (outstanding === 0) flush();
+    receiveBatch(messages, info, {
+      receiveOne: (message, batchInfo, collector) => this.#receiveOne(message, batchInfo, collector),
+      write: (responses) => this.#write(responses, undefined),
+    });
   }
 
   #dispatch(id: RequestId, method: string, params: Params, info: MessageInfo | undefined, batch: BatchCollector | undefined): void {
@@ -361,6 +333,7 @@ export class Peer<
   /** Ends an in-flight request; false when its response must not be sent (cancelled, or connection gone). */
   #finish(context: RequestContext): boolean {
     if (this.#inflight.get(context.id) === context) this.#inflight.delete(context.id);
+    if (this.#inputEnded && this.#inflight.size === 0) queueMicrotask(() => void this.close());
     if (context.cancelled) {
       context.batch?.add(undefined);
       return false;
@@ -458,10 +431,23 @@ export class Peer<
     this.onerror?.(error);
   }
 
+  /** Input ended: nothing more will arrive, so answers to our requests never will; finish the rest, then close. */
+  #onInputEnd(transport: Transport): void {
+    if (this.#transport !== transport || this.#inputEnded) return;
+    this.#inputEnded = true;
+    const ended = new LocalError('CONNECTION_CLOSED', 'The peer closed its side of the connection');
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const request of pending) request.reject(ended);
+    if (this.#inflight.size === 0) void this.close();
+  }
+
   #onTransportClose(transport: Transport): void {
     if (this.#transport !== transport) return;
     this.#transport = undefined;
-    const closed = new LocalError('CONNECTION_CLOSED', 'Connection closed');
+    this.#inputEnded = false;
+    const reason = transport.closeReason;
+    const closed = reason instanceof LocalError ? reason : new LocalError('CONNECTION_CLOSED', reason ? `Connection closed: ${reason.message}` : 'Connection closed', reason ? { cause: reason } : undefined);
     const pending = [...this.#pending.values()];
     this.#pending.clear();
     for (const request of pending) request.reject(closed);
@@ -471,6 +457,7 @@ export class Peer<
     transport.onmessage = undefined;
     transport.onerror = undefined;
     transport.onclose = undefined;
+    transport.onend = undefined;
     this.onclose?.();
   }
 }

@@ -36,6 +36,7 @@ export interface SendOptions {
  * - `send()` resolves when the message has been handed to the underlying channel (not when the peer got it) and
  *   rejects with a `LocalError` (`NOT_CONNECTED`, `SEND_FAILED`) when it cannot.
  * - `close()` is idempotent, and `onclose` fires exactly once, whoever closed.
+ * - Optionally, `onend` reports that input ended while output is still open (see below).
  */
 export interface Transport {
   start(): Promise<void>;
@@ -44,6 +45,16 @@ export interface Transport {
   onmessage?: ((message: unknown, info?: MessageInfo) => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onclose?: (() => void) | undefined;
+  /**
+   * Optional half-close: the other side will send nothing more (stdin reached EOF), but this side may still
+   * write. The engine finishes the requests it is handling, sends their responses, then closes the transport.
+   */
+  onend?: (() => void) | undefined;
+  /**
+   * Optional: why the transport closed, when it was not a normal close (e.g. a `LocalError` with code
+   * `SERVER_EXITED` naming the exit code and the end of stderr). Pending requests are rejected with it.
+   */
+  readonly closeReason?: Error | undefined;
   /**
    * Optional: called by the engine when it gives up on an outbound request (cancelled or timed out), so a
    * transport whose cancellation is stream-based (2026-07-28 HTTP: closing the response stream) can act on it.
