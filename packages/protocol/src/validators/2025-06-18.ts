@@ -1,0 +1,42 @@
+/**
+ * Validators of every MCP 2025-06-18 definition: `@wiremcp/protocol/validators/2025-06-18`.
+ *
+ * Backed by a large generated module (Ajv standalone code, no runtime dependency): import this path only where
+ * messages are validated, or load it lazily with `loadValidators('2025-06-18')` from `@wiremcp/protocol/validators`.
+ */
+import { compiledValidators, definitionNames, errorCodeDefinitions, type DefinitionName } from './generated/2025-06-18.js';
+import { createRevisionValidators } from './revision-validators.js';
+import type { RevisionValidators } from './types.js';
+
+export type { DefinitionName };
+export type {
+  MessageKind,
+  MessageValidationOptions,
+  MessageValidationResult,
+  RevisionValidators,
+  ValidationIssue,
+  ValidationResult,
+} from './types.js';
+
+/** The 2025-06-18 validators as one object (what `loadValidators('2025-06-18')` resolves to). */
+export const validators: RevisionValidators<DefinitionName> = createRevisionValidators(
+  '2025-06-18',
+  compiledValidators,
+  definitionNames,
+  errorCodeDefinitions,
+);
+
+/** The revision these validators check. */
+export const revision: '2025-06-18' = '2025-06-18';
+
+/** Every 2025-06-18 definition name, in schema order. */
+export const definitions: readonly DefinitionName[] = validators.definitions;
+
+/** True when `name` is a 2025-06-18 definition. */
+export const isDefinitionName: RevisionValidators<DefinitionName>['isDefinitionName'] = validators.isDefinitionName;
+
+/** Validates `value` against one 2025-06-18 definition; throws a `TypeError` for an unknown definition name. */
+export const validate: RevisionValidators<DefinitionName>['validate'] = validators.validate;
+
+/** Validates a whole 2025-06-18 JSON-RPC message: the envelope, then the definition of its method when known. */
+export const validateMessage: RevisionValidators<DefinitionName>['validateMessage'] = validators.validateMessage;
