@@ -79,6 +79,7 @@ export class Peer<
   readonly #internalError: NonNullable<PeerOptions['onInternalError']>;
   #transport: Transport | undefined;
   #inputEnded = false;
+  #drainWaiters: Array<() => void> = [];
   #nextId = 0;
   #closing: Promise<void> | undefined;
   readonly #onSendFailure = (error: unknown): void => this.#internalError(error, {});
@@ -106,6 +107,12 @@ export class Peer<
   /** Inbound requests being handled (for diagnostics and tests). */
   get inflightCount(): number {
     return this.#inflight.size;
+  }
+
+  /** Resolves once no inbound request is being handled (immediately when none is). */
+  drain(): Promise<void> {
+    if (this.#inflight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#drainWaiters.push(resolve));
   }
 
   /** Attaches a transport and starts it. A peer has one transport at a time; after it closes, connect again. */
@@ -333,7 +340,15 @@ export class Peer<
   /** Ends an in-flight request; false when its response must not be sent (cancelled, or connection gone). */
   #finish(context: RequestContext): boolean {
     if (this.#inflight.get(context.id) === context) this.#inflight.delete(context.id);
-    if (this.#inputEnded && this.#inflight.size === 0) queueMicrotask(() => void this.close());
+    if (this.#inflight.size === 0) {
+      if (this.#drainWaiters.length > 0) {
+        const waiters = this.#drainWaiters;
+        this.#drainWaiters = [];
+        // After the response below has been handed to the transport.
+        queueMicrotask(() => waiters.forEach((resolve) => resolve()));
+      }
+      if (this.#inputEnded) queueMicrotask(() => void this.close());
+    }
     if (context.cancelled) {
       context.batch?.add(undefined);
       return false;
@@ -454,6 +469,9 @@ export class Peer<
     const inflight = [...this.#inflight.values()];
     this.#inflight.clear();
     for (const context of inflight) context.cancel(closed);
+    const waiters = this.#drainWaiters;
+    this.#drainWaiters = [];
+    for (const resolve of waiters) resolve();
     transport.onmessage = undefined;
     transport.onerror = undefined;
     transport.onclose = undefined;

@@ -1,0 +1,257 @@
+import { MetaKey } from '@wiremcp/protocol';
+import { describe, expect, test } from 'vitest';
+import { McpServer } from './server-core.js';
+import { rawClient } from './server.test-util.js';
+
+const SERVER_INFO = { [MetaKey.serverInfo]: { name: 'modern-server', version: '2.0.0' } };
+
+function server(options: ConstructorParameters<typeof McpServer>[1] = {}) {
+  const s = new McpServer({ name: 'modern-server', version: '2.0.0' }, { caching: { default: { ttlMs: 60_000, cacheScope: 'public' } }, ...options });
+  s.registerTool({ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, (args: { text?: string }) => ({
+    content: [{ type: 'text', text: args.text ?? '' }],
+  }));
+  s.registerTool({ name: 'greet', inputSchema: { type: 'object' } }, async (_args, ctx) => {
+    const who = await ctx.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+    const mood = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'mood?' } }], maxTokens: 10 });
+    const content = (who as { content: { name: string } }).content;
+    return { content: [{ type: 'text', text: `Hello ${content.name}, ${(mood.content as { text: string }).text}` }] };
+  });
+  s.registerTool({ name: 'both', inputSchema: { type: 'object' } }, async (_args, ctx) => {
+    const [roots, who] = await Promise.all([ctx.listRoots(), ctx.elicit({ message: 'x', requestedSchema: { type: 'object', properties: {} } })]);
+    return { content: [{ type: 'text', text: JSON.stringify({ roots, who }) }] };
+  });
+  s.registerResource({ uri: 'demo://a', name: 'a' }, (uri) => ({ contents: [{ uri, text: 'A' }] }));
+  return s;
+}
+
+describe('server/discover and the per-request envelope', () => {
+  test('discover answers versions, capabilities, caching hints and serverInfo', async () => {
+    const client = await rawClient(server({ instructions: 'Use echo.' }));
+    expect(await client.modern('server/discover')).toEqual({
+      resultType: 'complete',
+      supportedVersions: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'],
+      capabilities: { logging: {}, resources: { subscribe: true, listChanged: true }, tools: { listChanged: true } },
+      instructions: 'Use echo.',
+      ttlMs: 60_000,
+      cacheScope: 'public',
+      _meta: SERVER_INFO,
+    });
+  });
+
+  test('server/discover without _meta is a -32602 naming the missing field', async () => {
+    const client = await rawClient(server());
+    await expect(client.request('server/discover', {})).rejects.toMatchObject({
+      code: -32602,
+      message: `Missing required _meta field "${MetaKey.protocolVersion}"`,
+    });
+  });
+
+  test('missing clientCapabilities is -32602; an unsupported version is -32022 with supported and requested', async () => {
+    const client = await rawClient(server());
+    await expect(client.request('tools/list', { _meta: { [MetaKey.protocolVersion]: '2026-07-28' } })).rejects.toMatchObject({
+      code: -32602,
+      message: `Missing required _meta field "${MetaKey.clientCapabilities}"`,
+    });
+    await expect(client.modern('tools/list', {}, { [MetaKey.protocolVersion]: '1900-01-01' })).rejects.toMatchObject({
+      code: -32022,
+      message: 'Unsupported protocol version',
+      data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'], requested: '1900-01-01' },
+    });
+  });
+
+  test('an invalid log level in _meta is -32602', async () => {
+    const client = await rawClient(server());
+    await expect(client.modern('tools/list', {}, { [MetaKey.logLevel]: 'verbose' })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  test('legacy-only methods do not exist in 2026-07-28', async () => {
+    const client = await rawClient(server());
+    for (const method of ['ping', 'logging/setLevel', 'resources/subscribe']) {
+      await expect(client.modern(method, { level: 'info', uri: 'demo://a' })).rejects.toMatchObject({ code: -32601 });
+    }
+  });
+
+  test('results carry resultType, serverInfo and, for cacheable methods, caching hints', async () => {
+    const client = await rawClient(server());
+    expect(await client.modern('tools/call', { name: 'echo', arguments: { text: 'hi' } })).toEqual({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'hi' }],
+      _meta: SERVER_INFO,
+    });
+    const list = await client.modern('tools/list');
+    expect(list).toMatchObject({ resultType: 'complete', ttlMs: 60_000, cacheScope: 'public', _meta: SERVER_INFO });
+    expect(list.tools.map((t: { name: string }) => t.name)).toEqual(['echo', 'greet', 'both']);
+    expect(await client.modern('resources/read', { uri: 'demo://a' })).toEqual({
+      resultType: 'complete',
+      contents: [{ uri: 'demo://a', text: 'A' }],
+      ttlMs: 60_000,
+      cacheScope: 'public',
+      _meta: SERVER_INFO,
+    });
+  });
+
+  test('a missing resource is -32602 in 2026-07-28', async () => {
+    const client = await rawClient(server());
+    await expect(client.modern('resources/read', { uri: 'demo://missing' })).rejects.toMatchObject({ code: -32602, data: { uri: 'demo://missing' } });
+  });
+
+  test('legacy and modern requests are served on the same connection', async () => {
+    const client = await rawClient(server());
+    await client.initialize('2025-06-18');
+    expect((await client.request('tools/list')).resultType).toBeUndefined();
+    expect((await client.modern('tools/list')).resultType).toBe('complete');
+    expect(await client.request('ping')).toEqual({});
+  });
+
+  test('logging follows the request _meta log level only', async () => {
+    const s = server();
+    s.registerTool({ name: 'noisy', inputSchema: { type: 'object' } }, async (_args, ctx) => {
+      await ctx.log('info', 'info line');
+      await ctx.log('error', 'error line');
+      return { content: [] };
+    });
+    const client = await rawClient(s);
+    await client.modern('tools/call', { name: 'noisy', arguments: {} });
+    await client.modern('tools/call', { name: 'noisy', arguments: {} }, { [MetaKey.logLevel]: 'error' });
+    const logs = client.notifications.filter((n) => n.method === 'notifications/message').map((n) => n.params);
+    expect(logs).toEqual([{ level: 'error', data: 'error line' }]);
+  });
+});
+
+describe('input-required results (MRTR)', () => {
+  const caps = { [MetaKey.clientCapabilities]: { elicitation: {}, sampling: {}, roots: {} } };
+
+  test('elicit then sample: two rounds, answers carried across rounds, then the complete result', async () => {
+    const client = await rawClient(server());
+    const first = await client.modern('tools/call', { name: 'greet', arguments: {} }, caps);
+    expect(first.resultType).toBe('input_required');
+    expect(Object.keys(first.inputRequests)).toEqual(['elicit-0']);
+    expect(first.inputRequests['elicit-0'].method).toBe('elicitation/create');
+    expect(typeof first.requestState).toBe('string');
+    expect(first.ttlMs).toBeUndefined();
+
+    const second = await client.modern(
+      'tools/call',
+      { name: 'greet', arguments: {}, inputResponses: { 'elicit-0': { action: 'accept', content: { name: 'Ada' } } }, requestState: first.requestState },
+      caps,
+    );
+    expect(second.resultType).toBe('input_required');
+    expect(Object.keys(second.inputRequests)).toEqual(['sample-1']);
+
+    const third = await client.modern(
+      'tools/call',
+      {
+        name: 'greet',
+        arguments: {},
+        inputResponses: { 'sample-1': { role: 'assistant', content: { type: 'text', text: 'cheerful' }, model: 'm' } },
+        requestState: second.requestState,
+      },
+      caps,
+    );
+    expect(third).toEqual({ resultType: 'complete', content: [{ type: 'text', text: 'Hello Ada, cheerful' }], _meta: SERVER_INFO });
+  });
+
+  test('inputs requested in parallel come in one round', async () => {
+    const client = await rawClient(server());
+    const first = await client.modern('tools/call', { name: 'both', arguments: {} }, caps);
+    expect(Object.keys(first.inputRequests).sort()).toEqual(['elicit-1', 'roots-0']);
+    expect(first.inputRequests['roots-0']).toEqual({ method: 'roots/list', params: {} });
+    const done = await client.modern(
+      'tools/call',
+      {
+        name: 'both',
+        arguments: {},
+        inputResponses: { 'roots-0': { roots: [{ uri: 'file:///w' }] }, 'elicit-1': { action: 'decline' } },
+        requestState: first.requestState,
+      },
+      caps,
+    );
+    expect(JSON.parse(done.content[0].text)).toEqual({ roots: { roots: [{ uri: 'file:///w' }] }, who: { action: 'decline' } });
+  });
+
+  test('a tampered, foreign or orphaned requestState is refused with -32602', async () => {
+    const client = await rawClient(server());
+    const first = await client.modern('tools/call', { name: 'greet', arguments: {} }, caps);
+    const [body, mac] = (first.requestState as string).split('.');
+    const tampered = `${body!.slice(0, -2)}AA.${mac}`;
+    await expect(client.modern('tools/call', { name: 'greet', arguments: {}, requestState: tampered }, caps)).rejects.toMatchObject({
+      code: -32602,
+      message: 'Invalid requestState: integrity check failed',
+    });
+    await expect(client.modern('tools/call', { name: 'greet', arguments: { other: 1 }, requestState: first.requestState }, caps)).rejects.toMatchObject({
+      code: -32602,
+      message: 'Invalid requestState: it was issued for a different request',
+    });
+    await expect(client.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: {} }, caps)).rejects.toMatchObject({ code: -32602 });
+    const otherServer = await rawClient(server());
+    await expect(otherServer.modern('tools/call', { name: 'greet', arguments: {}, requestState: first.requestState }, caps)).rejects.toMatchObject({
+      code: -32602,
+    });
+  });
+
+  test('a client without the capability gets -32021 naming it', async () => {
+    const client = await rawClient(server());
+    await expect(client.modern('tools/call', { name: 'greet', arguments: {} })).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
+  });
+
+  test('an expired requestState is refused', async () => {
+    const client = await rawClient(server({ requestState: { ttlMs: 1 } }));
+    const first = await client.modern('tools/call', { name: 'greet', arguments: {} }, caps);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await expect(client.modern('tools/call', { name: 'greet', arguments: {}, requestState: first.requestState }, caps)).rejects.toMatchObject({
+      code: -32602,
+      message: 'Invalid requestState: expired, start the request again',
+    });
+  });
+});
+
+describe('subscriptions/listen', () => {
+  test('acknowledges the honoured subset, then delivers matching notifications tagged with the subscription id', async () => {
+    const s = server();
+    const client = await rawClient(s);
+    const listen = client.peer.request('subscriptions/listen', {
+      notifications: { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['demo://a'] },
+      _meta: { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} },
+    });
+    await client.settle();
+    const ack = client.notifications.find((n) => n.method === 'notifications/subscriptions/acknowledged');
+    expect(ack?.params).toEqual({
+      _meta: { [MetaKey.subscriptionId]: 0 },
+      notifications: { toolsListChanged: true, resourceSubscriptions: ['demo://a'] },
+    });
+    s.registerTool({ name: 'late', inputSchema: { type: 'object' } }, () => ({ content: [] }));
+    s.notifyResourceUpdated('demo://a');
+    s.notifyResourceUpdated('demo://b');
+    await client.settle();
+    // List changes are coalesced per tick, so they may arrive after the resource update.
+    const delivered = client.notifications.filter((n) => n.method !== 'notifications/subscriptions/acknowledged');
+    expect(delivered).toHaveLength(2);
+    expect(delivered).toContainEqual({ method: 'notifications/tools/list_changed', params: { _meta: { [MetaKey.subscriptionId]: 0 } } });
+    expect(delivered).toContainEqual({ method: 'notifications/resources/updated', params: { _meta: { [MetaKey.subscriptionId]: 0 }, uri: 'demo://a' } });
+    // The server ends the stream gracefully on close: the listen request gets its response.
+    const closing = s.close();
+    await expect(listen).resolves.toEqual({ resultType: 'complete', _meta: { [MetaKey.subscriptionId]: 0, ...SERVER_INFO } });
+    await closing;
+  });
+
+  test('cancelling the listen request stops its notifications', async () => {
+    const s = server();
+    const client = await rawClient(s);
+    const controller = new AbortController();
+    const listen = client.peer.request(
+      'subscriptions/listen',
+      { notifications: { toolsListChanged: true }, _meta: { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} } },
+      { signal: controller.signal },
+    );
+    await client.settle();
+    controller.abort();
+    await expect(listen).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
+    await client.settle();
+    s.registerTool({ name: 'late', inputSchema: { type: 'object' } }, () => ({ content: [] }));
+    await client.settle();
+    expect(client.notifications.filter((n) => n.method === 'notifications/tools/list_changed')).toEqual([]);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * The 2026-07-28 request envelope: reading a request's `_meta` into a scope, and stamping results.
+ */
+import {
+  ErrorCode,
+  invalidParams,
+  isLogLevel,
+  MetaKey,
+  RpcError,
+  type ProtocolVersion,
+} from '@wiremcp/protocol';
+import type { RequestScope } from './handler-context.js';
+import type { CacheHint, Implementation } from './types.js';
+
+/** Methods that exist only in the modern era: a request for them is modern even without `_meta`. */
+export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set(['server/discover', 'subscriptions/listen']);
+
+/** Methods removed in 2026-07-28 (legacy only). */
+export const LEGACY_ONLY_METHODS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+
+/** Methods whose complete results carry caching hints in 2026-07-28. */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+/** True when a request's `_meta` carries the modern per-request keys. */
+export function isModernMeta(meta: unknown): meta is Record<string, unknown> {
+  if (typeof meta !== 'object' || meta === null) return false;
+  const record = meta as Record<string, unknown>;
+  return record[MetaKey.protocolVersion] !== undefined || record[MetaKey.clientCapabilities] !== undefined;
+}
+
+/**
+ * Reads the scope of a modern request, enforcing the envelope rules: a missing version or capabilities is
+ * `-32602`, an unsupported version `-32022` (listing every version this server speaks), an invalid log level
+ * `-32602`.
+ */
+export function modernScope(
+  meta: Record<string, unknown> | undefined,
+  supportedModern: readonly ProtocolVersion[],
+  supportedAll: readonly ProtocolVersion[],
+): RequestScope {
+  const version = meta?.[MetaKey.protocolVersion];
+  if (typeof version !== 'string') {
+    throw invalidParams(`Missing required _meta field "${MetaKey.protocolVersion}"`);
+  }
+  if (!(supportedModern as readonly string[]).includes(version)) {
+    throw new RpcError(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
+      supported: [...supportedAll].reverse(),
+      requested: version,
+    });
+  }
+  const capabilities = meta?.[MetaKey.clientCapabilities];
+  if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
+    throw invalidParams(`Missing required _meta field "${MetaKey.clientCapabilities}"`);
+  }
+  const logLevel = meta?.[MetaKey.logLevel];
+  if (logLevel !== undefined && !isLogLevel(logLevel)) {
+    throw invalidParams(`Invalid log level ${JSON.stringify(logLevel)} in _meta "${MetaKey.logLevel}"`);
+  }
+  const clientInfo = meta?.[MetaKey.clientInfo];
+  return {
+    era: 'modern',
+    protocolVersion: version as ProtocolVersion,
+    clientCapabilities: capabilities as Record<string, unknown>,
+    clientInfo: typeof clientInfo === 'object' && clientInfo !== null ? (clientInfo as Implementation) : undefined,
+    logLevel: logLevel as RequestScope['logLevel'],
+  };
+}
+
+/**
+ * A modern result: `resultType` (default `complete`), `_meta` with the server's identity, and caching hints on
+ * the complete results of cacheable methods. Returns a new object; the handler's result is not modified.
+ */
+export function stampModernResult(
+  result: Record<string, unknown>,
+  serverInfo: Implementation,
+  cache: CacheHint | undefined,
+): Record<string, unknown> {
+  const resultType = (result.resultType as string | undefined) ?? 'complete';
+  const meta = result._meta as Record<string, unknown> | undefined;
+  const stamped: Record<string, unknown> = { resultType, ...result, _meta: { ...meta, [MetaKey.serverInfo]: serverInfo } };
+  if (cache && resultType === 'complete') {
+    stamped.ttlMs ??= cache.ttlMs;
+    stamped.cacheScope ??= cache.cacheScope;
+  }
+  return stamped;
+}

@@ -1,0 +1,93 @@
+import { invalidParams, LocalError, RpcError } from '@wiremcp/protocol';
+import type { HandlerContext } from './handler-context.js';
+import type { CompletionProvider, GetPromptResult, PromptDefinition } from './types.js';
+
+/** Builds a prompt's messages from its (string) arguments. */
+export type PromptHandler = (args: Record<string, string>, context: HandlerContext) => GetPromptResult | Promise<GetPromptResult>;
+
+/** Options of a prompt registration. */
+export interface PromptOptions {
+  /** Completion of argument values, by argument name. */
+  complete?: Record<string, CompletionProvider>;
+}
+
+/** Handle of a registered prompt. */
+export interface RegisteredPrompt {
+  remove(): void;
+}
+
+interface Entry {
+  definition: PromptDefinition;
+  handler: PromptHandler;
+  options: PromptOptions;
+}
+
+/** The prompts of a server. */
+export class PromptRegistry {
+  readonly #entries = new Map<string, Entry>();
+  readonly #changed: () => void;
+
+  constructor(changed: () => void) {
+    this.#changed = changed;
+  }
+
+  /** Number of prompts. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Adds a prompt; throws `INVALID_ARGUMENT` for a duplicate name. */
+  register(definition: PromptDefinition, handler: PromptHandler, options: PromptOptions = {}): RegisteredPrompt {
+    if (typeof definition.name !== 'string' || definition.name.length === 0) throw new LocalError('INVALID_ARGUMENT', 'A prompt needs a name');
+    if (this.#entries.has(definition.name)) throw new LocalError('INVALID_ARGUMENT', `Prompt '${definition.name}' is already registered`);
+    const entry = { definition, handler, options };
+    this.#entries.set(definition.name, entry);
+    this.#changed();
+    return {
+      remove: () => {
+        if (this.#entries.get(definition.name) === entry) {
+          this.#entries.delete(definition.name);
+          this.#changed();
+        }
+      },
+    };
+  }
+
+  /** Prompt definitions in registration order. */
+  list(): PromptDefinition[] {
+    return [...this.#entries.values()].map((entry) => entry.definition);
+  }
+
+  /** Runs `prompts/get`: `-32602` for an unknown prompt, a missing required argument or a non-string value. */
+  get(params: Record<string, unknown> | undefined, context: HandlerContext): GetPromptResult | Promise<GetPromptResult> {
+    const name = params?.name;
+    if (typeof name !== 'string') throw invalidParams('Invalid params: "name" must be a string');
+    const entry = this.#entries.get(name);
+    if (!entry) throw new RpcError(-32602, `Unknown prompt: '${name}'`);
+    const raw = params?.arguments ?? {};
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalidParams('Invalid params: "arguments" must be an object');
+    const args: Record<string, string> = {};
+    for (const [key, value] of Object.entries(raw)) {
+      if (typeof value !== 'string') throw invalidParams(`Invalid params: argument '${key}' of prompt '${name}' must be a string`);
+      args[key] = value;
+    }
+    for (const argument of entry.definition.arguments ?? []) {
+      if (argument.required && args[argument.name] === undefined) {
+        throw invalidParams(`Missing required argument '${argument.name}' for prompt '${name}'`);
+      }
+    }
+    return entry.handler(args, context);
+  }
+
+  /** The completion provider of argument `argument` of prompt `name`; `null` when the prompt does not exist. */
+  completer(name: string, argument: string): CompletionProvider | undefined | null {
+    const entry = this.#entries.get(name);
+    if (!entry) return null;
+    return entry.options.complete?.[argument];
+  }
+
+  /** True when any prompt offers completion. */
+  get hasCompletions(): boolean {
+    return [...this.#entries.values()].some((entry) => entry.options.complete && Object.keys(entry.options.complete).length > 0);
+  }
+}
