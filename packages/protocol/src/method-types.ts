@@ -44,7 +44,11 @@ export type NotificationMethod = keyof NotificationMap;
 /** The params of request `M` (includes `undefined` where the spec lets params be omitted). */
 export type RequestParamsOf<M extends RequestMethod> = RequestMap[M]['params'];
 
-/** The result of request `M` (for 2026 MRTR methods, the union with `InputRequiredResult`). */
+/**
+ * The result of request `M`: for 2026 MRTR methods (`tools/call`, `prompts/get`, `resources/read`) the union with
+ * `InputRequiredResult`; for 2025-11-25 task-augmentable ones (`sampling/createMessage`, `elicitation/create`) the
+ * union with `CreateTaskResult`.
+ */
 export type RequestResultOf<M extends RequestMethod> = RequestMap[M]['result'];
 
 /** The params of notification `M`. */

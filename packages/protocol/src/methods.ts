@@ -39,6 +39,8 @@ export interface SpecMethodRevision {
   readonly cacheable?: boolean;
   /** Requests only: the request may be answered with a 2026 `InputRequiredResult` (MRTR). */
   readonly inputRequired?: boolean;
+  /** Requests only: params may carry `task` (2025-11-25), and the answer is then a `CreateTaskResult`. */
+  readonly taskAugmentable?: boolean;
 }
 
 /** The generated facts of one method over all revisions. */
@@ -78,6 +80,8 @@ export interface MethodInfo {
   readonly paginated: boolean;
   readonly cacheable: boolean;
   readonly inputRequired: boolean;
+  /** Task-augmentable in some revision (2025-11-25: tools/call, sampling/createMessage, elicitation/create). */
+  readonly taskAugmentable: boolean;
   /** Revisions in which it travels only inside `InputRequiredResult.inputRequests` (2026 MRTR). */
   readonly inputRequestRevisions: readonly ProtocolVersion[];
   /** Per-revision details, including per-revision capability gates. */
@@ -162,6 +166,7 @@ function buildInfo(method: string, entry: SpecMethodEntry): MethodInfo {
     paginated: newest.paginated === true,
     cacheable: newest.cacheable === true,
     inputRequired: newest.inputRequired === true,
+    taskAugmentable: revisions.some((revision) => byRevision[revision]?.taskAugmentable === true),
     inputRequestRevisions: entry.inputRequestRevisions,
     byRevision: Object.freeze(byRevision),
   });

@@ -28,6 +28,15 @@ function resultFor(spec, requestName, directions) {
   return name;
 }
 
+// Property schemas of a message's params, over every anyOf member (ElicitRequestParams is form | url).
+function paramsProperties(spec, def) {
+  const params = def.properties?.params;
+  const target = refTarget(params?.$ref);
+  const schema = target ? spec.defs[target] : params;
+  const members = schema?.anyOf ?? [schema];
+  return Object.assign({}, ...members.map((member) => propertiesOf(spec, member)));
+}
+
 /**
  * `[{method, kind, byRevision: {rev: {...}}, inputRequestRevisions}]`, requests first, each kind in order of first
  * appearance (oldest revision first, schema union order within a revision).
@@ -62,6 +71,8 @@ export function extractMethods(specs) {
           info.cacheable = resultRequired.includes('ttlMs') && resultRequired.includes('cacheScope');
           const response = spec.defs[`${result}Response`]?.properties?.result;
           info.inputRequired = (response?.anyOf ?? []).some((member) => refTarget(member.$ref) === 'InputRequiredResult');
+          // 2025-11-25 tasks: params with a `task` member may be answered with a CreateTaskResult instead.
+          info.taskAugmentable = 'task' in paramsProperties(spec, def);
         }
         entry.byRevision[spec.revision] = info;
       }
@@ -139,6 +150,7 @@ export function generateMethodMaps(methods, specs) {
     if (entry.kind === 'request') {
       let result = typeRef(ns, info.resultDefinition);
       if (info.inputRequired) result += ` | ${typeRef(ns, 'InputRequiredResult')}`;
+      if (info.taskAugmentable) result += ` | ${typeRef(ns, 'CreateTaskResult')}`;
       value = `{ params: ${params}; result: ${result} }`;
     } else {
       value = params;

@@ -52,11 +52,11 @@ export interface ServerRequestMap {
   /** `ping`: PingRequest (2024-11-05 to 2025-11-25). */
   ping: { params: Spec2025_11_25.RequestParams | undefined; result: Spec2025_11_25.EmptyResult };
   /** `sampling/createMessage`: CreateMessageRequest (2024-11-05 to 2025-11-25). */
-  'sampling/createMessage': { params: Spec2025_11_25.CreateMessageRequestParams; result: Spec2025_11_25.CreateMessageResult };
+  'sampling/createMessage': { params: Spec2025_11_25.CreateMessageRequestParams; result: Spec2025_11_25.CreateMessageResult | Spec2025_11_25.CreateTaskResult };
   /** `roots/list`: ListRootsRequest (2024-11-05 to 2025-11-25). */
   'roots/list': { params: Spec2025_11_25.RequestParams | undefined; result: Spec2025_11_25.ListRootsResult };
   /** `elicitation/create`: ElicitRequest (2025-06-18 to 2025-11-25). */
-  'elicitation/create': { params: Spec2025_11_25.ElicitRequestParams; result: Spec2025_11_25.ElicitResult };
+  'elicitation/create': { params: Spec2025_11_25.ElicitRequestParams; result: Spec2025_11_25.ElicitResult | Spec2025_11_25.CreateTaskResult };
   /** `tasks/get`: GetTaskRequest (2025-11-25). */
   'tasks/get': { params: Spec2025_11_25.GetTaskRequest['params']; result: Spec2025_11_25.GetTaskResult };
   /** `tasks/result`: GetTaskPayloadRequest (2025-11-25). */

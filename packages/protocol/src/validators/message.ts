@@ -86,10 +86,14 @@ export function createMessageValidator(
     const info = options.method === undefined ? undefined : getMethodRevisionInfo(options.method, revision);
     if (errors.length === 0 && info?.resultDefinition !== undefined) {
       const result = message['result'];
-      const definition =
-        info.inputRequired === true && isObject(result) && result['resultType'] === 'input_required'
-          ? 'InputRequiredResult'
-          : info.resultDefinition;
+      // The answer's shape depends on the answer itself: an MRTR result (2026) says so in resultType, a
+      // task-augmented request (2025-11-25) is answered with `{task}`.
+      let definition = info.resultDefinition;
+      if (info.inputRequired === true && isObject(result) && result['resultType'] === 'input_required') {
+        definition = 'InputRequiredResult';
+      } else if (info.taskAugmentable === true && isObject(result) && 'task' in result) {
+        definition = 'CreateTaskResult';
+      }
       definitions.push(definition);
       errors.push(...prefixed(validate(definition, result), '/result'));
     }
@@ -118,6 +122,12 @@ export function createMessageValidator(
     }
     const items = batch.map((item) => (Array.isArray(item) ? invalidNested() : validateOne(item, options)));
     const errors = items.flatMap((item, index) => item.errors.map((issue) => ({ ...issue, path: `/${index}${issue.path}` })));
+    // 2025-03-26 lifecycle: "The initialization request MUST NOT be part of a JSON-RPC batch".
+    batch.forEach((item, index) => {
+      if (isObject(item) && item['method'] === 'initialize') {
+        errors.push({ path: `/${index}`, message: 'initialize must not be part of a JSON-RPC batch', keyword: 'batch' });
+      }
+    });
     const outgoing = items.filter((item) => item.kind === 'request' || item.kind === 'notification').length;
     if (errors.length === 0 && outgoing !== 0 && outgoing !== items.length) {
       errors.push({ path: '', message: 'a batch holds either requests and notifications or responses, not both', keyword: 'batch' });
