@@ -4,12 +4,19 @@
 // from the lockfile, builds what the task needs with turbo, then runs the task itself.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PNPM = 'pnpm@10.34.8';
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1', TURBO_NO_UPDATE_NOTIFIER: '1' };
+const env = {
+  ...process.env,
+  // turbo looks up the package manager (pnpm, a root devDependency) on PATH.
+  PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`,
+  TURBO_TELEMETRY_DISABLED: '1',
+  DO_NOT_TRACK: '1',
+  TURBO_NO_UPDATE_NOTIFIER: '1',
+};
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 function run(cmd, args, options = {}) {
