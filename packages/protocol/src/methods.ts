@@ -21,14 +21,14 @@ export type MethodDirection = 'client-to-server' | 'server-to-client' | 'both';
  */
 export type CapabilityGate = `server:${string}` | `client:${string}` | `receiver:${string}`;
 
-/** What the schema of one revision says about a method (generated). */
+/** What the schema of one revision says about a method (generated; absent flags are false). */
 export interface SpecMethodRevision {
   /** Who sends it in this revision. */
   readonly direction: MethodDirection;
   /** The request or notification definition (`CallToolRequest`, `CancelledNotification`). */
   readonly definition: string;
-  /** Whether the message must carry `params` (always for 2026 requests: `_meta` is required). */
-  readonly paramsRequired: boolean;
+  /** Whether the message must carry `params` (always for 2026 requests: `_meta` is required). Absent: false. */
+  readonly paramsRequired?: boolean;
   /** The params definition when the schema names one (`CallToolRequestParams`); older revisions inline params. */
   readonly paramsDefinition?: string;
   /** Requests only: the result definition (`CallToolResult`; `EmptyResult` for ping, subscribe, setLevel). */

@@ -150,7 +150,7 @@ describe('method facts', () => {
     expect(cacheable.sort()).toEqual(['prompts/list', 'resources/list', 'resources/read', 'resources/templates/list', 'server/discover', 'tools/list']);
     const mrtr = methodsIn('2026-07-28', 'request').filter((info) => info.inputRequired).map((info) => info.method);
     expect(mrtr.sort()).toEqual(['prompts/get', 'resources/read', 'tools/call']);
-    expect(getMethodRevisionInfo('tools/list', '2025-11-25')?.cacheable).toBe(false);
+    expect(getMethodRevisionInfo('tools/list', '2025-11-25')?.cacheable).toBeUndefined(); // absent flags are false
   });
 
   it('paginated methods are the four lists (plus tasks/list in 2025-11-25)', () => {

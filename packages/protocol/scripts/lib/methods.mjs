@@ -94,7 +94,8 @@ export function generateMethodTable(methods) {
   const body = methods
     .map((entry) => {
       const revisions = Object.entries(entry.byRevision)
-        .map(([revision, info]) => `      ${quote(revision)}: ${literal(info)},`)
+        // `false` flags are left out (the table is part of the main entry: keep it small).
+        .map(([revision, info]) => `      ${quote(revision)}: ${literal(Object.fromEntries(Object.entries(info).filter(([, value]) => value !== false)))},`)
         .join('\n');
       return [
         `  ${key(entry.method)}: {`,

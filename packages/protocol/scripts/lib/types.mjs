@@ -4,7 +4,7 @@
 // - every local `$ref` becomes a `tsType` naming the definition: json-schema-to-typescript would otherwise
 //   dereference `{"$ref": …, "description": …}` into a copy and emit duplicates (`Annotations1`, `Result2`);
 // - `additionalProperties` defaults to false (excess-property checks for authors), except where extra keys are
-//   allowed on purpose: an explicit `additionalProperties`, a free-form object (no `properties` at all), and the
+//   allowed on purpose: an explicit `additionalProperties`, a free-form object (no declared property), and the
 //   `*MetaObject` definitions (`_meta` takes any key by the spec's own rules);
 // - a schema with no type keyword at all (`{"description": …}`: any JSON value) becomes `unknown`;
 // - `{@link CallToolRequesttools/call}` (how the upstream generator flattened `{@link X | label}`) is repaired.
@@ -47,7 +47,8 @@ function prepare(node, context) {
   }
   if (!TYPE_KEYWORDS.some((key) => key in out)) out.tsType = 'unknown';
   const isObject = out.type === 'object';
-  if (isObject && out.properties === undefined && out.additionalProperties === undefined) out.additionalProperties = true;
+  const declaresNothing = out.properties === undefined || Object.keys(out.properties).length === 0;
+  if (isObject && declaresNothing && out.additionalProperties === undefined) out.additionalProperties = true;
   return out;
 }
 

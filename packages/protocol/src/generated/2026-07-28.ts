@@ -277,7 +277,9 @@ export interface ClientCapabilities {
   /**
    * Present if the client supports listing roots.
    */
-  roots?: {};
+  roots?: {
+    [k: string]: unknown;
+  };
   /**
    * Present if the client supports sampling from an LLM.
    */
