@@ -39,6 +39,10 @@ export function undeclaredKeys(spec, type, value) {
   return Object.keys(value).filter((name) => !(name in declared));
 }
 
+/**
+ * test/examples.typecheck.ts: one exported const per example, annotated with its definition's public type, and
+ * its broken copy under `@ts-expect-error` (so tsc fails if a valid example does not type-check, or a broken one does).
+ */
 export function generateExamplesTypecheck(spec, examplesDir) {
   const examples = loadExamples(examplesDir);
   const types = [...new Set(examples.map((example) => example.type))];

@@ -23,6 +23,7 @@ function generateSchemaModule(spec) {
   ].join('\n');
 }
 
+/** Every generated file for the package at `packageRoot`: path relative to it -> content. Writes nothing. */
 export async function generateAll(packageRoot) {
   const specs = loadSpecs(packageRoot);
   const files = new Map();
