@@ -13,6 +13,16 @@ export interface RequestScope {
   readonly logLevel: LogLevel | undefined;
 }
 
+/** Options of one input request (`elicit`, `sample`, `listRoots`). */
+export interface InputOptions {
+  /**
+   * The key of this input in a 2026-07-28 input-required result (`inputRequests`, then the client's
+   * `inputResponses`). Default: a generated key (`elicit-0`, `sample-1`, …). A chosen key must be unique within
+   * the request and the same on every retry. Ignored in legacy sessions, where the input is a direct request.
+   */
+  key?: string;
+}
+
 /** A request the server needs the client to fulfil: elicitation, sampling or roots. */
 export interface InputRequest {
   method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
@@ -124,23 +134,30 @@ export class HandlerContext {
   }
 
   /** Asks the user for input through the client (form or URL mode). Needs the client's `elicitation` capability. */
-  elicit(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  elicit(params: Record<string, unknown>, options?: InputOptions): Promise<Record<string, unknown>> {
     const url = params.mode === 'url';
-    return this.#ask('elicit', 'elicitation/create', params, url ? ['elicitation', 'url'] : ['elicitation'], 'elicitation');
+    return this.#ask('elicit', 'elicitation/create', params, url ? ['elicitation', 'url'] : ['elicitation'], 'elicitation', options);
   }
 
   /** Asks the client to sample its model. Needs `sampling` (and `sampling.tools` when `params.tools` is set). */
-  sample(params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  sample(params: Record<string, unknown>, options?: InputOptions): Promise<Record<string, unknown>> {
     const path = params.tools !== undefined ? ['sampling', 'tools'] : ['sampling'];
-    return this.#ask('sample', 'sampling/createMessage', params, path, 'sampling');
+    return this.#ask('sample', 'sampling/createMessage', params, path, 'sampling', options);
   }
 
   /** Asks the client for its roots. Needs the client's `roots` capability. */
-  listRoots(): Promise<{ roots: Array<{ uri: string; name?: string }> }> {
-    return this.#ask('roots', 'roots/list', {}, ['roots'], 'roots') as Promise<{ roots: Array<{ uri: string; name?: string }> }>;
+  listRoots(options?: InputOptions): Promise<{ roots: Array<{ uri: string; name?: string }> }> {
+    return this.#ask('roots', 'roots/list', {}, ['roots'], 'roots', options) as Promise<{ roots: Array<{ uri: string; name?: string }> }>;
   }
 
-  #ask(kind: string, method: InputRequest['method'], params: Record<string, unknown>, path: readonly string[], name: string): Promise<Record<string, unknown>> {
+  #ask(
+    kind: string,
+    method: InputRequest['method'],
+    params: Record<string, unknown>,
+    path: readonly string[],
+    name: string,
+    options: InputOptions | undefined,
+  ): Promise<Record<string, unknown>> {
     if (!hasCapability(this.scope.clientCapabilities, path)) {
       const required = path.length > 1 ? { [path[0]!]: { [path[1]!]: {} } } : { [name]: {} };
       if (this.scope.era === 'modern') {
@@ -158,7 +175,11 @@ export class HandlerContext {
     if (this.scope.era === 'legacy' || !round) {
       return this.#rpc.request(method, params) as Promise<Record<string, unknown>>;
     }
-    const key = round.nextKey(kind);
+    const chosen = options?.key;
+    if (chosen !== undefined && (typeof chosen !== 'string' || chosen.length === 0)) {
+      return Promise.reject(new LocalError('INVALID_ARGUMENT', 'An input key must be a non-empty string'));
+    }
+    const key = chosen ?? round.nextKey(kind);
     const answer = round.answers[key];
     if (answer !== undefined) return Promise.resolve(answer as Record<string, unknown>);
     round.requested[key] = { method, params };

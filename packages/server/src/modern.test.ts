@@ -169,6 +169,47 @@ describe('input-required results (MRTR)', () => {
     expect(JSON.parse(done.content[0].text)).toEqual({ roots: { roots: [{ uri: 'file:///w' }] }, who: { action: 'decline' } });
   });
 
+  test('a handler can name its inputs: the key is used in inputRequests and read back from inputResponses', async () => {
+    const s = server();
+    s.registerTool({ name: 'named', inputSchema: { type: 'object' } }, async (_args, ctx) => {
+      const [who, roots] = await Promise.all([
+        ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, { key: 'user_name' }),
+        ctx.listRoots({ key: 'client_roots' }),
+      ]);
+      const answer = await ctx.sample({ messages: [], maxTokens: 5 }, { key: 'capital_question' });
+      return { content: [{ type: 'text', text: JSON.stringify({ who, roots, answer }) }] };
+    });
+    const client = await rawClient(s);
+    const first = await client.modern('tools/call', { name: 'named', arguments: {} }, caps);
+    expect(Object.keys(first.inputRequests).sort()).toEqual(['client_roots', 'user_name']);
+    const second = await client.modern(
+      'tools/call',
+      {
+        name: 'named',
+        arguments: {},
+        inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } }, client_roots: { roots: [] } },
+        requestState: first.requestState,
+      },
+      caps,
+    );
+    expect(Object.keys(second.inputRequests)).toEqual(['capital_question']);
+    const done = await client.modern(
+      'tools/call',
+      {
+        name: 'named',
+        arguments: {},
+        inputResponses: { capital_question: { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'm' } },
+        requestState: second.requestState,
+      },
+      caps,
+    );
+    expect(JSON.parse(done.content[0].text)).toEqual({
+      who: { action: 'accept', content: { name: 'Ada' } },
+      roots: { roots: [] },
+      answer: { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'm' },
+    });
+  });
+
   test('a tampered, foreign or orphaned requestState is refused with -32602', async () => {
     const client = await rawClient(server());
     const first = await client.modern('tools/call', { name: 'greet', arguments: {} }, caps);
