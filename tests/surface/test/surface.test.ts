@@ -1,0 +1,140 @@
+/**
+ * The published packages' surface, pinned: what each may depend on and import, that the core packages are
+ * web-standard (no Node built-ins, no Node globals, no runtime dependencies), the `exports` maps and the
+ * names each entry exports. A change to any of these is deliberate: update the pin in the same commit.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+
+interface PackageJson {
+  name: string;
+  version?: string;
+  sideEffects?: boolean;
+  files?: string[];
+  engines?: { node?: string };
+  dependencies?: Record<string, string>;
+  exports?: Record<string, Record<string, string> | string>;
+}
+
+function readPackage(dir: string): PackageJson {
+  return JSON.parse(readFileSync(join(root, 'packages', dir, 'package.json'), 'utf8')) as PackageJson;
+}
+
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (path: string): void => {
+    for (const name of readdirSync(path)) {
+      const full = join(path, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (full.endsWith('.ts') && !/\.test(-util)?\.ts$/.test(full) && !full.endsWith('.test.ts')) out.push(full);
+    }
+  };
+  walk(join(root, 'packages', dir, 'src'));
+  return out;
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found = new Set<string>();
+  for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/g)) found.add(match[1]!);
+  for (const match of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) found.add(match[1]!);
+  return [...found].filter((specifier) => !specifier.startsWith('.'));
+}
+
+/** Package directory → the packages its sources may import (the DESIGN.md arrows, see docs/architecture.md). */
+const ALLOWED: Record<string, string[]> = {
+  protocol: [],
+  framing: [],
+  jsonrpc: ['@wiremcp/protocol'],
+  'json-schema': ['ajv', 'ajv/dist/2020.js', 'ajv-formats'],
+  client: ['@wiremcp/jsonrpc', '@wiremcp/protocol', '@wiremcp/json-schema'],
+  server: ['@wiremcp/jsonrpc', '@wiremcp/protocol', '@wiremcp/json-schema'],
+  'transport-stdio': ['@wiremcp/framing', '@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:child_process', 'node:stream', 'node:events', 'node:process', 'node:buffer', 'node:string_decoder'],
+};
+
+const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server'];
+const NO_RUNTIME_DEPENDENCIES: Record<string, string[]> = { protocol: [], framing: [], jsonrpc: ['@wiremcp/protocol'] };
+
+describe('dependencies and imports', () => {
+  test.each(Object.entries(NO_RUNTIME_DEPENDENCIES))('%s has no runtime dependency beyond its arrows', (dir, allowed) => {
+    expect(Object.keys(readPackage(dir).dependencies ?? {}).sort()).toEqual([...allowed].sort());
+  });
+
+  test.each(Object.keys(ALLOWED))('%s imports only what its arrows allow', (dir) => {
+    const allowed = new Set(ALLOWED[dir]);
+    const offending = sources(dir).flatMap((file) => importsOf(file).filter((s) => !allowed.has(s)).map((s) => `${file}: ${s}`));
+    expect(offending).toEqual([]);
+  });
+
+  test.each(WEB_STANDARD)('%s uses no Node built-in and no Node global', (dir) => {
+    const offending: string[] = [];
+    for (const file of sources(dir)) {
+      const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      if (/from\s+['"](node:|fs|path|os|child_process|http|https|net|stream|crypto|buffer|events|util)['"]/.test(text)) offending.push(`${file}: Node import`);
+      if (/\b(Buffer|process|require|__dirname|__filename|setImmediate)\b/.test(text)) offending.push(`${file}: Node global`);
+    }
+    expect(offending).toEqual([]);
+  });
+});
+
+describe('package manifests', () => {
+  const published = readdirSync(join(root, 'packages'));
+
+  test.each(published)('%s: exports with types first, sideEffects false, files, version, engines, README with an example', (dir) => {
+    const pkg = readPackage(dir);
+    expect(pkg.name).toBe(`@wiremcp/${dir}`);
+    expect(pkg.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(pkg.sideEffects).toBe(false);
+    expect(pkg.files).toContain('dist');
+    expect(pkg.engines?.node).toBe('>=20');
+    for (const [key, target] of Object.entries(pkg.exports ?? {})) {
+      if (key === './package.json') continue;
+      expect(typeof target).toBe('object');
+      expect(Object.keys(target as object)[0]).toBe('types');
+    }
+    const readme = readFileSync(join(root, 'packages', dir, 'README.md'), 'utf8');
+    expect(readme).toMatch(/```(ts|typescript|js)\n[\s\S]*?import[\s\S]*?```/);
+  });
+});
+
+describe('pinned exports', () => {
+  const EXPORT_KEYS: Record<string, string[]> = {
+    protocol: [
+      '.',
+      './package.json',
+      ...['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'].flatMap((v) => [`./schemas/${v}`, `./validators/${v}`]),
+      './validators',
+    ],
+    framing: ['.', './package.json'],
+    jsonrpc: ['.', './package.json'],
+    'json-schema': ['.', './package.json'],
+    server: ['.', './package.json'],
+  };
+
+  test.each(Object.entries(EXPORT_KEYS))('%s export paths', (dir, keys) => {
+    expect(Object.keys(readPackage(dir).exports ?? {}).sort()).toEqual([...keys].sort());
+  });
+
+  const NAMES: Record<string, string[]> = {
+    protocol: [
+      'DEFAULT_HTTP_LEGACY_PROTOCOL_VERSION', 'ErrorCode', 'LATEST_LEGACY_PROTOCOL_VERSION', 'LATEST_PROTOCOL_VERSION',
+      'LEGACY_PROTOCOL_VERSIONS', 'LOG_LEVELS', 'LocalError', 'METHODS', 'MODERN_PROTOCOL_VERSIONS', 'MetaKey',
+      'PROTOCOL_VERSIONS', 'RpcError', 'canSend', 'capabilityFor', 'compareProtocolVersions', 'eraOf', 'getMethodInfo',
+      'getMethodRevisionInfo', 'internalError', 'invalidParams', 'invalidRequest', 'isLegacyProtocolVersion', 'isLocalError',
+      'isLogLevel', 'isModernProtocolVersion', 'isProtocolVersion', 'isRequestId', 'logLevelSeverity', 'methodExistsIn',
+      'methodNotFound', 'methodsIn', 'negotiateLegacyVersion', 'parseError', 'pickModernVersion', 'shouldLog', 'supportsBatching',
+    ],
+    framing: ['DEFAULT_MAX_FRAME_BYTES', 'DEFAULT_MAX_HEADER_BYTES', 'FramingError', 'createDecoder', 'detectFraming', 'encodeFrame', 'encodeTextFrame'],
+    jsonrpc: ['DEFAULT_REQUEST_TIMEOUT_MS', 'MessageKind', 'Peer', 'RequestContext', 'abortError', 'createLinkedPair', 'describeInvalid', 'messageKind'],
+    'json-schema': ['SchemaError', 'createSchemaCompiler', 'dialectOf'],
+    server: ['HandlerContext', 'InputRequiredError', 'McpServer', 'RequestStateSigner', 'ResourceNotFoundError', 'ServerConnection', 'UriTemplate', 'UriTemplateError', 'isUriTemplate'],
+  };
+
+  test.each(Object.entries(NAMES))('%s runtime exports', async (dir, names) => {
+    const module = (await import(join(root, 'packages', dir, 'src', 'index.ts'))) as Record<string, unknown>;
+    expect(Object.keys(module).sort()).toEqual([...names].sort());
+  });
+});
