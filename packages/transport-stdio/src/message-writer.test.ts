@@ -1,0 +1,172 @@
+import { Writable } from 'node:stream';
+import { LocalError } from '@wiremcp/protocol';
+import { describe, expect, test } from 'vitest';
+import { MessageWriter, RESOLVED } from './message-writer.js';
+import { sleep } from './child-processes.test-util.js';
+
+/** A Writable that records every `write()` call and what reached the sink; `hold` delays completion. */
+function recordingOutput(options: { highWaterMark?: number; hold?: boolean } = {}) {
+  const calls: Array<string | Uint8Array> = [];
+  const sunk: Buffer[] = [];
+  const held: Array<() => void> = [];
+  const output = new Writable({
+    highWaterMark: options.highWaterMark ?? 16 * 1024,
+    write(chunk: Buffer, _encoding, callback) {
+      sunk.push(chunk);
+      if (options.hold) held.push(callback);
+      else callback();
+    },
+  });
+  const write = output.write.bind(output) as (chunk: string | Uint8Array) => boolean;
+  output.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+    calls.push(chunk);
+    return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+  }) as typeof output.write;
+  return {
+    output,
+    calls,
+    text: () => Buffer.concat(sunk).toString('utf8'),
+    release: () => held.splice(0).forEach((callback) => callback()),
+  };
+}
+
+const message = (id: number) => ({ jsonrpc: '2.0', id, result: { text: `reply ${id} ñ` } });
+
+describe('MessageWriter', () => {
+  test('100 messages sent in one tick go out in ONE write, in order, NDJSON', async () => {
+    const { output, calls, text } = recordingOutput();
+    const writer = new MessageWriter(output, 'ndjson', () => undefined);
+    const promises = [];
+    for (let id = 0; id < 100; id++) promises.push(writer.send(message(id)));
+    expect(calls).toHaveLength(0); // nothing written synchronously
+    await Promise.all(promises);
+    await sleep(5);
+    expect(calls).toHaveLength(1);
+    const lines = text().split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => JSON.parse(line))).toEqual(Array.from({ length: 100 }, (_, id) => message(id)));
+  });
+
+  test('send() returns one shared resolved promise, not one per message', () => {
+    const { output } = recordingOutput();
+    const writer = new MessageWriter(output, 'ndjson', () => undefined);
+    expect(writer.send(message(1))).toBe(RESOLVED);
+    expect(writer.send(message(2))).toBe(RESOLVED);
+  });
+
+  test('messages sent from promise chains of the same turn are coalesced too', async () => {
+    const { output, calls } = recordingOutput();
+    const writer = new MessageWriter(output, 'ndjson', () => undefined);
+    for (let id = 0; id < 20; id++) void Promise.resolve().then(async () => {
+      await null;
+      await writer.send(message(id));
+    });
+    await sleep(5);
+    expect(calls).toHaveLength(1);
+  });
+
+  test('Content-Length frames count UTF-8 bytes, several frames in one write', async () => {
+    const { output, calls, text } = recordingOutput();
+    const writer = new MessageWriter(output, 'content-length', () => undefined);
+    void writer.send(message(1));
+    void writer.send(message(2));
+    await sleep(5);
+    expect(calls).toHaveLength(1);
+    const one = JSON.stringify(message(1));
+    const two = JSON.stringify(message(2));
+    expect(text()).toBe(
+      `Content-Length: ${Buffer.byteLength(one)}\r\n\r\n${one}Content-Length: ${Buffer.byteLength(two)}\r\n\r\n${two}`,
+    );
+    expect(Buffer.byteLength(one)).toBe(one.length + 1); // 'ñ' is two bytes
+  });
+
+  test('unknown framing holds messages until setFraming, then frames them', async () => {
+    const { output, calls, text } = recordingOutput();
+    const writer = new MessageWriter(output, undefined, () => undefined);
+    void writer.send(message(1));
+    await sleep(5);
+    expect(calls).toHaveLength(0);
+    writer.setFraming('content-length');
+    await sleep(5);
+    expect(text()).toMatch(/^Content-Length: \d+\r\n\r\n\{/);
+  });
+
+  test('finish() writes held messages as NDJSON when the framing never became known', () => {
+    const { output, text } = recordingOutput();
+    const writer = new MessageWriter(output, undefined, () => undefined);
+    void writer.send(message(1));
+    writer.finish(false);
+    expect(text()).toBe(JSON.stringify(message(1)) + '\n');
+  });
+
+  test('values JSON cannot carry are rejected with SEND_FAILED and nothing is written', async () => {
+    const { output, calls } = recordingOutput();
+    const writer = new MessageWriter(output, 'ndjson', () => undefined);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    await expect(writer.send(cyclic)).rejects.toMatchObject({ code: 'SEND_FAILED' });
+    await expect(writer.send(undefined)).rejects.toMatchObject({ code: 'SEND_FAILED' });
+    await expect(writer.send({ big: 1n })).rejects.toBeInstanceOf(LocalError);
+    await sleep(5);
+    expect(calls).toHaveLength(0);
+  });
+
+  test('backpressure: no write until drain, nothing lost, waiting senders resolve after the drain', async () => {
+    const sink = recordingOutput({ highWaterMark: 16, hold: true });
+    const writer = new MessageWriter(sink.output, 'ndjson', () => undefined);
+    void writer.send(message(0));
+    await sleep(5);
+    expect(sink.calls).toHaveLength(1); // above the high-water mark: write() returned false
+    let resolved = 0;
+    const waiting = [writer.send(message(1)), writer.send(message(2))];
+    expect(waiting[0]).toBe(waiting[1]); // one shared promise per backpressure episode
+    for (const promise of waiting) void promise.then(() => resolved++);
+    await sleep(20);
+    expect(sink.calls).toHaveLength(1);
+    expect(resolved).toBe(0);
+    sink.release(); // the reader catches up: 'drain'
+    await sleep(5);
+    expect(sink.calls).toHaveLength(2);
+    expect(resolved).toBe(2);
+    sink.release();
+    await sleep(5);
+    const ids = sink
+      .text()
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: number }).id);
+    expect(ids).toEqual([0, 1, 2]);
+  });
+
+  test('finish() hands over what backpressure held back, and can end the output', async () => {
+    const sink = recordingOutput({ highWaterMark: 16, hold: true });
+    const writer = new MessageWriter(sink.output, 'ndjson', () => undefined);
+    void writer.send(message(0));
+    await sleep(5);
+    const late = writer.send(message(1));
+    writer.finish(true);
+    await expect(late).resolves.toBeUndefined();
+    sink.release();
+    await sleep(5);
+    sink.release();
+    await sleep(5);
+    expect(sink.text().trim().split('\n')).toHaveLength(2);
+    expect(sink.output.writableEnded).toBe(true);
+    await expect(writer.send(message(2))).rejects.toMatchObject({ code: 'NOT_CONNECTED' });
+  });
+
+  test('an output error is reported once, rejects later sends, and never goes unhandled', async () => {
+    const { output } = recordingOutput();
+    const failures: Error[] = [];
+    const writer = new MessageWriter(output, 'ndjson', (error) => failures.push(error));
+    const epipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
+    output.emit('error', epipe);
+    output.emit('error', epipe);
+    expect(failures).toEqual([epipe]);
+    await expect(writer.send(message(1))).rejects.toMatchObject({ code: 'SEND_FAILED' });
+    writer.finish(false);
+    // After finish the stream keeps one no-op listener: a late error is not an uncaught exception.
+    expect(() => output.emit('error', epipe)).not.toThrow();
+    expect(output.listenerCount('error')).toBe(1);
+  });
+});

@@ -1,0 +1,203 @@
+import type { Writable } from 'node:stream';
+import type { Framing } from '@wiremcp/framing';
+import { LocalError } from '@wiremcp/protocol';
+import { swallowLateErrors } from './swallow-errors.js';
+
+/** The promise `send()` returns whenever the message was handed over: one object, not one per message. */
+export const RESOLVED: Promise<void> = Promise.resolve();
+
+/**
+ * Frames one JSON text. `JSON.stringify` never emits a raw newline (it escapes them inside strings) and
+ * never an empty text, so NDJSON needs no check; Content-Length counts UTF-8 bytes without encoding them
+ * (`Buffer.byteLength` scans the string), so a whole batch is still one string, encoded once by `write`.
+ */
+function frame(json: string, framing: Framing): string {
+  return framing === 'ndjson' ? json + '\n' : 'Content-Length: ' + Buffer.byteLength(json, 'utf8') + '\r\n\r\n' + json;
+}
+
+/**
+ * Serialises messages and writes them to a Node Writable, coalescing: every message sent before the
+ * next turn of the event loop (`setImmediate`, so everything queued by the current I/O callbacks and
+ * their promise chains) goes out in ONE `output.write` of one string.
+ *
+ * Backpressure: when `write` returns false, nothing more is written until `'drain'`; messages keep
+ * queuing in memory (never dropped) and their `send()` promises resolve when the queue is written after
+ * the drain, so a producer that awaits `send()` slows down to the reader's pace. Outside backpressure
+ * `send()` returns one shared resolved promise.
+ *
+ * Failure: the first `'error'` or `'close'` of the output is reported once through `onFailure`; from
+ * then on `send()` rejects. A no-op `'error'` listener stays on the stream after {@link finish}.
+ */
+export class MessageWriter {
+  readonly #output: Writable;
+  readonly #onFailure: (error: Error) => void;
+  #framing: Framing | undefined;
+  /** Framed text waiting for the next flush. */
+  #queued = '';
+  /** JSON texts sent before the framing was known (auto-detection, nothing received yet). */
+  #held: string[] | undefined;
+  #scheduled = false;
+  #blocked = false;
+  #drain: { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } | undefined;
+  #failure: Error | undefined;
+  #finished = false;
+  readonly #flush = (): void => this.#write();
+  readonly #onDrain = (): void => this.#drained();
+  readonly #onError = (error: Error): void => this.#fail(error);
+  readonly #onClose = (): void => this.#fail(new Error('the output stream was closed'));
+
+  constructor(output: Writable, framing: Framing | undefined, onFailure: (error: Error) => void) {
+    this.#output = output;
+    this.#framing = framing;
+    this.#onFailure = onFailure;
+    output.on('error', this.#onError);
+    output.on('close', this.#onClose);
+  }
+
+  /** The framing written; `undefined` while it waits for auto-detection. */
+  get framing(): Framing | undefined {
+    return this.#framing;
+  }
+
+  /** The error that broke the output, if any. */
+  get failure(): Error | undefined {
+    return this.#failure;
+  }
+
+  /** Sets the framing once it is known, and frames what was held until then. */
+  setFraming(framing: Framing): void {
+    if (this.#framing !== undefined) return;
+    this.#framing = framing;
+    const held = this.#held;
+    this.#held = undefined;
+    if (held === undefined) return;
+    for (const json of held) this.#queued += frame(json, framing);
+    this.#schedule();
+  }
+
+  /**
+   * Queues one message (or batch). Resolves when it has been handed to the output stream (at once, with
+   * a shared promise, unless the output is applying backpressure); rejects with `SEND_FAILED` for a value
+   * `JSON.stringify` cannot serialise or once the output has failed, `NOT_CONNECTED` after {@link finish}.
+   */
+  send(message: unknown): Promise<void> {
+    if (this.#finished || this.#failure !== undefined) return this.#rejection();
+    let json: string | undefined;
+    try {
+      json = JSON.stringify(message);
+    } catch (error) {
+      return Promise.reject(new LocalError('SEND_FAILED', 'Message is not serializable as JSON', { cause: error }));
+    }
+    if (typeof json !== 'string') return Promise.reject(new LocalError('SEND_FAILED', 'Message is not serializable as JSON'));
+    const framing = this.#framing;
+    if (framing === undefined) {
+      (this.#held ??= []).push(json);
+      return RESOLVED;
+    }
+    this.#queued += frame(json, framing);
+    if (this.#blocked) return this.#drainPromise();
+    this.#schedule();
+    return RESOLVED;
+  }
+
+  /**
+   * Hands everything queued or held to the output now (held messages as NDJSON, the MCP default),
+   * ignoring backpressure (the stream buffers it; nothing is lost), optionally ends the output, and stops
+   * accepting messages. Idempotent. Does not wait for the bytes to leave the process: Node keeps the
+   * process alive until a pending write completes or fails.
+   */
+  finish(endOutput: boolean): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    if (this.#held !== undefined) this.setFraming(this.#framing ?? 'ndjson');
+    const output = this.#output;
+    output.removeListener('drain', this.#onDrain);
+    output.removeListener('close', this.#onClose);
+    if (this.#failure === undefined) {
+      const data = this.#queued;
+      this.#queued = '';
+      try {
+        if (data !== '') output.write(data);
+        if (endOutput) output.end();
+      } catch {
+        // A stream that throws instead of emitting 'error' (already destroyed): nothing left to flush to.
+      }
+    }
+    this.#queued = '';
+    this.#settleDrain(undefined);
+    swallowLateErrors(output);
+    output.removeListener('error', this.#onError);
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#blocked) return;
+    this.#scheduled = true;
+    setImmediate(this.#flush);
+  }
+
+  #write(): void {
+    this.#scheduled = false;
+    if (this.#blocked || this.#finished || this.#failure !== undefined || this.#queued === '') return;
+    const data = this.#queued;
+    this.#queued = '';
+    let ok: boolean;
+    try {
+      ok = this.#output.write(data);
+    } catch (error) {
+      this.#fail(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    if (!ok) {
+      this.#blocked = true;
+      this.#output.once('drain', this.#onDrain);
+    }
+  }
+
+  #drained(): void {
+    this.#blocked = false;
+    const drain = this.#drain;
+    this.#drain = undefined;
+    // Write what queued up during backpressure right away: those senders are waiting for it.
+    this.#write();
+    drain?.resolve();
+  }
+
+  #drainPromise(): Promise<void> {
+    if (this.#drain === undefined) {
+      let resolve!: () => void;
+      let reject!: (error: Error) => void;
+      const promise = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.#drain = { promise, resolve, reject };
+    }
+    return this.#drain.promise;
+  }
+
+  #settleDrain(error: Error | undefined): void {
+    const drain = this.#drain;
+    this.#drain = undefined;
+    if (drain === undefined) return;
+    if (error === undefined) drain.resolve();
+    else drain.reject(error);
+  }
+
+  #fail(error: Error): void {
+    if (this.#failure !== undefined || this.#finished) return;
+    this.#failure = error;
+    this.#queued = '';
+    this.#held = undefined;
+    this.#settleDrain(new LocalError('SEND_FAILED', `Could not write to the output: ${error.message}`, { cause: error }));
+    this.#onFailure(error);
+  }
+
+  #rejection(): Promise<void> {
+    const failure = this.#failure;
+    return Promise.reject(
+      failure !== undefined
+        ? new LocalError('SEND_FAILED', `Could not write to the output: ${failure.message}`, { cause: failure })
+        : new LocalError('NOT_CONNECTED', 'The transport is closed'),
+    );
+  }
+}
