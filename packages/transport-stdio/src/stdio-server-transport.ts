@@ -1,0 +1,177 @@
+import type { Readable, Writable } from 'node:stream';
+import type { Framing } from '@wiremcp/framing';
+import type { MessageInfo, SendOptions, Transport } from '@wiremcp/jsonrpc';
+import { LocalError, type RpcMessage } from '@wiremcp/protocol';
+import { MessageReader } from './message-reader.js';
+import { MessageWriter, RESOLVED } from './message-writer.js';
+import { swallowLateErrors } from './swallow-errors.js';
+
+/** Options of a {@link StdioServerTransport}. */
+export interface StdioServerTransportOptions {
+  /** Where client messages come from, e.g. `process.stdin`. */
+  input: Readable;
+  /** Where messages to the client go, e.g. `process.stdout`. Nothing else is ever written to it. */
+  output: Writable;
+  /**
+   * The framing. Default `'auto'`: detected from the first bytes received (NDJSON or Content-Length)
+   * and used for replies too; messages sent before anything was received wait for the detection.
+   */
+  framing?: Framing | 'auto';
+  /** Largest inbound message in bytes (default 16 MiB); a larger one is skipped and answered `-32600`. */
+  maxFrameBytes?: number;
+  /** Largest Content-Length header block in bytes (default 8 KiB). */
+  maxHeaderBytes?: number;
+  /**
+   * End `output` when the transport closes (default false). Leave it false for `process.stdout`; set it
+   * for a stream that should tell the client "done", such as a socket.
+   */
+  endOutputOnClose?: boolean;
+}
+
+/**
+ * The server side of the stdio transport, over injected streams: reads client messages from `input`,
+ * writes to `output`, and touches nothing else (no `process`, no `process.exit`).
+ *
+ * - Inbound: framing decode, one strict UTF-8 decode and one `JSON.parse` per message, delivered to
+ *   `onmessage` in order. Invalid JSON or UTF-8 → `onerror(LocalError('PARSE_ERROR'))`; an oversized frame
+ *   → `onerror(LocalError('FRAME_TOO_LARGE'))`; a broken Content-Length frame → `FRAMING_ERROR`. Reading
+ *   goes on after each.
+ * - Outbound: messages sent in the same turn of the event loop go out in one `output.write`; see
+ *   `MessageWriter` for the backpressure policy.
+ * - End of input: `onend` is called if set (the engine finishes in-flight requests, then closes);
+ *   otherwise the transport closes.
+ * - `output` failure (EPIPE: the client went away): closes with `closeReason` =
+ *   `LocalError('CONNECTION_CLOSED')` whose `cause` is the stream error. No error event is left unhandled.
+ * - `close()`: hands everything queued to `output`, stops reading `input` (pausing it, so a process
+ *   whose only handle was stdin can exit), fires `onclose` once. Idempotent.
+ */
+export class StdioServerTransport implements Transport {
+  onmessage: ((message: unknown, info?: MessageInfo) => void) | undefined;
+  onerror: ((error: Error) => void) | undefined;
+  onclose: (() => void) | undefined;
+  onend: (() => void) | undefined;
+
+  readonly #input: Readable;
+  readonly #reader: MessageReader;
+  readonly #writer: MessageWriter;
+  readonly #endOutputOnClose: boolean;
+  #state: 'new' | 'open' | 'closed' = 'new';
+  #inputEnded = false;
+  #closeReason: Error | undefined;
+
+  readonly #onData = (chunk: Uint8Array | string): void => {
+    this.#reader.push(chunk);
+    // Under auto-detection, replies use the client's framing as soon as it is known.
+    if (this.#writer.framing === undefined) {
+      const framing = this.#reader.framing;
+      if (framing !== undefined) this.#writer.setFraming(framing);
+    }
+  };
+  readonly #onInputEnd = (): void => this.#endOfInput();
+  readonly #onInputError = (error: Error): void => {
+    this.onerror?.(new LocalError('CONNECTION_CLOSED', `Reading the input failed: ${error.message}`, { cause: error }));
+    this.#endOfInput();
+  };
+
+  constructor(options: StdioServerTransportOptions) {
+    const framing = options.framing ?? 'auto';
+    if (framing !== 'auto' && framing !== 'ndjson' && framing !== 'content-length') {
+      throw new LocalError('INVALID_ARGUMENT', `framing must be 'auto', 'ndjson' or 'content-length', got ${String(framing)}`);
+    }
+    this.#input = options.input;
+    this.#endOutputOnClose = options.endOutputOnClose ?? false;
+    this.#reader = new MessageReader(
+      { framing, maxFrameBytes: options.maxFrameBytes, maxHeaderBytes: options.maxHeaderBytes },
+      {
+        deliver: (message) => this.onmessage?.(message),
+        fail: (error) => this.onerror?.(error),
+      },
+    );
+    this.#writer = new MessageWriter(options.output, framing === 'auto' ? undefined : framing, (error) => this.#outputFailed(error));
+  }
+
+  /** Why the transport closed, when it was not a normal close (the output failed). */
+  get closeReason(): Error | undefined {
+    return this.#closeReason;
+  }
+
+  /** The framing in use for replies; `undefined` under `'auto'` until the first bytes arrive. */
+  get framing(): Framing | undefined {
+    return this.#writer.framing;
+  }
+
+  /** Starts reading `input`. Rejects with `ALREADY_CONNECTED` when called twice, `CONNECTION_CLOSED` after close. */
+  start(): Promise<void> {
+    if (this.#state === 'open') return Promise.reject(new LocalError('ALREADY_CONNECTED', 'StdioServerTransport already started'));
+    if (this.#state === 'closed') return Promise.reject(new LocalError('CONNECTION_CLOSED', 'StdioServerTransport is closed'));
+    this.#state = 'open';
+    const input = this.#input;
+    input.on('data', this.#onData);
+    input.on('end', this.#onInputEnd);
+    // 'close' without 'end' (the stream was destroyed) ends the input as well; the guard makes it once.
+    input.on('close', this.#onInputEnd);
+    input.on('error', this.#onInputError);
+    if (input.readableEnded) queueMicrotask(this.#onInputEnd);
+    else input.resume();
+    return RESOLVED;
+  }
+
+  /**
+   * Queues a message; see `MessageWriter` for when it resolves. Rejects with `NOT_CONNECTED` before
+   * `start()` or after close, `SEND_FAILED` when it cannot be serialised or the output failed.
+   */
+  send(message: RpcMessage | RpcMessage[], _options?: SendOptions): Promise<void> {
+    if (this.#state !== 'open') return Promise.reject(new LocalError('NOT_CONNECTED', 'StdioServerTransport is not open'));
+    return this.#writer.send(message);
+  }
+
+  /** Flushes what is queued, stops reading, fires `onclose` once. Idempotent; resolves at once. */
+  close(): Promise<void> {
+    if (this.#state === 'closed') return RESOLVED;
+    const wasOpen = this.#state === 'open';
+    this.#state = 'closed';
+    if (wasOpen) this.#detachInput();
+    this.#writer.finish(this.#endOutputOnClose);
+    const onclose = this.onclose;
+    onclose?.();
+    return RESOLVED;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #endOfInput(): void {
+    if (this.#inputEnded || this.#state !== 'open') return;
+    this.#inputEnded = true;
+    // A last NDJSON line without a newline is still a message; a cut Content-Length frame is reported.
+    this.#reader.end();
+    if (this.#state !== 'open') return;
+    if (this.onend) this.onend();
+    else void this.close();
+  }
+
+  #detachInput(): void {
+    const input = this.#input;
+    input.removeListener('data', this.#onData);
+    input.removeListener('end', this.#onInputEnd);
+    input.removeListener('close', this.#onInputEnd);
+    swallowLateErrors(input);
+    input.removeListener('error', this.#onInputError);
+    // Stop the flow: a flowing stdin keeps its handle active, and so the process alive. Someone else's
+    // 'data' listener keeps it flowing for them.
+    if (input.listenerCount('data') === 0) input.pause();
+  }
+
+  #outputFailed(error: Error): void {
+    if (this.#state === 'closed') return;
+    const code = (error as NodeJS.ErrnoException).code;
+    this.#closeReason = new LocalError(
+      'CONNECTION_CLOSED',
+      code === 'EPIPE' ? 'The client closed the output pipe (EPIPE)' : `Writing to the output failed: ${error.message}`,
+      { cause: error },
+    );
+    this.onerror?.(this.#closeReason);
+    void this.close();
+  }
+}
