@@ -1,1 +1,21 @@
-export {};
+export { McpClient, type ConnectOptions } from './client.js';
+export type {
+  ClientOptions,
+  CallOptions,
+  ListOptions,
+  EraPreference,
+  InputHandlers,
+  InputContext,
+  SamplingHandler,
+  ElicitationHandler,
+  RootsHandler,
+} from './options.js';
+export { MemoryEraCache, defaultEraCache, type EraCache, type CachedEra } from './era-cache.js';
+export type { ListenOptions, ListenSubscription, ListenEnd, ListenEndReason } from './listen.js';
+export type { ServerNotification, NotificationListener, ParamsOf } from './notification-hub.js';
+export { clientCapabilitiesFor } from './capabilities.js';
+export { DEFAULT_PROBE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './settings.js';
+export { DEFAULT_MAX_PAGES } from './pagination.js';
+export { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
+export { LocalError, RpcError, isLocalError, type LocalErrorCode } from '@wiremcp/protocol';
+export type * from './protocol-types.js';

@@ -1,0 +1,424 @@
+/**
+ * `McpClient`: a typed MCP client for both eras over any {@link Transport}.
+ */
+import { ErrorCode, isLogLevel, LocalError, RpcError, type Era, type LogLevel } from '@wiremcp/protocol';
+import { Peer, type Transport } from '@wiremcp/jsonrpc';
+import { cacheCall, cacheEntry, defaultEraCache, type EraCache } from './era-cache.js';
+import { negotiate, type Negotiated } from './handshake.js';
+import { installLegacyHandlers } from './input-handlers.js';
+import type { ListenOptions, ListenSubscription } from './listen.js';
+import type { NotificationListener, ParamsOf, ServerNotification } from './notification-hub.js';
+import { NotificationRouter } from './notification-router.js';
+import type { CallOptions, ClientOptions, ListOptions } from './options.js';
+import { OutputValidator } from './output-validator.js';
+import { collectPages } from './pagination.js';
+import type {
+  CallToolResult, ClientCapabilities, CompleteParams, CompleteResult, DiscoverResult, GetPromptResult, Implementation, JsonObject,
+  ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, LoggingMessageParams, PaginatedResult, Prompt,
+  ReadResourceResult, Resource, ResourceTemplate, ResourceUpdatedParams, ServerCapabilities, SubscriptionFilter, Tool,
+} from './protocol-types.js';
+import { RequestIdTap } from './request-id-tap.js';
+import { ResultCache } from './result-cache.js';
+import { Session } from './session.js';
+import { resolveSettings, type ClientSettings } from './settings.js';
+
+/** Options of {@link McpClient.connect}. */
+export interface ConnectOptions {
+  /** Identifies the server in the era cache for this connection (overrides the client's `serverKey`). */
+  serverKey?: string;
+}
+
+const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/**
+ * An MCP client. `connect` detects the era (or uses the one configured), then the typed methods work the same in
+ * both eras wherever the protocol allows. Every failure is an `RpcError` (the server answered with an error; code,
+ * message and data intact) or a `LocalError` with a precise code.
+ */
+export class McpClient implements AsyncDisposable {
+  /** Who this client is (`clientInfo`). */
+  readonly clientInfo: Implementation;
+  readonly #settings: ClientSettings;
+  readonly #options: ClientOptions;
+  readonly #report: (error: unknown) => void;
+  readonly #router: NotificationRouter;
+  readonly #validator: OutputValidator;
+  readonly #cache = new ResultCache();
+  readonly #closeListeners = new Set<(error: LocalError | undefined) => void>();
+  #session: Session | undefined;
+  #connecting: Peer | undefined;
+  #closedByClient = new WeakSet<Session>();
+  #closeError: LocalError | undefined;
+  #logLevel: LogLevel | undefined;
+
+  constructor(clientInfo: Implementation, options: ClientOptions = {}) {
+    this.#settings = resolveSettings(clientInfo, options);
+    this.clientInfo = clientInfo;
+    this.#options = options;
+    this.#report = options.onError ?? ((error) => console.error('[wiremcp client]', error));
+    this.#validator = new OutputValidator(options.schemaCompiler);
+    this.#router = new NotificationRouter(
+      () => this.#session,
+      (method, params) => {
+        if (method === 'notifications/tools/list_changed') this.#validator.reset();
+        this.#cache.invalidate(method, params);
+      },
+      this.#report,
+    );
+  }
+
+  /** The era of the current connection (`undefined` when not connected). */
+  get era(): Era | undefined { return this.#session?.era; }
+  /** The negotiated protocol version. */
+  get protocolVersion(): string | undefined { return this.#session?.protocolVersion; }
+  /** The server's capabilities (from initialize, or from discover in the modern era). */
+  get serverCapabilities(): ServerCapabilities | undefined { return this.#session?.serverCapabilities; }
+  /** The server's self-reported identity. */
+  get serverInfo(): Implementation | undefined { return this.#session?.serverInfo; }
+  /** The server's instructions for the model. */
+  get instructions(): string | undefined { return this.#session?.instructions; }
+  /** The capabilities this client declares on the current connection. */
+  get clientCapabilities(): ClientCapabilities | undefined { return this.#session?.clientCapabilities; }
+  /** True while connected and negotiated. */
+  get connected(): boolean { return this.#session !== undefined; }
+
+  /**
+   * Connects over `transport` and negotiates: era detection per the client's `era` option (and the era cache),
+   * then `initialize` + `notifications/initialized` (legacy) or `server/discover` (modern). On failure the
+   * transport is closed and the error rethrown (`UNSUPPORTED_PROTOCOL_VERSION`, `SERVER_EXITED`, an RpcError…).
+   */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<void> {
+    if (this.#session || this.#connecting) throw new LocalError('ALREADY_CONNECTED', 'This client is already connected; close it first');
+    const tap = new RequestIdTap(transport);
+    const peer = new Peer({ requestTimeoutMs: this.#settings.requestTimeoutMs, onInternalError: this.#options.onError && ((error) => this.#report(error)) });
+    this.#connecting = peer;
+    let session: Session | undefined;
+    try {
+      peer.onerror = (error) => this.#options.onError?.(error);
+      peer.onclose = () => session && this.#onClosed(session);
+      installLegacyHandlers(peer, this.#settings.handlers, () => session?.protocolVersion ?? this.#settings.legacyVersion);
+      this.#router.install(peer, () => session);
+      await peer.connect(tap);
+      const serverKey = options.serverKey ?? this.#options.serverKey;
+      const cache: EraCache | undefined = serverKey === undefined ? undefined : (this.#options.eraCache ?? defaultEraCache());
+      const cached = cache && this.#settings.era === 'auto' ? await cacheCall(() => cache.get(serverKey!)) : undefined;
+      let negotiated: Negotiated;
+      try {
+        negotiated = await negotiate(peer, this.#settings, cached ?? undefined);
+      } catch (error) {
+        if (cached) await cacheCall(() => cache!.delete(serverKey!));
+        throw error;
+      }
+      if (!peer.transport) throw tap.closeReason ?? new LocalError('CONNECTION_CLOSED', 'The connection closed during the handshake');
+      session = new Session(peer, tap, negotiated, { ...this.#settings, report: this.#report }, this.#logLevel);
+      this.#session = session;
+      this.#closeError = undefined;
+      this.#validator.reset();
+      this.#cache.clear();
+      if (cache && this.#settings.era === 'auto') await cacheCall(() => cache.set(serverKey!, cacheEntry(negotiated)));
+    } catch (error) {
+      await peer.close().catch(() => {});
+      throw error;
+    } finally {
+      this.#connecting = undefined;
+    }
+    // Listeners registered before connecting get their (modern) stream now; a refusal is reported, not fatal.
+    await this.#router.start().catch(this.#report);
+  }
+
+  /** Legacy `ping`. */
+  ping(options?: CallOptions): Promise<JsonObject> {
+    return this.#call('ping', (s) => (s.era === 'modern' ? Promise.reject(s.wrongEra('ping', 'use discover()')) : s.request('ping', undefined, options)));
+  }
+
+  /** Modern `server/discover`; refreshes `serverCapabilities`, `serverInfo` and `instructions`. */
+  discover(options?: CallOptions): Promise<DiscoverResult> {
+    return this.#call('server/discover', (s) => {
+      if (s.era === 'legacy') return Promise.reject(s.wrongEra('server/discover', 'the initialize result is the legacy equivalent'));
+      return s.request('server/discover', undefined, options).then((result: DiscoverResult) => (s.applyDiscover(result), result));
+    });
+  }
+
+  /** One page of `tools/list`; remembers the tools for output validation. */
+  listTools(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListToolsResult> {
+    return this.#list<ListToolsResult>('tools/list', params.cursor, options).then((result) => {
+      if (Array.isArray(result.tools)) this.#validator.remember(result.tools, params.cursor === undefined && result.nextCursor === undefined);
+      return result;
+    });
+  }
+
+  /** Every tool, following cursors (bounded by `maxPages`). */
+  async listAllTools(options?: ListOptions): Promise<Tool[]> {
+    const tools = await this.#listAll<ListToolsResult, Tool>('tools/list', (page) => page.tools, options);
+    this.#validator.remember(tools, true);
+    return tools;
+  }
+
+  /**
+   * Calls a tool. Modern: input-required rounds are served by the handlers transparently. The result's
+   * `structuredContent` is validated against the tool's `outputSchema` (`INVALID_RESULT` on mismatch).
+   */
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
+    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    const call = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options).then((r) => r.result as CallToolResult));
+    if (!this.#settings.validateToolOutput) return call;
+    return call.then((result) => this.#validator.check(name, result, () => this.listAllTools()));
+  }
+
+  /** One page of `resources/list`. */
+  listResources(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListResourcesResult> {
+    return this.#list('resources/list', params.cursor, options);
+  }
+
+  /** Every resource, following cursors. */
+  listAllResources(options?: ListOptions): Promise<Resource[]> {
+    return this.#listAll<ListResourcesResult, Resource>('resources/list', (page) => page.resources, options);
+  }
+
+  /** One page of `resources/templates/list`. */
+  listResourceTemplates(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListResourceTemplatesResult> {
+    return this.#list('resources/templates/list', params.cursor, options);
+  }
+
+  /** Every resource template, following cursors. */
+  listAllResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
+    return this.#listAll<ListResourceTemplatesResult, ResourceTemplate>('resources/templates/list', (page) => page.resourceTemplates, options);
+  }
+
+  /** Reads a resource (modern: cached while fresh, input rounds served by the handlers). */
+  readResource(uri: string, options?: ListOptions): Promise<ReadResourceResult> {
+    return this.#call('resources/read', (s) => {
+      const cacheable = this.#settings.cacheResults && s.era === 'modern';
+      const hit = cacheable && !options?.fresh ? this.#cache.get('resources/read', uri) : undefined;
+      if (hit) return Promise.resolve(hit as ReadResourceResult);
+      return s.requestWithInputs('resources/read', { uri }, options).then(({ result, firstRound }) => {
+        if (cacheable && firstRound) this.#cache.put('resources/read', uri, result);
+        return result as ReadResourceResult;
+      });
+    });
+  }
+
+  /**
+   * Subscribes to updates of a resource (`onResourceUpdated`). Legacy: `resources/subscribe`. Modern: the uri is
+   * added to the client's managed listen stream; resolves once the server acknowledged it.
+   */
+  subscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    return this.#call('resources/subscribe', async (s) => {
+      if (s.era === 'legacy') return void (await s.request('resources/subscribe', { uri }, options));
+      const missing = s.gate('resources/subscribe');
+      if (missing) throw missing;
+      const { subscribed, managed } = this.#router;
+      subscribed.add(uri);
+      try {
+        await managed.refresh();
+      } catch (error) {
+        subscribed.delete(uri);
+        throw error;
+      }
+      if (!managed.acknowledged?.resourceSubscriptions?.includes(uri)) {
+        subscribed.delete(uri);
+        await managed.refresh().catch(this.#report);
+        throw new LocalError('CAPABILITY_NOT_SUPPORTED', `The server did not acknowledge the subscription to ${uri}`, { details: { uri } });
+      }
+    });
+  }
+
+  /** Ends a subscription made with {@link subscribeResource}. */
+  unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
+    return this.#call('resources/unsubscribe', async (s) => {
+      if (s.era === 'legacy') return void (await s.request('resources/unsubscribe', { uri }, options));
+      if (this.#router.subscribed.delete(uri)) await this.#router.managed.refresh();
+    });
+  }
+
+  /**
+   * Modern `subscriptions/listen`: resolves once the server acknowledged the stream. Its notifications go to
+   * `options.onNotification` (demultiplexed by subscription id); it ends on the server's response, on the server's
+   * `notifications/cancelled`, on `close()` or `options.signal`, or when the connection closes (see `done`).
+   */
+  listen(filter: SubscriptionFilter, options: ListenOptions = {}): Promise<ListenSubscription> {
+    return this.#call('subscriptions/listen', (s) => {
+      if (s.era === 'legacy') return Promise.reject(s.wrongEra('subscriptions/listen', 'use the on…() listeners and subscribeResource()'));
+      return s.listen(filter, options).ready;
+    });
+  }
+
+  /** One page of `prompts/list`. */
+  listPrompts(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListPromptsResult> {
+    return this.#list('prompts/list', params.cursor, options);
+  }
+
+  /** Every prompt, following cursors. */
+  listAllPrompts(options?: ListOptions): Promise<Prompt[]> {
+    return this.#listAll<ListPromptsResult, Prompt>('prompts/list', (page) => page.prompts, options);
+  }
+
+  /** Gets a prompt (modern: input rounds served by the handlers). */
+  getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
+    const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
+    return this.#call('prompts/get', (s) => s.requestWithInputs('prompts/get', params, options).then((r) => r.result as GetPromptResult));
+  }
+
+  /** `completion/complete`: suggestions for a prompt argument or a resource template variable. */
+  complete(params: CompleteParams, options?: CallOptions): Promise<CompleteResult> {
+    return this.#call('completion/complete', (s) => s.request('completion/complete', params as unknown as JsonObject, options));
+  }
+
+  /**
+   * Sets the minimum level of `notifications/message`. Legacy: `logging/setLevel`. Modern: the level is put in
+   * every later request's `_meta` (the server then logs on each request's own stream).
+   */
+  setLoggingLevel(level: LogLevel, options?: CallOptions): Promise<void> {
+    if (!isLogLevel(level)) return Promise.reject(new LocalError('INVALID_ARGUMENT', `Unknown log level ${JSON.stringify(level)}`));
+    return this.#call('logging/setLevel', async (s) => {
+      if (s.era === 'legacy') await s.request('logging/setLevel', { level }, options);
+      else {
+        const missing = s.gate('logging/setLevel');
+        if (missing) throw missing;
+      }
+      this.#logLevel = level;
+      s.setLogLevel(level);
+    });
+  }
+
+  /** Legacy: tells the server the roots changed. Modern: nothing to do (the server asks for roots each time). */
+  notifyRootsListChanged(): Promise<void> {
+    return this.#call('notifications/roots/list_changed', (s) => {
+      if (s.era === 'modern') return Promise.resolve();
+      if (!s.clientCapabilities.roots) return Promise.reject(new LocalError('CAPABILITY_NOT_SUPPORTED', 'The client declared no roots capability'));
+      return s.peer.notify('notifications/roots/list_changed');
+    });
+  }
+
+  /** Any request, shaped for the era (modern `_meta`, gates, input rounds); the escape hatch for other methods. */
+  request<R = JsonObject>(method: string, params?: JsonObject, options?: CallOptions): Promise<R> {
+    return this.#call(method, (s) =>
+      MRTR_METHODS.has(method) && s.era === 'modern' ? s.requestWithInputs(method, params ?? {}, options).then((r) => r.result) : s.request(method, params, options),
+    );
+  }
+
+  /** Sends any notification. */
+  notify(method: string, params?: JsonObject): Promise<void> {
+    return this.#call(method, (s) => s.peer.notify(method, params));
+  }
+
+  /** Listens to notifications of `method`; returns the unsubscribe function. */
+  on<M extends string>(method: M, listener: NotificationListener<ParamsOf<M>>): () => void {
+    return this.#router.hub.on(method, listener);
+  }
+
+  /** Listens to every notification; returns the unsubscribe function. */
+  onNotification(listener: (notification: ServerNotification) => void): () => void {
+    return this.#router.hub.onAny(listener);
+  }
+
+  /** The server's tool list changed (both eras; modern via the client's listen stream). */
+  onToolsListChanged(listener: () => void): () => void {
+    return this.#router.hub.on('notifications/tools/list_changed', () => listener());
+  }
+
+  /** The server's prompt list changed. */
+  onPromptsListChanged(listener: () => void): () => void {
+    return this.#router.hub.on('notifications/prompts/list_changed', () => listener());
+  }
+
+  /** The server's resource list changed. */
+  onResourcesListChanged(listener: () => void): () => void {
+    return this.#router.hub.on('notifications/resources/list_changed', () => listener());
+  }
+
+  /** A subscribed resource changed (see {@link subscribeResource}). */
+  onResourceUpdated(listener: (params: ResourceUpdatedParams) => void): () => void {
+    return this.#router.hub.on('notifications/resources/updated', listener);
+  }
+
+  /** A log message from the server (see {@link setLoggingLevel}). */
+  onLogMessage(listener: (params: LoggingMessageParams) => void): () => void {
+    return this.#router.hub.on('notifications/message', listener);
+  }
+
+  /** The connection closed; `error` says why when it was not `close()` (e.g. `SERVER_EXITED`). */
+  onClose(listener: (error: LocalError | undefined) => void): () => void {
+    this.#closeListeners.add(listener);
+    return () => void this.#closeListeners.delete(listener);
+  }
+
+  /** Closes the connection (pending calls reject with `CONNECTION_CLOSED`). Idempotent. */
+  async close(): Promise<void> {
+    const connecting = this.#connecting;
+    if (connecting) await connecting.close();
+    const session = this.#session;
+    if (!session) return;
+    this.#closedByClient.add(session);
+    await session.peer.close();
+  }
+
+  /** `await using client = …` closes it. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #require(method: string): Session {
+    const session = this.#session;
+    if (session) return session;
+    const why = this.#closeError;
+    if (why) throw new LocalError(why.code, `Cannot send '${method}': ${why.message}`, { cause: why, details: why.details });
+    throw new LocalError('NOT_CONNECTED', `Cannot send '${method}': the client is not connected`);
+  }
+
+  #call<T>(method: string, run: (session: Session) => Promise<T>): Promise<T> {
+    let session: Session;
+    try {
+      session = this.#require(method);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return run(session);
+  }
+
+  #list<R extends PaginatedResult>(method: string, cursor: string | undefined, options: ListOptions | undefined): Promise<R> {
+    return this.#call(method, (s) => {
+      const cacheable = this.#settings.cacheResults && s.era === 'modern';
+      const key = cursor ?? '';
+      const hit = cacheable && !options?.fresh ? this.#cache.get(method, key) : undefined;
+      if (hit) return Promise.resolve(hit as R);
+      return s.request(method, cursor === undefined ? undefined : { cursor }, options).then((result: R) => {
+        if (cacheable) this.#cache.put(method, key, result);
+        return result;
+      });
+    });
+  }
+
+  async #listAll<R extends PaginatedResult, T>(method: string, pick: (page: R) => T[], options: ListOptions | undefined): Promise<T[]> {
+    const fetch = (fresh: boolean) => (cursor: string | undefined) => this.#list<R>(method, cursor, fresh ? { ...options, fresh } : options);
+    try {
+      return await collectPages(method, fetch(options?.fresh === true), pick, this.#settings.maxPages);
+    } catch (error) {
+      // A cached cursor the server no longer accepts: drop every page and start over (the caching rules).
+      if (!(error instanceof RpcError && error.code === ErrorCode.InvalidParams) || options?.fresh || this.#session?.era !== 'modern') throw error;
+      this.#cache.drop(method);
+      return collectPages(method, fetch(true), pick, this.#settings.maxPages);
+    }
+  }
+
+  #onClosed(session: Session): void {
+    const byClient = this.#closedByClient.has(session);
+    const reason = session.tap.closeReason;
+    const error = byClient
+      ? new LocalError('CONNECTION_CLOSED', 'The client closed the connection')
+      : reason instanceof LocalError
+        ? reason
+        : new LocalError('CONNECTION_CLOSED', reason ? `Connection closed: ${reason.message}` : 'The connection closed', reason ? { cause: reason } : undefined);
+    session.end(error);
+    if (this.#session === session) this.#session = undefined;
+    this.#router.reset();
+    this.#closeError = byClient ? undefined : error;
+    for (const listener of [...this.#closeListeners]) {
+      try {
+        listener(byClient ? undefined : error);
+      } catch (listenerError) {
+        this.#report(listenerError);
+      }
+    }
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The 2026-07-28 request envelope: every request carries the protocol version, the client's capabilities and
+ * identity (and optionally a log level) in `params._meta`. The object is built once per change of those values and
+ * shared by every request, so a request costs one spread of its params, nothing more.
+ */
+import { MetaKey, type LogLevel } from '@wiremcp/protocol';
+import type { ClientCapabilities, Implementation, JsonObject, Meta } from './protocol-types.js';
+
+/** Builds the frozen `_meta` object of modern requests. */
+export function buildModernMeta(
+  protocolVersion: string,
+  capabilities: ClientCapabilities,
+  clientInfo: Implementation,
+  logLevel: LogLevel | undefined,
+): Readonly<Meta> {
+  const meta: Meta = {
+    [MetaKey.protocolVersion]: protocolVersion,
+    [MetaKey.clientCapabilities]: capabilities,
+    [MetaKey.clientInfo]: clientInfo,
+  };
+  if (logLevel !== undefined) meta[MetaKey.logLevel] = logLevel;
+  return Object.freeze(meta);
+}
+
+/**
+ * `params` with the modern `_meta`. Extra keys from the caller (`extra`, e.g. `traceparent`) are kept, but the
+ * reserved keys always come from `meta`: a caller cannot make a request lie about its version or capabilities.
+ */
+export function withMeta(params: JsonObject | undefined, meta: Readonly<Meta>, extra: Meta | undefined): JsonObject {
+  const _meta = extra === undefined ? meta : { ...extra, ...meta };
+  return params === undefined ? { _meta } : { ...params, _meta };
+}
+
+/** `params` with the caller's extra `_meta` keys (legacy requests: no reserved keys to add). */
+export function withExtraMeta(params: JsonObject | undefined, extra: Meta | undefined): JsonObject | undefined {
+  if (extra === undefined) return params;
+  return params === undefined ? { _meta: extra } : { ...params, _meta: extra };
+}

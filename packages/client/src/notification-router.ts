@@ -1,0 +1,119 @@
+/**
+ * Where server notifications go: to the listen stream they belong to (by `_meta.subscriptionId`), otherwise to the
+ * client's listeners — and, in the modern era, which listen stream the client keeps open so that those listeners
+ * receive list changes and resource updates at all (see managed-listen.ts).
+ */
+import type { Peer } from '@wiremcp/jsonrpc';
+import { ManagedListen } from './managed-listen.js';
+import { NotificationHub } from './notification-hub.js';
+import type { SubscriptionFilter } from './protocol-types.js';
+import type { Session } from './session.js';
+
+/** Notifications every connection listens to (others are added when someone subscribes to them by name). */
+const KNOWN_NOTIFICATIONS = [
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+  'notifications/message',
+  'notifications/progress',
+  'notifications/cancelled',
+  'notifications/elicitation/complete',
+  'notifications/tasks/status',
+  'notifications/subscriptions/acknowledged',
+];
+const KNOWN = new Set(KNOWN_NOTIFICATIONS);
+
+/** List-change notifications and the listen filter key that asks for each. */
+const LIST_CHANGED: ReadonlyArray<readonly [string, 'tools' | 'prompts' | 'resources', keyof SubscriptionFilter]> = [
+  ['notifications/tools/list_changed', 'tools', 'toolsListChanged'],
+  ['notifications/prompts/list_changed', 'prompts', 'promptsListChanged'],
+  ['notifications/resources/list_changed', 'resources', 'resourcesListChanged'],
+];
+const LIST_CHANGED_METHODS = new Set(LIST_CHANGED.map(([method]) => method));
+
+/** Routes notifications; owns the listeners, the managed listen stream and the modern resource subscriptions. */
+export class NotificationRouter {
+  readonly hub: NotificationHub;
+  readonly managed: ManagedListen;
+  /** Resources subscribed in the modern era (carried by the managed listen stream). */
+  readonly subscribed = new Set<string>();
+  readonly #session: () => Session | undefined;
+  readonly #observe: (method: string, params: Record<string, unknown> | undefined) => void;
+  readonly #report: (error: unknown) => void;
+
+  /**
+   * `session` is the current session; `observe` sees every notification first (cache invalidation); `report`
+   * receives listener failures.
+   */
+  constructor(
+    session: () => Session | undefined,
+    observe: (method: string, params: Record<string, unknown> | undefined) => void,
+    report: (error: unknown) => void,
+  ) {
+    this.#session = session;
+    this.#observe = observe;
+    this.#report = report;
+    this.hub = new NotificationHub(report);
+    this.hub.onchange = (method) => this.#listenersChanged(method);
+    this.managed = new ManagedListen({
+      desired: () => this.#desiredFilter(),
+      open: (filter, deliver) => {
+        const current = this.#session();
+        if (!current) throw new Error('not connected');
+        return current.listen(filter, { onNotification: deliver });
+      },
+      emit: (notification) => this.hub.emit(notification.method, notification.params),
+    });
+  }
+
+  /** Installs the notification handlers on a new connection's peer; `session` resolves once negotiated. */
+  install(peer: Peer, session: () => Session | undefined): void {
+    for (const method of new Set([...KNOWN_NOTIFICATIONS, ...this.hub.methods()])) {
+      peer.setNotificationHandler(method, (params) => this.#route(session(), method, params));
+    }
+  }
+
+  /** Opens the managed stream a modern connection needs for the listeners registered so far. */
+  start(): Promise<void> {
+    const session = this.#session();
+    return session?.era === 'modern' ? this.managed.refresh() : Promise.resolve();
+  }
+
+  /** The connection closed: streams are gone, subscriptions with them. */
+  reset(): void {
+    this.managed.reset();
+    this.subscribed.clear();
+  }
+
+  #route(session: Session | undefined, method: string, params: Record<string, unknown> | undefined): void {
+    if (method === 'notifications/cancelled') session?.cancelledByServer(params?.requestId);
+    this.#observe(method, params);
+    // Notifications of a listen stream go to that stream only (the managed stream forwards to the listeners).
+    if (session?.routeToStream(method, params)) return;
+    this.hub.emit(method, params);
+  }
+
+  #listenersChanged(method: string): void {
+    const session = this.#session();
+    if (!session) return;
+    if (method !== '*' && !KNOWN.has(method)) {
+      session.peer.setNotificationHandler(method, (params) => this.#route(this.#session(), method, params));
+    }
+    if (session.era === 'modern' && (method === '*' || LIST_CHANGED_METHODS.has(method))) this.managed.refresh().catch(this.#report);
+  }
+
+  /** The managed stream's filter: list changes someone listens to (and the server offers), subscribed uris. */
+  #desiredFilter(): SubscriptionFilter | undefined {
+    const session = this.#session();
+    if (!session || session.era !== 'modern') return undefined;
+    const caps = session.serverCapabilities;
+    const everything = this.hub.anyCount() > 0;
+    const filter: SubscriptionFilter = {};
+    for (const [method, kind, key] of LIST_CHANGED) {
+      if ((everything || this.hub.count(method) > 0) && caps[kind]?.listChanged) (filter as Record<string, unknown>)[key] = true;
+    }
+    if (this.subscribed.size > 0) filter.resourceSubscriptions = [...this.subscribed];
+    return Object.keys(filter).length === 0 ? undefined : filter;
+  }
+}
