@@ -35,8 +35,8 @@ export function createEverythingServer(options: ServerOptions = {}): McpServer {
   registerUtilityTools(server, watched);
   registerListChangeTools(server);
   registerClientRequestTools(server);
-  registerInputRequiredFixtures(server);
   registerEverythingResources(server, watched);
   registerEverythingPrompts(server);
+  registerInputRequiredFixtures(server);
   return server;
 }
