@@ -137,3 +137,11 @@ export async function until(condition: () => boolean, timeoutMs = 2000): Promise
     await sleep(2);
   }
 }
+
+/** The seed wire trace: what a legacy client pinned to 2024-11-05 with no capabilities writes, byte for byte. */
+export const SEED_TRACE = [
+  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"test","version":"0.1"}}}',
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+  '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+  '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"conjugate","arguments":{"verb":"eat","tense":"past simple","person":"3rd singular"}}}',
+];
