@@ -31,7 +31,7 @@ describe('negotiate', () => {
     const negotiated = await negotiate(peer, settings, undefined);
     expect(negotiated).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', serverCapabilities: { prompts: {} } });
     expect(fake.methods()).toEqual(['server/discover', 'server/discover']);
-    const versions = fake.received.map((m) => ((m as { params: { _meta: Record<string, unknown> } }).params._meta)[MetaKey.protocolVersion]);
+    const versions = fake.received.map((m) => ((m as unknown as { params: { _meta: Record<string, unknown> } }).params._meta)[MetaKey.protocolVersion]);
     expect(versions).toEqual(['2099-01-01', '2026-07-28']);
     await peer.close();
   });
