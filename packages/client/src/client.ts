@@ -160,7 +160,7 @@ export class McpClient implements AsyncDisposable {
    */
   callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    const call = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options).then((r) => r.result as CallToolResult));
+    const call = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options) as Promise<CallToolResult>);
     if (!this.#settings.validateToolOutput) return call;
     return call.then((result) => this.#validator.check(name, result, () => this.listAllTools()));
   }
@@ -191,10 +191,8 @@ export class McpClient implements AsyncDisposable {
       const cacheable = this.#settings.cacheResults && s.era === 'modern';
       const hit = cacheable && !options?.fresh ? this.#cache.get('resources/read', uri) : undefined;
       if (hit) return Promise.resolve(hit as ReadResourceResult);
-      return s.requestWithInputs('resources/read', { uri }, options).then(({ result, firstRound }) => {
-        if (cacheable && firstRound) this.#cache.put('resources/read', uri, result);
-        return result as ReadResourceResult;
-      });
+      const store = cacheable ? (result: object) => this.#cache.put('resources/read', uri, result) : undefined;
+      return s.requestWithInputs('resources/read', { uri }, options, store);
     });
   }
 
@@ -256,7 +254,7 @@ export class McpClient implements AsyncDisposable {
   /** Gets a prompt (modern: input rounds served by the handlers). */
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    return this.#call('prompts/get', (s) => s.requestWithInputs('prompts/get', params, options).then((r) => r.result as GetPromptResult));
+    return this.#call('prompts/get', (s) => s.requestWithInputs('prompts/get', params, options));
   }
 
   /** `completion/complete`: suggestions for a prompt argument or a resource template variable. */
@@ -293,7 +291,7 @@ export class McpClient implements AsyncDisposable {
   /** Any request, shaped for the era (modern `_meta`, gates, input rounds); the escape hatch for other methods. */
   request<R = JsonObject>(method: string, params?: JsonObject, options?: CallOptions): Promise<R> {
     return this.#call(method, (s) =>
-      MRTR_METHODS.has(method) && s.era === 'modern' ? s.requestWithInputs(method, params ?? {}, options).then((r) => r.result) : s.request(method, params, options),
+      MRTR_METHODS.has(method) && s.era === 'modern' ? s.requestWithInputs(method, params ?? {}, options) : s.request(method, params, options),
     );
   }
 

@@ -27,6 +27,8 @@ export interface InputLoop {
   /** Aborts when the connection closes. */
   readonly closed: AbortSignal;
   readonly maxRounds: number;
+  /** The answer to the first round when the caller sent it itself (the common single-round case stays cheap). */
+  readonly first?: ResultBase;
 }
 
 /** The `INVALID_RESULT` error for a `resultType` the client does not know. */
@@ -41,7 +43,7 @@ export async function requestWithInputs(loop: InputLoop): Promise<ResultBase> {
   let params = loop.params;
   let waits = 0;
   for (let round = 1; ; round++) {
-    const result = await loop.send(params);
+    const result = round === 1 && loop.first !== undefined ? loop.first : await loop.send(params);
     const type = result.resultType;
     if (type === undefined || type === 'complete') return result;
     if (type !== 'input_required') throw unknownResultType(loop.method, result);

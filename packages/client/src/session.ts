@@ -93,28 +93,31 @@ export class Session {
 
   /**
    * Sends a request that may need input from the client. Modern: loops over input-required rounds (see mrtr.ts).
-   * `firstRound` tells the caller whether the result came without any retry (only those may be cached).
+   * `onFirstRound` sees a result that came without any retry (only those may be cached).
    */
-  requestWithInputs(method: string, params: JsonObject, options: CallOptions | undefined): Promise<{ result: any; firstRound: boolean }> {
+  requestWithInputs(method: string, params: JsonObject, options: CallOptions | undefined, onFirstRound?: (result: ResultBase) => void): Promise<any> {
     const missing = this.gate(method);
     if (missing) return Promise.reject(missing);
-    if (this.era === 'legacy') {
-      return this.peer.request(method, withExtraMeta(params, options?.meta), options).then((result) => ({ result, firstRound: true }));
-    }
-    let rounds = 0;
-    return requestWithInputs({
-      method,
-      params,
-      send: (roundParams) => {
-        rounds++;
-        return this.peer.request(method, withMeta(roundParams, this.meta, options?.meta), options) as Promise<ResultBase>;
-      },
-      handlers: this.#config.handlers,
-      protocolVersion: this.protocolVersion,
-      signal: options?.signal,
-      closed: this.closed.signal,
-      maxRounds: this.#config.maxInputRounds,
-    }).then((result) => ({ result, firstRound: rounds === 1 }));
+    if (this.era === 'legacy') return this.peer.request(method, withExtraMeta(params, options?.meta), options);
+    const send = (roundParams: JsonObject) => this.peer.request(method, withMeta(roundParams, this.meta, options?.meta), options) as Promise<ResultBase>;
+    return send(params).then((first) => {
+      const type = first.resultType;
+      if (type === undefined || type === 'complete') {
+        onFirstRound?.(first);
+        return first;
+      }
+      return requestWithInputs({
+        method,
+        params,
+        send,
+        first,
+        handlers: this.#config.handlers,
+        protocolVersion: this.protocolVersion,
+        signal: options?.signal,
+        closed: this.closed.signal,
+        maxRounds: this.#config.maxInputRounds,
+      });
+    });
   }
 
   /** Opens a listen stream (modern). */
