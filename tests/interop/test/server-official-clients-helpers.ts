@@ -1,0 +1,306 @@
+/**
+ * Connecting the official MCP TypeScript clients — v1 (`@modelcontextprotocol/sdk`) and v2
+ * (`@modelcontextprotocol/client`) — to our built server bins over stdio, behind one small interface, with a
+ * wire tap that records every message the client's transport sends and receives (the evidence for which
+ * era was negotiated and what travelled). Every connection is tracked; `closeAll()` closes the clients,
+ * checks that their server processes are gone, and kills any leftover (including the short-lived probe
+ * process the v2 client spawns in `auto` mode).
+ */
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client as V2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/** The everything server's committed bin (it runs `servers/everything/dist/bin.js`). */
+export const EVERYTHING_BIN = fileURLToPath(new URL('../../../servers/everything/bin/wiremcp-everything.js', import.meta.url));
+/** The grammar server's built bin. */
+export const GRAMMAR_BIN = fileURLToPath(new URL('../../../servers/grammar/dist/bin.js', import.meta.url));
+/** True when the grammar bin has been written and built. */
+export const GRAMMAR_BUILT = existsSync(GRAMMAR_BIN);
+
+/** Which official client, and how it negotiates: v1, v2 with its default (legacy), v2 with `versionNegotiation: auto`. */
+export type Flavor = 'v1' | 'v2' | 'v2-auto';
+
+type Json = Record<string, any>;
+
+/** What a test client answers to sampling, elicitation and roots (legacy requests and modern input requests alike). */
+export interface Answers {
+  sampling?: (params: Json) => Json;
+  elicitation?: (params: Json) => Json;
+  roots?: (params: Json) => Json;
+}
+
+/** Every message the client's transport sent and received, in order. */
+export interface WireLog {
+  sent: Json[];
+  received: Json[];
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  signal?: AbortSignal;
+  timeout?: number;
+}
+
+/** The methods both official clients share, typed loosely enough for both. */
+export interface CommonClient {
+  listTools(params?: { cursor?: string }): Promise<Json>;
+  listResources(params?: { cursor?: string }): Promise<Json>;
+  listResourceTemplates(params?: { cursor?: string }): Promise<Json>;
+  readResource(params: { uri: string }): Promise<Json>;
+  subscribeResource(params: { uri: string }): Promise<Json>;
+  unsubscribeResource(params: { uri: string }): Promise<Json>;
+  listPrompts(params?: { cursor?: string }): Promise<Json>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<Json>;
+  complete(params: Json): Promise<Json>;
+  setLoggingLevel(level: string): Promise<Json>;
+  ping(): Promise<Json>;
+  close(): Promise<void>;
+}
+
+/** One official client connected to one of our servers. */
+export interface OfficialConnection {
+  flavor: Flavor;
+  client: CommonClient;
+  /** The v2 client (flavors `v2`, `v2-auto`). */
+  v2: V2Client | undefined;
+  wire: WireLog;
+  /** The server process id. */
+  pid: number | undefined;
+  /** What the server wrote to stderr. */
+  stderr: () => string;
+  callTool(params: { name: string; arguments?: Json; _meta?: Json }, options?: CallOptions): Promise<Json>;
+  /** Registers a handler for a server notification (use before the notification can arrive). */
+  onNotification(method: NotificationMethod, handler: (params: Json) => void): void;
+  /** The server's `serverInfo`. */
+  serverInfo(): Json | undefined;
+}
+
+/** Notifications a test can listen for. */
+export type NotificationMethod =
+  | 'notifications/message'
+  | 'notifications/resources/updated'
+  | 'notifications/resources/list_changed'
+  | 'notifications/tools/list_changed'
+  | 'notifications/prompts/list_changed';
+
+const V1_NOTIFICATION_SCHEMAS = {
+  'notifications/message': LoggingMessageNotificationSchema,
+  'notifications/resources/updated': ResourceUpdatedNotificationSchema,
+  'notifications/resources/list_changed': ResourceListChangedNotificationSchema,
+  'notifications/tools/list_changed': ToolListChangedNotificationSchema,
+  'notifications/prompts/list_changed': PromptListChangedNotificationSchema,
+} as const;
+
+interface Tracked {
+  connection: OfficialConnection;
+  closed: boolean;
+}
+
+const open: Tracked[] = [];
+
+/** Records what `transport` sends and delivers, without changing it. */
+function tap(transport: { send: (...args: any[]) => Promise<void>; onmessage?: unknown }): WireLog {
+  const wire: WireLog = { sent: [], received: [] };
+  const send = transport.send.bind(transport);
+  transport.send = (message: Json, ...rest: unknown[]) => {
+    wire.sent.push(message);
+    return send(message, ...rest);
+  };
+  let handler: ((message: Json, extra?: unknown) => void) | undefined;
+  const wrapped = (message: Json, extra?: unknown) => {
+    wire.received.push(message);
+    handler?.(message, extra);
+  };
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => (handler ? wrapped : undefined),
+    set: (next: typeof handler) => {
+      handler = next;
+    },
+  });
+  return wire;
+}
+
+function collect(stream: { on(event: 'data', listener: (chunk: Buffer) => void): unknown } | null | undefined): () => string {
+  let text = '';
+  stream?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+  return () => text;
+}
+
+/** Connects an official client of `flavor` to the server started by `bin` over stdio. */
+export async function connectOfficial(
+  flavor: Flavor,
+  options: { bin?: string; args?: string[]; capabilities?: Json; answers?: Answers } = {},
+): Promise<OfficialConnection> {
+  const bin = options.bin ?? EVERYTHING_BIN;
+  const params = { command: process.execPath, args: [bin, ...(options.args ?? [])], stderr: 'pipe' as const };
+  const capabilities = options.capabilities ?? {};
+  const answers = options.answers ?? {};
+  const ask = (kind: keyof Answers, requestParams: Json) => {
+    const answer = answers[kind];
+    if (!answer) throw new Error(`this test client has no answer for ${kind}`);
+    return answer(requestParams) as any;
+  };
+
+  let connection: OfficialConnection;
+  if (flavor === 'v1') {
+    const client = new V1Client({ name: 'interop-v1', version: '1.0.0' }, { capabilities });
+    if ('sampling' in capabilities) client.setRequestHandler(CreateMessageRequestSchema, (request) => ask('sampling', request.params));
+    if ('elicitation' in capabilities) client.setRequestHandler(ElicitRequestSchema, (request) => ask('elicitation', request.params));
+    if ('roots' in capabilities) client.setRequestHandler(ListRootsRequestSchema, (request) => ask('roots', request.params ?? {}));
+    const transport = new V1StdioClientTransport(params);
+    const stderr = collect(transport.stderr as NodeJS.ReadableStream | null);
+    const wire = tap(transport as any);
+    connection = {
+      flavor,
+      client: client as unknown as CommonClient,
+      v2: undefined,
+      wire,
+      get pid() {
+        return transport.pid ?? undefined;
+      },
+      stderr,
+      callTool: (toolParams, callOptions) => client.callTool(toolParams, CallToolResultSchema, callOptions) as Promise<Json>,
+      onNotification: (method, handler) => client.setNotificationHandler(V1_NOTIFICATION_SCHEMAS[method] as any, (n: any) => handler(n.params)),
+      serverInfo: () => client.getServerVersion(),
+    };
+    open.push({ connection, closed: false });
+    await client.connect(transport);
+  } else {
+    const client = new V2Client(
+      { name: 'interop-v2', version: '1.0.0' },
+      { capabilities, ...(flavor === 'v2-auto' ? { versionNegotiation: { mode: 'auto' as const } } : {}) },
+    );
+    if ('sampling' in capabilities) client.setRequestHandler('sampling/createMessage', (request) => ask('sampling', request.params));
+    if ('elicitation' in capabilities) client.setRequestHandler('elicitation/create', (request) => ask('elicitation', request.params));
+    if ('roots' in capabilities) client.setRequestHandler('roots/list', (request) => ask('roots', request.params ?? {}));
+    const transport = new V2StdioClientTransport(params);
+    const stderr = collect(transport.stderr as NodeJS.ReadableStream | null);
+    const wire = tap(transport as any);
+    connection = {
+      flavor,
+      client: client as unknown as CommonClient,
+      v2: client,
+      wire,
+      get pid() {
+        return transport.pid ?? undefined;
+      },
+      stderr,
+      callTool: (toolParams, callOptions) => client.callTool(toolParams as any, callOptions) as Promise<Json>,
+      onNotification: (method, handler) => client.setNotificationHandler(method, (n: any) => handler(n.params)),
+      serverInfo: () => client.getServerVersion(),
+    };
+    open.push({ connection, closed: false });
+    await client.connect(transport);
+  }
+  return connection;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Server processes started by this test process that are still running: our bins among this process's
+ * children (Linux `/proc`; an empty list elsewhere).
+ */
+export function runningServerProcesses(): number[] {
+  if (!existsSync('/proc')) return [];
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes(EVERYTHING_BIN) || cmdline.includes(GRAMMAR_BIN)) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return condition();
+}
+
+/**
+ * Closes every connection opened since the last call (the client runs its transport's shutdown: stdin EOF,
+ * then signals), waits for the server processes to be gone, and kills any that are not. Resolves with the
+ * pids it had to kill (empty when every process ended on its own).
+ */
+export async function closeAll(): Promise<number[]> {
+  const pending = open.splice(0);
+  const pids = pending.map((entry) => entry.connection.pid).filter((pid): pid is number => pid !== undefined);
+  await Promise.all(pending.map((entry) => entry.connection.client.close().catch(() => {})));
+  await waitFor(() => pids.every((pid) => !alive(pid)) && runningServerProcesses().length === 0, 3000);
+  const leftovers = [...new Set([...pids.filter(alive), ...runningServerProcesses()])];
+  for (const pid of leftovers) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  return leftovers;
+}
+
+/** Answers a client gives in these tests. */
+export const TEST_ANSWERS: Answers = {
+  sampling: (params) => ({
+    role: 'assistant',
+    content: { type: 'text', text: `model says: ${params.messages?.[0]?.content?.text ?? ''}` },
+    model: 'interop-test-model',
+    stopReason: 'endTurn',
+  }),
+  elicitation: (params) => {
+    if (params.mode === 'url') return { action: 'accept' };
+    const properties: Record<string, { type?: string }> = params.requestedSchema?.properties ?? {};
+    const content: Json = {};
+    for (const [name, schema] of Object.entries(properties)) {
+      content[name] = schema.type === 'boolean' ? true : schema.type === 'number' || schema.type === 'integer' ? 42 : schema.type === 'array' ? [] : `${name}-answer`;
+    }
+    return { action: 'accept', content };
+  },
+  roots: () => ({ roots: [{ uri: 'file:///interop/workspace', name: 'workspace' }] }),
+};
+
+/** Client capabilities that unlock every server feature. */
+export const ALL_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } };
+
+/** Messages of `wire` that are server→client requests (method and id). */
+export function serverRequests(wire: WireLog): Json[] {
+  return wire.received.filter((message) => typeof message.method === 'string' && message.id !== undefined);
+}
+
+/** Results of `wire` whose `resultType` is `input_required`. */
+export function inputRequiredResults(wire: WireLog): Json[] {
+  return wire.received.filter((message) => message.result?.resultType === 'input_required').map((message) => message.result);
+}
