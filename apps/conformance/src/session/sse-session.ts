@@ -1,0 +1,117 @@
+/**
+ * A raw session over the deprecated HTTP+SSE transport of 2024-11-05: a GET opens an event stream whose first
+ * event, `endpoint`, names the URI to POST messages to; every server message (responses included) arrives
+ * as a `message` event on that stream.
+ */
+import type { TransportId } from '../scenario/scenario-types.js';
+import { SseParser } from './sse-parser.js';
+import { EventLog, type RawSession, type SendOptions, type SendOutcome } from './session.js';
+
+/** An HTTP+SSE server under test. */
+export class SseSession implements RawSession {
+  readonly transport: TransportId = 'http-sse';
+  readonly log = new EventLog();
+  readonly #url: string;
+  readonly #note: string;
+  readonly #controller = new AbortController();
+  #endpoint: Promise<string> | undefined;
+  #reading: Promise<void> | undefined;
+  #closed = false;
+
+  constructor(url: string, note = '') {
+    this.#url = url;
+    this.#note = note;
+  }
+
+  /** Opens the stream (once) and resolves with the POST endpoint announced by the server. */
+  #connect(): Promise<string> {
+    this.#endpoint ??= new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no endpoint event within 5 s')), 5000);
+      const work = fetch(this.#url, { headers: { accept: 'text/event-stream' }, signal: this.#controller.signal }).then(async (response) => {
+        if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+          throw new Error(`GET ${this.#url} answered ${response.status} ${response.headers.get('content-type') ?? ''}`);
+        }
+        const parser = new SseParser();
+        const reader = response.body!.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          for (const event of parser.push(value)) {
+            if (event.event === 'endpoint') {
+              clearTimeout(timer);
+              resolve(new URL(event.data.trim(), this.#url).toString());
+            } else if (event.event === 'message') {
+              this.#message(event.data);
+            }
+          }
+        }
+      });
+      this.#reading = work.catch((error: Error) => {
+        clearTimeout(timer);
+        reject(error);
+        if (!this.#controller.signal.aborted) this.log.push({ kind: 'violation', message: `SSE stream: ${error.message}`, at: this.log.now() });
+      });
+    });
+    return this.#endpoint;
+  }
+
+  #message(data: string): void {
+    try {
+      this.log.push({ kind: 'message', message: JSON.parse(data), at: this.log.now(), http: { status: 200, via: 'get' } });
+    } catch {
+      this.log.push({ kind: 'violation', message: `SSE message data is not JSON: ${JSON.stringify(data.slice(0, 200))}`, at: this.log.now() });
+    }
+  }
+
+  send(message: unknown, options?: SendOptions): Promise<SendOutcome> {
+    return this.sendPayload(new TextEncoder().encode(JSON.stringify(message)), options);
+  }
+
+  async sendPayload(payload: Uint8Array, options: SendOptions = {}): Promise<SendOutcome> {
+    let endpoint: string;
+    try {
+      endpoint = await this.#connect();
+    } catch (error) {
+      this.log.push({ kind: 'violation', message: `cannot open the SSE stream: ${(error as Error).message}`, at: this.log.now() });
+      return {};
+    }
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      if (value === null) delete headers[name.toLowerCase()];
+      else headers[name.toLowerCase()] = value;
+    }
+    try {
+      const response = await fetch(endpoint, { method: 'POST', headers, body: Buffer.from(payload), signal: this.#controller.signal });
+      const body = await response.text();
+      // Answers arrive on the stream; a POST body is informational (servers say "Accepted").
+      if (!response.ok) this.log.push({ kind: 'http', status: response.status, body: body.slice(0, 500), at: this.log.now() });
+      return { status: response.status };
+    } catch (error) {
+      if (!this.#controller.signal.aborted) this.log.push({ kind: 'violation', message: `POST ${endpoint} failed: ${(error as Error).message}`, at: this.log.now() });
+      return {};
+    }
+  }
+
+  sendRaw(): Promise<void> {
+    return Promise.reject(new Error('sendRaw needs a stdio transport'));
+  }
+
+  cancelByTransport(): boolean {
+    return false;
+  }
+
+  closeInput(): Promise<void> {
+    return Promise.reject(new Error('closeStdin needs a stdio transport'));
+  }
+
+  stderrTail(): string {
+    return this.#note;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#controller.abort();
+    await this.#reading?.catch(() => {});
+  }
+}
