@@ -1,7 +1,7 @@
 /**
  * `McpClient`: a typed MCP client for both eras over any {@link Transport}.
  */
-import { ErrorCode, isLogLevel, LocalError, RpcError, type Era, type LogLevel } from '@wiremcp/protocol';
+import { isLogLevel, LocalError, type Era, type LogLevel } from '@wiremcp/protocol';
 import { Peer, type Transport } from '@wiremcp/jsonrpc';
 import { cacheCall, cacheEntry, defaultEraCache, type EraCache } from './era-cache.js';
 import { negotiate, type Negotiated } from './handshake.js';
@@ -11,7 +11,7 @@ import type { NotificationListener, ParamsOf, ServerNotification } from './notif
 import { NotificationRouter } from './notification-router.js';
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
 import { OutputValidator } from './output-validator.js';
-import { collectPages } from './pagination.js';
+import { collectPagesWithRestart } from './pagination.js';
 import type {
   CallToolResult, ClientCapabilities, CompleteParams, CompleteResult, DiscoverResult, GetPromptResult, Implementation, JsonObject,
   ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, LoggingMessageParams, PaginatedResult, Prompt,
@@ -47,7 +47,7 @@ export class McpClient implements AsyncDisposable {
   readonly #closeListeners = new Set<(error: LocalError | undefined) => void>();
   #session: Session | undefined;
   #connecting: Peer | undefined;
-  #closedByClient = new WeakSet<Session>();
+  readonly #closedByClient = new WeakSet<Session>();
   #closeError: LocalError | undefined;
   #logLevel: LogLevel | undefined;
 
@@ -377,37 +377,19 @@ export class McpClient implements AsyncDisposable {
   #list<R extends PaginatedResult>(method: string, cursor: string | undefined, options: ListOptions | undefined): Promise<R> {
     return this.#call(method, (s) => {
       const cacheable = this.#settings.cacheResults && s.era === 'modern';
-      const key = cursor ?? '';
-      const hit = cacheable && !options?.fresh ? this.#cache.get(method, key) : undefined;
-      if (hit) return Promise.resolve(hit as R);
-      return s.request(method, cursor === undefined ? undefined : { cursor }, options).then((result: R) => {
-        if (cacheable) this.#cache.put(method, key, result);
-        return result;
-      });
+      return this.#cache.through(method, cursor ?? '', cacheable, options?.fresh === true, () => s.request(method, cursor === undefined ? undefined : { cursor }, options));
     });
   }
 
-  async #listAll<R extends PaginatedResult, T>(method: string, pick: (page: R) => T[], options: ListOptions | undefined): Promise<T[]> {
-    const fetch = (fresh: boolean) => (cursor: string | undefined) => this.#list<R>(method, cursor, fresh ? { ...options, fresh } : options);
-    try {
-      return await collectPages(method, fetch(options?.fresh === true), pick, this.#settings.maxPages);
-    } catch (error) {
-      // A cached cursor the server no longer accepts: drop every page and start over (the caching rules).
-      if (!(error instanceof RpcError && error.code === ErrorCode.InvalidParams) || options?.fresh || this.#session?.era !== 'modern') throw error;
-      this.#cache.drop(method);
-      return collectPages(method, fetch(true), pick, this.#settings.maxPages);
-    }
+  #listAll<R extends PaginatedResult, T>(method: string, pick: (page: R) => T[], options: ListOptions | undefined): Promise<T[]> {
+    const cached = this.#settings.cacheResults && this.#session?.era === 'modern' && !options?.fresh;
+    const fetch = (cursor: string | undefined, fresh: boolean) => this.#list<R>(method, cursor, fresh ? { ...options, fresh } : options);
+    return collectPagesWithRestart(method, fetch, pick, this.#settings.maxPages, cached ? () => this.#cache.drop(method) : undefined);
   }
 
   #onClosed(session: Session): void {
     const byClient = this.#closedByClient.has(session);
-    const reason = session.tap.closeReason;
-    const error = byClient
-      ? new LocalError('CONNECTION_CLOSED', 'The client closed the connection')
-      : reason instanceof LocalError
-        ? reason
-        : new LocalError('CONNECTION_CLOSED', reason ? `Connection closed: ${reason.message}` : 'The connection closed', reason ? { cause: reason } : undefined);
-    session.end(error);
+    const error = session.end(byClient);
     if (this.#session === session) this.#session = undefined;
     this.#router.reset();
     this.#closeError = byClient ? undefined : error;

@@ -2,7 +2,7 @@
  * Auto-pagination: follow `nextCursor` until the last page, with two guards against servers whose cursors loop —
  * a cursor seen twice fails at once, and a bound on the number of pages fails anything else.
  */
-import { LocalError } from '@wiremcp/protocol';
+import { ErrorCode, LocalError, RpcError } from '@wiremcp/protocol';
 import type { PaginatedResult } from './protocol-types.js';
 
 /** Default bound on pages of one `listAll*` call. */
@@ -42,5 +42,26 @@ export async function collectPages<R extends PaginatedResult, T>(
     }
     seen.add(next);
     cursor = next;
+  }
+}
+
+/**
+ * {@link collectPages} over possibly cached pages: when the server refuses a cursor (`-32602`) that may have come
+ * from a cached page, `restart` drops the cached pages and the listing starts over once, fetching fresh pages —
+ * the caching rules' answer to a cursor that became invalid.
+ */
+export async function collectPagesWithRestart<R extends PaginatedResult, T>(
+  method: string,
+  fetchPage: (cursor: string | undefined, fresh: boolean) => Promise<R>,
+  pick: (page: R) => readonly T[] | undefined,
+  maxPages: number,
+  restart: (() => void) | undefined,
+): Promise<T[]> {
+  try {
+    return await collectPages(method, (cursor) => fetchPage(cursor, false), pick, maxPages);
+  } catch (error) {
+    if (!restart || !(error instanceof RpcError && error.code === ErrorCode.InvalidParams)) throw error;
+    restart();
+    return collectPages(method, (cursor) => fetchPage(cursor, true), pick, maxPages);
   }
 }

@@ -58,6 +58,20 @@ export class ResultCache {
     for (const target of INVALIDATES[method] ?? []) this.#entries.delete(target);
   }
 
+  /**
+   * Serves `method`/`key` from the cache while fresh (unless `fresh` asks to refetch), else loads it and stores
+   * the result. With `enabled` false it only loads (legacy sessions, or caching turned off).
+   */
+  through<T extends object>(method: string, key: string, enabled: boolean, fresh: boolean, load: () => Promise<T>): Promise<T> {
+    if (!enabled) return load();
+    const hit = fresh ? undefined : this.get(method, key);
+    if (hit) return Promise.resolve(hit as T);
+    return load().then((result) => {
+      this.put(method, key, result);
+      return result;
+    });
+  }
+
   /** Drops every page of `method` (a cursor turned out invalid). */
   drop(method: string): void {
     this.#entries.delete(method);

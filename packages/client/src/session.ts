@@ -165,12 +165,23 @@ export class Session {
     stream?.cancelledByServer();
   }
 
-  /** Marks the session closed: streams end, handlers' signals abort. */
-  end(error: LocalError): void {
-    if (this.closed.signal.aborted) return;
-    this.closed.abort(error);
-    for (const stream of [...this.listens.values()]) stream.connectionClosed(error);
-    this.listens.clear();
+  /**
+   * Marks the session closed — streams end, handlers' signals abort — and returns why it closed: the transport's
+   * `closeReason` when it is a LocalError (`SERVER_EXITED`…), else `CONNECTION_CLOSED`.
+   */
+  end(byClient: boolean): LocalError {
+    const reason = this.tap.closeReason;
+    const error = byClient
+      ? new LocalError('CONNECTION_CLOSED', 'The client closed the connection')
+      : reason instanceof LocalError
+        ? reason
+        : new LocalError('CONNECTION_CLOSED', reason ? `Connection closed: ${reason.message}` : 'The connection closed', reason ? { cause: reason } : undefined);
+    if (!this.closed.signal.aborted) {
+      this.closed.abort(error);
+      for (const stream of [...this.listens.values()]) stream.connectionClosed(error);
+      this.listens.clear();
+    }
+    return error;
   }
 }
 
