@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+/**
+ * `wiremcp-conformance`: the command-line entry. Parses options, runs, sets the exit code (0 all good, 1
+ * unexpected failures / stale baseline entries / broken scenarios, 2 bad usage or setup), and makes sure every
+ * server process is gone on the way out — including on Ctrl-C.
+ */
+import { HELP, parseCliOptions, UsageError } from './cli-options.js';
+import { runConformance } from './run-conformance.js';
+import { killAllServers } from './session/child-processes.js';
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  let options;
+  try {
+    options = parseCliOptions(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`wiremcp-conformance: ${error.message}\n\n${HELP}`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const controller = new AbortController();
+  const interrupt = (signal: NodeJS.Signals): void => {
+    if (controller.signal.aborted) {
+      // Second Ctrl-C: stop now.
+      killAllServers();
+      process.exit(130);
+    }
+    process.stderr.write(`\n${signal}: stopping (running cells end, their servers are stopped)…\n`);
+    controller.abort();
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  process.on('exit', killAllServers);
+  try {
+    const { exitCode } = await runConformance(options, { out: process.stdout, err: process.stderr }, ['wiremcp-conformance', ...argv], controller.signal);
+    return controller.signal.aborted ? 130 : exitCode;
+  } catch (error) {
+    process.stderr.write(`wiremcp-conformance: ${(error as Error).message}\n`);
+    return 2;
+  }
+}
+
+main().then(
+  (code) => {
+    killAllServers();
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    killAllServers();
+    process.stderr.write(`wiremcp-conformance: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

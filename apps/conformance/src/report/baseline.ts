@@ -1,0 +1,97 @@
+/**
+ * The expected-failures baseline (`baseline.yaml`). A failing cell that an entry covers becomes `expected-fail`
+ * (it does not fail the run); a passing cell that an entry covers becomes `stale` (it does fail the run: the
+ * entry must go, so that the fix cannot silently regress later). Skipped cells are left alone.
+ */
+import { formatProblem, loadYamlFile, parseYamlText } from '../scenario/yaml-file.js';
+import type { CellResult } from '../runner/cell-types.js';
+
+/** One expected failure: scenario (id or glob), server, optionally transports and revisions, and why. */
+export interface BaselineEntry {
+  readonly scenario: string;
+  readonly server: string;
+  readonly transport?: string | readonly string[];
+  readonly revision?: string | readonly string[];
+  readonly reason: string;
+}
+
+/** Thrown for a baseline file that does not validate. */
+export class BaselineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BaselineError';
+  }
+}
+
+function toEntries(data: { expectedFailures: BaselineEntry[] | null } | undefined): BaselineEntry[] {
+  return data?.expectedFailures ?? [];
+}
+
+/** Loads a baseline file; a missing file is an empty baseline only when `optional`. */
+export function loadBaseline(file: string): BaselineEntry[] {
+  const loaded = loadYamlFile<{ expectedFailures: BaselineEntry[] | null }>(file, 'baseline.schema.json');
+  if (!loaded.data) throw new BaselineError(loaded.problems.map((problem) => formatProblem(file, problem)).join('\n'));
+  return toEntries(loaded.data);
+}
+
+/** Parses baseline YAML text (tests). */
+export function parseBaseline(text: string): BaselineEntry[] {
+  const loaded = parseYamlText<{ expectedFailures: BaselineEntry[] | null }>(text, 'baseline.schema.json');
+  if (!loaded.data) throw new BaselineError(loaded.problems.map((problem) => formatProblem('(baseline)', problem)).join('\n'));
+  return toEntries(loaded.data);
+}
+
+function globMatches(glob: string, value: string): boolean {
+  const regex = new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  return regex.test(value);
+}
+
+function listMatches(selector: string | readonly string[] | undefined, value: string): boolean {
+  if (selector === undefined) return true;
+  return (typeof selector === 'string' ? [selector] : selector).includes(value);
+}
+
+/** True when `entry` covers the cell. */
+export function entryCovers(entry: BaselineEntry, result: Pick<CellResult, 'scenario' | 'server' | 'transport' | 'revision'>): boolean {
+  return (
+    globMatches(entry.scenario, result.scenario) &&
+    entry.server === result.server &&
+    listMatches(entry.transport, result.transport) &&
+    listMatches(entry.revision, result.revision)
+  );
+}
+
+/** What applying a baseline found. */
+export interface BaselineOutcome {
+  /** Entries that covered at least one failing cell. */
+  readonly used: readonly BaselineEntry[];
+  /** Entries that covered at least one passing cell (those cells are now `stale`). */
+  readonly stale: readonly BaselineEntry[];
+  /** Entries that covered no cell that ran (filtered out, or a scenario that no longer exists). */
+  readonly unused: readonly BaselineEntry[];
+}
+
+/**
+ * Rewrites the status of every covered cell in place (`fail` → `expected-fail`, `pass` → `stale`, with the
+ * entry's reason) and tells which entries were used, stale or unused.
+ */
+export function applyBaseline(results: CellResult[], entries: readonly BaselineEntry[]): BaselineOutcome {
+  const used = new Set<BaselineEntry>();
+  const stale = new Set<BaselineEntry>();
+  const touched = new Set<BaselineEntry>();
+  for (const result of results) {
+    if (result.status !== 'pass' && result.status !== 'fail') continue;
+    const entry = entries.find((candidate) => entryCovers(candidate, result));
+    if (!entry) continue;
+    touched.add(entry);
+    if (result.status === 'fail') {
+      result.status = 'expected-fail';
+      used.add(entry);
+    } else {
+      result.status = 'stale';
+      stale.add(entry);
+    }
+    result.reason = entry.reason;
+  }
+  return { used: [...used], stale: [...stale], unused: entries.filter((entry) => !touched.has(entry)) };
+}

@@ -1,0 +1,186 @@
+/**
+ * The state of a running cell: the session's events read so far, the messages not yet consumed by an
+ * expectation, captures, the transcript, and the bookkeeping the per-message checks need.
+ *
+ * Queue semantics (README "Matching messages"): messages the server sends are consumed in arrival order by the
+ * first `expect` whose pattern they match. A message that matches nothing stays queued — notifications and
+ * server requests may interleave with what a scenario waits for. Two things fail at once instead of waiting for
+ * the timeout: a response carrying the id the pattern names but not matching it, and any message breaking the
+ * schema or protocol checks (at whatever step is running when it arrives).
+ */
+import type { ProtocolVersion } from '@wiremcp/protocol';
+import { diffPattern } from '../match/diff.js';
+import type { TemplateScope } from '../match/template.js';
+import { resolveTemplate } from '../match/template.js';
+import type { RawSession, SessionEvent } from '../session/session.js';
+import type { StepFailure, TranscriptEntry } from './cell-types.js';
+import { checkServerMessage, type CheckContext } from './message-checks.js';
+
+/** A message waiting to be consumed. `index` is its position in the session log. */
+export interface Pending {
+  readonly index: number;
+  readonly message: unknown;
+  readonly status?: number;
+}
+
+/** Thrown by a step that failed; carries the failure for the report. */
+export class StepFailed extends Error {
+  constructor(readonly failure: Omit<StepFailure, 'step' | 'stepLabel'>) {
+    super(failure.message);
+    this.name = 'StepFailed';
+  }
+}
+
+/** Thrown by an `assert` with `otherwise: skip`: the rest of the cell does not apply to this server. */
+export class CellSkipped extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+    this.name = 'CellSkipped';
+  }
+}
+
+const TRANSCRIPT_LIMIT = 200;
+
+/** Mutable state of one cell run. */
+export class CellState implements CheckContext {
+  readonly session: RawSession;
+  readonly revision: ProtocolVersion;
+  readonly era: 'legacy' | 'modern';
+  readonly sentRequests = new Map<string, string>();
+  readonly answered = new Set<string>();
+  clientCapabilities: Record<string, unknown>;
+  readonly captures: Record<string, unknown> = {};
+  readonly pending: Pending[] = [];
+  readonly transcript: TranscriptEntry[] = [];
+  readonly httpNotes: string[] = [];
+  /** Log index when the latest message was sent: `expectNone` looks at what arrived since. */
+  lastSendIndex = 0;
+  exit: { code: number | null; signal: string | null } | undefined;
+  #cursor = 0;
+  readonly #vars: Record<string, unknown>;
+
+  constructor(session: RawSession, revision: ProtocolVersion, era: 'legacy' | 'modern', clientCapabilities: Record<string, unknown>, vars: Record<string, unknown>) {
+    this.session = session;
+    this.revision = revision;
+    this.era = era;
+    this.clientCapabilities = clientCapabilities;
+    this.#vars = vars;
+  }
+
+  /** The template scope of the cell: revision, era, server, transport, limits and captures. */
+  scope(): TemplateScope {
+    return { revision: this.revision, era: this.era, vars: { ...this.#vars, capture: this.captures } };
+  }
+
+  /** Resolves templates in `value` for this cell (a missing capture becomes a step failure). */
+  resolve<T = unknown>(value: unknown): T {
+    try {
+      return resolveTemplate<T>(value, this.scope());
+    } catch (error) {
+      throw new StepFailed({ message: `template: ${(error as Error).message}` });
+    }
+  }
+
+  /** Index of the next unread session event. */
+  get cursor(): number {
+    return this.#cursor;
+  }
+
+  note(text: string): void {
+    this.#record({ at: this.session.log.now(), dir: 'note', text });
+  }
+
+  recordOut(message: unknown): void {
+    this.#record({ at: this.session.log.now(), dir: 'out', message });
+  }
+
+  #record(entry: TranscriptEntry): void {
+    if (this.transcript.length < TRANSCRIPT_LIMIT) this.transcript.push(entry);
+  }
+
+  /** Remembers a request the client sent (for response validation and the unknown-id check). */
+  trackOutgoing(message: unknown): void {
+    const items = Array.isArray(message) ? message : [message];
+    for (const item of items) {
+      if (typeof item === 'object' && item !== null && typeof (item as Record<string, unknown>)['method'] === 'string' && 'id' in item) {
+        this.sentRequests.set(JSON.stringify((item as Record<string, unknown>)['id']), (item as Record<string, string>)['method']!);
+      }
+    }
+  }
+
+  /**
+   * Reads the session events that arrived since the last call: queues messages, runs the per-message checks and
+   * throws a {@link StepFailed} for the first violation (a schema or protocol problem, stray bytes on stdout).
+   */
+  async ingest(): Promise<void> {
+    const events = this.session.log.events;
+    while (this.#cursor < events.length) {
+      const index = this.#cursor;
+      const event = events[index]!;
+      this.#cursor += 1;
+      await this.#handle(event, index);
+    }
+  }
+
+  async #handle(event: SessionEvent, index: number): Promise<void> {
+    switch (event.kind) {
+      case 'message': {
+        this.#record({ at: event.at, dir: 'in', message: event.message });
+        this.pending.push({ index, message: event.message, ...(event.http ? { status: event.http.status } : {}) });
+        const problems = await checkServerMessage(event.message, this);
+        if (problems.length > 0) {
+          throw new StepFailed({
+            message: problems.map((problem) => problem.summary).join('; '),
+            actual: event.message,
+            ...(problems[0]!.issues ? { issues: problems[0]!.issues } : {}),
+          });
+        }
+        return;
+      }
+      case 'violation':
+        this.#record({ at: event.at, dir: 'note', text: `violation: ${event.message}` });
+        throw new StepFailed({ message: event.message });
+      case 'exit':
+        this.exit = { code: event.code, signal: event.signal };
+        this.#record({ at: event.at, dir: 'note', text: `server exited (code ${event.code}, signal ${event.signal})` });
+        return;
+      case 'http':
+        this.httpNotes.push(`HTTP ${event.status}${event.body ? `: ${event.body.slice(0, 200)}` : ''}`);
+        this.#record({ at: event.at, dir: 'note', text: `HTTP ${event.status} ${event.body.slice(0, 200)}` });
+        return;
+    }
+  }
+
+  /** Removes a consumed message from the queue. */
+  consume(entry: Pending): void {
+    const at = this.pending.indexOf(entry);
+    if (at >= 0) this.pending.splice(at, 1);
+  }
+
+  /**
+   * The message a failed expectation is best compared with: a queued response with the pattern's id, then a
+   * queued message with its method, then the latest queued message.
+   */
+  closest(pattern: unknown): Pending | undefined {
+    const wanted = typeof pattern === 'object' && pattern !== null ? (pattern as Record<string, unknown>) : {};
+    const byId = this.pending.find((entry) => isObject(entry.message) && 'id' in wanted && JSON.stringify(entry.message['id']) === JSON.stringify(wanted['id']));
+    if (byId) return byId;
+    const byMethod = this.pending.find((entry) => isObject(entry.message) && typeof wanted['method'] === 'string' && entry.message['method'] === wanted['method']);
+    return byMethod ?? this.pending[this.pending.length - 1];
+  }
+
+  /** A failure comparing `pattern` with the closest queued message. */
+  mismatchFailure(message: string, pattern: unknown, candidate: Pending | undefined, mismatches?: StepFailure['mismatches']): StepFailed {
+    const context = this.httpNotes.length > 0 ? ` (HTTP: ${this.httpNotes.slice(-3).join(' | ')})` : '';
+    return new StepFailed({
+      message: message + context,
+      expected: pattern,
+      ...(candidate ? { actual: candidate.message, diff: diffPattern(pattern, candidate.message) } : {}),
+      ...(mismatches ? { mismatches } : {}),
+    });
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

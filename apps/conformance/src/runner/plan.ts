@@ -1,0 +1,86 @@
+/**
+ * The matrix: which cells exist for a set of scenarios and targets, and which of them are skipped and why.
+ *
+ * A cell exists when the scenario applies to the server (any, its id, or requirements), the transport is one both
+ * support, and the revision is one both support (for registry servers; an external server's revisions are found
+ * by probing and reported as skips). It is skipped with a reason when the server is unavailable, lacks a required
+ * capability or feature, or did not accept the revision when probed.
+ */
+import type { ProtocolVersion } from '@wiremcp/protocol';
+import type { Scenario, TransportId } from '../scenario/scenario-types.js';
+import type { Target } from '../targets/target.js';
+import type { Cell } from './cell-types.js';
+
+/** What the CLI narrows the matrix to (empty lists mean no restriction). */
+export interface MatrixFilter {
+  readonly servers?: readonly string[];
+  readonly transports?: readonly TransportId[];
+  readonly revisions?: readonly string[];
+  /** Globs (`*`) matched against the scenario id and `area/id`. */
+  readonly scenarios?: readonly string[];
+}
+
+/** What probing an external server found for one transport and revision. */
+export interface ProbeResult {
+  /** Undefined when the server speaks the revision; otherwise why the cells are skipped. */
+  readonly unsupported?: string;
+  readonly capabilities: ReadonlySet<string>;
+  /** Features derived from the probes (`dual-era` when both eras answered). */
+  readonly features: ReadonlySet<string>;
+}
+
+/** Probe results by target id, then `transport|revision`. */
+export type ProbeResults = ReadonlyMap<string, ReadonlyMap<string, ProbeResult>>;
+
+function globToRegExp(glob: string): RegExp {
+  const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  return new RegExp(`^${escaped}$`);
+}
+
+/** True when the scenario is selected by the globs (or there are none). */
+export function scenarioSelected(scenario: Scenario, globs: readonly string[] | undefined): boolean {
+  if (!globs || globs.length === 0) return true;
+  return globs.some((glob) => {
+    const regex = globToRegExp(glob);
+    return regex.test(scenario.id) || regex.test(`${scenario.area}/${scenario.id}`) || regex.test(scenario.area);
+  });
+}
+
+function requirementGap(scenario: Scenario, capabilities: ReadonlySet<string>, features: ReadonlySet<string>): string | undefined {
+  if (scenario.servers.kind !== 'requires') return undefined;
+  const missingCaps = scenario.servers.capabilities.filter((capability) => !capabilities.has(capability));
+  if (missingCaps.length > 0) return `the server does not declare the capabilit${missingCaps.length === 1 ? 'y' : 'ies'} ${missingCaps.join(', ')}`;
+  const missingFeatures = scenario.servers.features.filter((feature) => !features.has(feature));
+  if (missingFeatures.length > 0) return `the server does not declare the feature${missingFeatures.length === 1 ? '' : 's'} ${missingFeatures.join(', ')}`;
+  return undefined;
+}
+
+/** Builds the cells of the matrix, in scenario × server × transport × revision order. */
+export function planMatrix(scenarios: readonly Scenario[], targets: readonly Target[], filter: MatrixFilter, probes: ProbeResults = new Map()): Cell[] {
+  const cells: Cell[] = [];
+  for (const scenario of scenarios) {
+    if (!scenarioSelected(scenario, filter.scenarios)) continue;
+    for (const target of targets) {
+      if (filter.servers?.length && !filter.servers.includes(target.id)) continue;
+      if (scenario.servers.kind === 'ids' && !scenario.servers.ids.includes(target.id)) continue;
+      for (const transport of target.transports) {
+        if (!scenario.transports.includes(transport.id)) continue;
+        if (filter.transports?.length && !filter.transports.includes(transport.id)) continue;
+        for (const revision of scenario.revisions) {
+          if (!target.revisions.includes(revision)) continue;
+          if (filter.revisions?.length && !filter.revisions.includes(revision)) continue;
+          const probe = probes.get(target.id)?.get(`${transport.id}|${revision}`);
+          const capabilities = target.capabilities ?? probe?.capabilities ?? new Set<string>();
+          const features = new Set([...target.features, ...(probe?.features ?? [])]);
+          const skip =
+            target.unavailable ??
+            probe?.unsupported ??
+            (target.capabilities === undefined && probe === undefined ? 'the server was not probed for this revision' : undefined) ??
+            requirementGap(scenario, capabilities, features);
+          cells.push({ scenario, target, transport, revision: revision as ProtocolVersion, capabilities, ...(skip === undefined ? {} : { skip }) });
+        }
+      }
+    }
+  }
+  return cells;
+}
