@@ -40,8 +40,8 @@ export class ResultCache {
   }
 
   /** Stores a complete result when its `ttlMs` makes it fresh for a while. */
-  put(method: string, key: string, result: CacheHints & object): void {
-    const ttl = result.ttlMs;
+  put(method: string, key: string, result: object): void {
+    const ttl = (result as CacheHints).ttlMs;
     if (typeof ttl !== 'number' || !(ttl > 0)) return;
     let entries = this.#entries.get(method);
     if (!entries) this.#entries.set(method, (entries = new Map()));
