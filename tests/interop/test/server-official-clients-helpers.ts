@@ -304,3 +304,20 @@ export function serverRequests(wire: WireLog): Json[] {
 export function inputRequiredResults(wire: WireLog): Json[] {
   return wire.received.filter((message) => message.result?.resultType === 'input_required').map((message) => message.result);
 }
+
+/** The text of the first content block of a result. */
+export const textOf = (result: Json): string | undefined => result.content?.[0]?.text;
+
+/** Waits `ms` milliseconds (for notifications that follow a result). */
+export const settle = (ms = 100): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The era a connection ended up in, read from the wire: an initialize exchange, or the modern `_meta` on requests. */
+export function eraOnTheWire(connection: OfficialConnection): { era: 'legacy' | 'modern'; version: string | undefined } {
+  const initialize = connection.wire.sent.find((message) => message.method === 'initialize');
+  if (initialize) {
+    const response = connection.wire.received.find((message) => message.id === initialize.id);
+    return { era: 'legacy', version: response?.result?.protocolVersion };
+  }
+  const request = connection.wire.sent.find((message) => message.params?._meta?.['io.modelcontextprotocol/protocolVersion']);
+  return { era: 'modern', version: request?.params._meta['io.modelcontextprotocol/protocolVersion'] };
+}

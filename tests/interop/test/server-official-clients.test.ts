@@ -14,11 +14,13 @@ import {
   connectOfficial,
   GRAMMAR_BIN,
   GRAMMAR_BUILT,
+  eraOnTheWire,
   inputRequiredResults,
   serverRequests,
+  settle,
   TEST_ANSWERS,
+  textOf,
   type Flavor,
-  type OfficialConnection,
 } from './server-official-clients-helpers.js';
 
 const EVERYTHING_DIST = fileURLToPath(new URL('../../../servers/everything/dist/bin.js', import.meta.url));
@@ -46,20 +48,6 @@ const CLIENTS: Array<{ flavor: Flavor; era: 'legacy' | 'modern'; version: string
 
 const connect = (flavor: Flavor, withClientFeatures = false) =>
   connectOfficial(flavor, withClientFeatures ? { capabilities: ALL_CLIENT_CAPABILITIES, answers: TEST_ANSWERS } : {});
-
-const textOf = (result: Record<string, any>) => result.content?.[0]?.text as string | undefined;
-const settle = (ms = 100) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The era a connection ended up in, read from the wire. */
-function eraOnTheWire(connection: OfficialConnection): { era: 'legacy' | 'modern'; version: string | undefined } {
-  const initialize = connection.wire.sent.find((message) => message.method === 'initialize');
-  if (initialize) {
-    const response = connection.wire.received.find((message) => message.id === initialize.id);
-    return { era: 'legacy', version: response?.result?.protocolVersion };
-  }
-  const request = connection.wire.sent.find((message) => message.params?._meta?.['io.modelcontextprotocol/protocolVersion']);
-  return { era: 'modern', version: request?.params._meta['io.modelcontextprotocol/protocolVersion'] };
-}
 
 describe.each(CLIENTS)('official $flavor client → everything server', ({ flavor, era, version }) => {
   test(`negotiates the ${era} era at ${version}`, async () => {
