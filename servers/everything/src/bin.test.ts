@@ -96,8 +96,10 @@ describe('wiremcp-everything over stdio', () => {
 
   test('SIGTERM during a long call exits 0 promptly', async () => {
     const server = startServer();
+    // Once a request is answered the server is up (and its signal handlers installed).
+    await server.request(0, 'tools/list', { _meta: modernMeta() });
     server.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_long_running_operation', arguments: { durationMs: 60000 }, _meta: modernMeta() } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
     server.kill('SIGTERM');
     expect(await server.exited).toEqual({ code: 0, signal: null });

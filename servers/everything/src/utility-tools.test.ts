@@ -67,8 +67,14 @@ describe.each(ERAS)('progress and cancellation (%s)', (era) => {
     const client = await connectEverything(era);
     const controller = new AbortController();
     const updates: number[] = [];
-    const call = client.tool('test_long_running_operation', { durationMs: 2000, steps: 100 }, { signal: controller.signal, onprogress: (p) => updates.push(p.progress) });
-    await client.settle(70);
+    let started: () => void;
+    const firstProgress = new Promise<void>((resolve) => (started = resolve));
+    const onprogress = (p: { progress: number }) => {
+      updates.push(p.progress);
+      started();
+    };
+    const call = client.tool('test_long_running_operation', { durationMs: 2000, steps: 100 }, { signal: controller.signal, onprogress });
+    await firstProgress;
     controller.abort();
     await expect(call).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
     const seen = updates.length;
