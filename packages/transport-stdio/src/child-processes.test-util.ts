@@ -77,10 +77,10 @@ export function exitOf(child: ChildProcess): Promise<{ code: number | null; sign
 }
 
 /** Polls `condition` until it holds; fails after `ms`. */
-export async function waitUntil(condition: () => boolean, ms: number, label: string): Promise<void> {
+export async function waitUntil(condition: () => boolean, ms: number, label: string | (() => string)): Promise<void> {
   const deadline = Date.now() + ms;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${label}`);
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${typeof label === 'string' ? label : label()}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

@@ -16,9 +16,12 @@ function frame(json: string, framing: Framing): string {
 }
 
 /**
- * Serialises messages and writes them to a Node Writable, coalescing: every message sent before the
- * next turn of the event loop (`setImmediate`, so everything queued by the current I/O callbacks and
- * their promise chains) goes out in ONE `output.write` of one string.
+ * Serialises messages and writes them to a Node Writable, coalescing: the first message queued schedules
+ * a flush as a microtask, so every message sent by the current callback, and by the promise reactions
+ * already queued behind it (the responses of a whole input chunk's requests), goes out in ONE
+ * `output.write` of one string. A microtask rather than `setImmediate`: measured on a child echo server,
+ * `setImmediate` cost 35-45% of the round trips with one request in flight (it waits for the next loop
+ * phase) and about 8% with 64 in flight, while coalescing no better for handlers of equal depth.
  *
  * Backpressure: when `write` returns false, nothing more is written until `'drain'`; messages keep
  * queuing in memory (never dropped) and their `send()` promises resolve when the queue is written after
@@ -132,7 +135,7 @@ export class MessageWriter {
   #schedule(): void {
     if (this.#scheduled || this.#blocked) return;
     this.#scheduled = true;
-    setImmediate(this.#flush);
+    queueMicrotask(this.#flush);
   }
 
   #write(): void {
