@@ -1,10 +1,12 @@
 import {
+  ErrorCode,
   invalidParams,
   invalidRequest,
   isLogLevel,
   MetaKey,
   methodNotFound,
   negotiateLegacyVersion,
+  RpcError,
   supportsBatching,
   type LegacyProtocolVersion,
   type LogLevel,
@@ -272,6 +274,13 @@ export class ServerConnection {
       throw invalidParams('Invalid params: "capabilities" must be an object');
     }
     const server = this.#server;
+    if (server.legacyVersions.length === 0) {
+      // A modern-only server: this error is a legacy client's only diagnostic, so it names what is spoken.
+      throw new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: this server speaks ${server.versions.join(', ')} only (no initialize)`, {
+        supported: [...server.versions].reverse(),
+        requested,
+      });
+    }
     const version = negotiateLegacyVersion(requested, server.legacyVersions);
     const serverCapabilities = server.capabilitiesFor(version);
     const clientInfo = params?.clientInfo;

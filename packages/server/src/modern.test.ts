@@ -95,6 +95,15 @@ describe('server/discover and the per-request envelope', () => {
     await expect(client.modern('resources/read', { uri: 'demo://missing' })).rejects.toMatchObject({ code: -32602, data: { uri: 'demo://missing' } });
   });
 
+  test('a modern-only server refuses initialize, naming the versions it speaks', async () => {
+    const client = await rawClient(server({ protocolVersions: ['2026-07-28'] }));
+    await expect(client.initialize('2025-11-25')).rejects.toMatchObject({
+      code: -32022,
+      data: { supported: ['2026-07-28'], requested: '2025-11-25' },
+    });
+    expect((await client.modern('server/discover')).supportedVersions).toEqual(['2026-07-28']);
+  });
+
   test('legacy and modern requests are served on the same connection', async () => {
     const client = await rawClient(server());
     await client.initialize('2025-06-18');
