@@ -112,5 +112,11 @@ describe('the same fixtures in a legacy session', () => {
     expect((await client.tool('test_input_required_result_capabilities')).content[0].text).toBe(
       'capabilities-ok: received elicit_input,sample_input,roots_input',
     );
+    expect((await client.tool('test_input_required_result_sampling')).content[0].text).toBe('Sampling response: echo: What is the capital of France?');
+    expect((await client.tool('test_input_required_result_list_roots')).content[0].text).toBe('Client roots:\nfile:///workspace (workspace)\nfile:///tmp');
+    expect((await client.tool('test_input_required_result_multiple_inputs')).content[0].text).toBe(
+      'All inputs received: name=name-value, greeting=echo: Generate a greeting, roots=2',
+    );
+    expect((await client.tool('test_input_required_result_tampered_state')).content[0].text).toBe('Confirmed: action=accept, content={"ok":true}');
   });
 });

@@ -124,6 +124,13 @@ describe('list changes', () => {
     await client.settle();
     expect(client.received('notifications/tools/list_changed')).toEqual([{ _meta: { [MetaKey.subscriptionId]: toolsId } }]);
     expect(client.received('notifications/prompts/list_changed')).toEqual([]);
+    expect((await client.tool(DYNAMIC_TOOL)).content[0].text).toBe('The dynamic tool is here.');
+    await client.tool('test_trigger_prompt_change');
+    await client.settle();
+    const promptsId = acks[1]._meta[MetaKey.subscriptionId];
+    expect(client.received('notifications/prompts/list_changed')).toEqual([{ _meta: { [MetaKey.subscriptionId]: promptsId } }]);
+    expect((await client.call('prompts/get', { name: DYNAMIC_PROMPT })).messages[0].content.text).toBe('The dynamic prompt is here.');
+    expect(client.received('notifications/tools/list_changed')).toHaveLength(1);
     tools.abort();
     prompts.abort();
     await Promise.allSettled([toolsStream, promptsStream]);
