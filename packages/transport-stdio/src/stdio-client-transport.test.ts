@@ -92,6 +92,12 @@ describe('StdioClientTransport: messages', () => {
     expect(errors[0]).toMatchObject({ code: 'PARSE_ERROR' });
   });
 
+  test('invalid options are refused up front', () => {
+    expect(() => new StdioClientTransport({ command: '' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => new StdioClientTransport({ command: 'node', framing: 'auto' as never })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => new StdioClientTransport({ command: 'node', shutdownTimeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+  });
+
   test('send() before start() rejects; start() twice rejects', async () => {
     const transport = transportFor('echo-server.mjs');
     await expect(transport.send({ jsonrpc: '2.0', method: 'x' })).rejects.toMatchObject({ code: 'NOT_CONNECTED' });

@@ -123,7 +123,11 @@ export class StdioClientTransport implements Transport {
     }
     this.#options = { ...options, framing };
     this.#command = formatCommand(options.command, options.args ?? []);
-    this.#shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    const shutdownTimeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    if (!Number.isFinite(shutdownTimeoutMs) || shutdownTimeoutMs < 0) {
+      throw new LocalError('INVALID_ARGUMENT', `shutdownTimeoutMs must be a finite number ≥ 0, got ${String(shutdownTimeoutMs)}`);
+    }
+    this.#shutdownTimeoutMs = shutdownTimeoutMs;
     this.#tail = options.stderr === 'pipe' ? new StderrTail() : undefined;
     this.#reader = new MessageReader(
       { framing, maxFrameBytes: options.maxFrameBytes, maxHeaderBytes: options.maxHeaderBytes },
