@@ -31,8 +31,11 @@ export const GRAMMAR_BIN = fileURLToPath(new URL('../../../servers/grammar/dist/
 /** True when the grammar bin has been written and built. */
 export const GRAMMAR_BUILT = existsSync(GRAMMAR_BIN);
 
-/** Which official client, and how it negotiates: v1, v2 with its default (legacy), v2 with `versionNegotiation: auto`. */
-export type Flavor = 'v1' | 'v2' | 'v2-auto';
+/**
+ * Which official client, and how it negotiates: v1; v2 with its default (legacy); v2 with
+ * `versionNegotiation: 'auto'` (probe with server/discover); v2 pinned to 2026-07-28.
+ */
+export type Flavor = 'v1' | 'v2' | 'v2-auto' | 'v2-pin';
 
 type Json = Record<string, any>;
 
@@ -184,7 +187,11 @@ export async function connectOfficial(
   } else {
     const client = new V2Client(
       { name: 'interop-v2', version: '1.0.0' },
-      { capabilities, ...(flavor === 'v2-auto' ? { versionNegotiation: { mode: 'auto' as const } } : {}) },
+      {
+        capabilities,
+        ...(flavor === 'v2-auto' ? { versionNegotiation: { mode: 'auto' as const } } : {}),
+        ...(flavor === 'v2-pin' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      },
     );
     if ('sampling' in capabilities) client.setRequestHandler('sampling/createMessage', (request) => ask('sampling', request.params));
     if ('elicitation' in capabilities) client.setRequestHandler('elicitation/create', (request) => ask('elicitation', request.params));

@@ -371,6 +371,13 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
   });
 });
 
+test('official v2 client pinned to 2026-07-28 → everything server: modern, tools and MRTR work', async () => {
+  const connection = await connectOfficial('v2-pin', { capabilities: ALL_CLIENT_CAPABILITIES, answers: TEST_ANSWERS });
+  expect(connection.v2!.getProtocolEra()).toBe('modern');
+  expect(textOf(await connection.callTool({ name: 'test_input_required_result_elicitation', arguments: {} }))).toBe('Hello, name-answer!');
+  expect(eraOnTheWire(connection)).toEqual({ era: 'modern', version: '2026-07-28' });
+});
+
 describe.skipIf(!GRAMMAR_BUILT).each(CLIENTS)('official $flavor client → grammar server', ({ flavor, era }) => {
   const connect = () => connectOfficial(flavor, { bin: GRAMMAR_BIN });
 
