@@ -358,6 +358,20 @@ describe('close', () => {
     expect(h.peer.inflightCount).toBe(0);
   });
 
+  test('a transport that fails to start leaves the peer free to connect another one', async () => {
+    const peer = new Peer();
+    const [broken] = createLinkedPair();
+    broken.start = () => Promise.reject(new LocalError('SERVER_EXITED', 'cannot spawn'));
+    await expect(peer.connect(broken)).rejects.toMatchObject({ code: 'SERVER_EXITED' });
+    expect(peer.transport).toBeUndefined();
+    const [a, b] = createLinkedPair();
+    const server = new Peer();
+    server.setRequestHandler('ping', () => ({}));
+    await server.connect(b);
+    await peer.connect(a);
+    await expect(peer.request('ping', undefined)).resolves.toEqual({});
+  });
+
   test('connect twice is refused', async () => {
     const { client } = await connectedPair();
     await expect(client.connect(createLinkedPair()[0])).rejects.toMatchObject({ code: 'ALREADY_CONNECTED' });

@@ -124,7 +124,16 @@ export class Peer<
     transport.onerror = (error) => this.#onTransportError(error);
     transport.onclose = () => this.#onTransportClose(transport);
     transport.onend = () => this.#onInputEnd(transport);
-    await transport.start();
+    try {
+      await transport.start();
+    } catch (error) {
+      // A transport that failed to start is not connected: let the caller connect another one.
+      if (this.#transport === transport) {
+        this.#transport = undefined;
+        transport.onmessage = transport.onerror = transport.onclose = transport.onend = undefined;
+      }
+      throw error;
+    }
   }
 
   /** Closes the transport; resolves once it is closed. Idempotent. */
