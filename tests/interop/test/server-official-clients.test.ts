@@ -2,8 +2,8 @@
  * Our servers driven by the official MCP TypeScript clients over stdio: v1 (`@modelcontextprotocol/sdk`
  * 1.32.2) and v2 (`@modelcontextprotocol/client` 2.4.0, with its default negotiation and with
  * `versionNegotiation: 'auto'`). Each test checks one feature through the client's own API and, where the era
- * matters, on the wire (the helper taps the client's transport). The everything server comes first; the
- * grammar server last (skipped until its bin, `servers/grammar/dist/bin.js`, is built).
+ * matters, on the wire (the helper taps the client's transport). The grammar server's bin is covered in
+ * server-official-clients-grammar.test.ts.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
@@ -12,8 +12,6 @@ import {
   ALL_CLIENT_CAPABILITIES,
   closeAll,
   connectOfficial,
-  GRAMMAR_BIN,
-  GRAMMAR_BUILT,
   eraOnTheWire,
   inputRequiredResults,
   serverRequests,
@@ -376,47 +374,4 @@ test('official v2 client pinned to 2026-07-28 → everything server: modern, too
   expect(connection.v2!.getProtocolEra()).toBe('modern');
   expect(textOf(await connection.callTool({ name: 'test_input_required_result_elicitation', arguments: {} }))).toBe('Hello, name-answer!');
   expect(eraOnTheWire(connection)).toEqual({ era: 'modern', version: '2026-07-28' });
-});
-
-describe.skipIf(!GRAMMAR_BUILT).each(CLIENTS)('official $flavor client → grammar server', ({ flavor, era }) => {
-  const connect = () => connectOfficial(flavor, { bin: GRAMMAR_BIN });
-
-  test('tools: the four §A13 tools, "ate" → "comió", out-of-scope verbs are tool errors', async () => {
-    const connection = await connect();
-    if (connection.v2) expect(connection.v2.getProtocolEra()).toBe(era);
-    expect(connection.serverInfo()).toMatchObject({ name: 'wiremcp-grammar' });
-    const { tools } = await connection.client.listTools();
-    expect(tools.map((tool: { name: string }) => tool.name)).toEqual(['conjugate', 'lookup_irregular_verb', 'lookup_spanish', 'check_subject_verb_agreement']);
-    const ate = await connection.callTool({ name: 'conjugate', arguments: { verb: 'eat', tense: 'past simple', person: '3rd singular' } });
-    expect(ate.content).toEqual([{ type: 'text', text: 'ate' }]);
-    expect(ate.structuredContent).toMatchObject({ verb: 'eat', english: 'ate', spanish: 'comió' });
-    const spanish = await connection.callTool({ name: 'lookup_spanish', arguments: { english_form: 'ate' } });
-    expect(spanish.content[0].text).toBe('comió');
-    const outOfScope = await connection.callTool({ name: 'conjugate', arguments: { verb: 'run', tense: 'past simple', person: '3sg' } });
-    expect(outOfScope).toMatchObject({ isError: true, content: [{ type: 'text', text: "verb 'run' is out of scope (§A13)" }] });
-    const agreement = await connection.callTool({ name: 'check_subject_verb_agreement', arguments: { subject: 'he', verb_form: 'eat' } });
-    expect(agreement.structuredContent).toMatchObject({ agrees: false, expected: 'eats' });
-  });
-
-  test('resources and completion: the table, one verb through the template, verb names complete', async () => {
-    const connection = await connect();
-    const { resources } = await connection.client.listResources();
-    expect(resources.map((resource: { uri: string }) => resource.uri)).toContain('grammar://a13');
-    const table = await connection.client.readResource({ uri: 'grammar://a13' });
-    expect(table.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringContaining('comió') });
-    const { resourceTemplates } = await connection.client.listResourceTemplates();
-    expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual(['grammar://a13/{verb}']);
-    expect((await connection.client.readResource({ uri: 'grammar://a13/eat' })).contents[0].text).toContain('ate');
-    const completion = await connection.client.complete({ ref: { type: 'ref/resource', uri: 'grammar://a13/{verb}' }, argument: { name: 'verb', value: 'w' } });
-    expect(completion.completion.values).toEqual(['work', 'walk', 'watch', 'want', 'write']);
-  });
-
-  test('prompts: explain_tense embeds the verb table; an unknown verb is -32602', async () => {
-    const connection = await connect();
-    const { prompts } = await connection.client.listPrompts();
-    expect(prompts.map((prompt: { name: string }) => prompt.name)).toEqual(['explain_tense', 'conjugation_drill']);
-    const explained = await connection.client.getPrompt({ name: 'explain_tense', arguments: { verb: 'eat', tense: 'past simple' } });
-    expect(explained.messages[1].content).toMatchObject({ type: 'resource', resource: { uri: 'grammar://a13/eat' } });
-    await expect(connection.client.getPrompt({ name: 'explain_tense', arguments: { verb: 'run', tense: 'past simple' } })).rejects.toMatchObject({ code: -32602 });
-  });
 });
