@@ -74,7 +74,8 @@ describe('dependencies and imports', () => {
     for (const file of sources(dir)) {
       const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       if (/from\s+['"](node:|fs|path|os|child_process|http|https|net|stream|crypto|buffer|events|util)['"]/.test(text)) offending.push(`${file}: Node import`);
-      if (/\b(Buffer|process|require|__dirname|__filename|setImmediate)\b/.test(text)) offending.push(`${file}: Node global`);
+      // A bare identifier, not a member or private name (`#require`, `x.process`).
+      if (/(?<![#.\w$])(Buffer|process|__dirname|__filename|setImmediate)\b|(?<![#.\w$])require\s*\(/.test(text)) offending.push(`${file}: Node global`);
     }
     expect(offending).toEqual([]);
   });
@@ -112,6 +113,8 @@ describe('pinned exports', () => {
     jsonrpc: ['.', './package.json'],
     'json-schema': ['.', './package.json'],
     server: ['.', './package.json'],
+    client: ['.', './package.json'],
+    'transport-stdio': ['.', './package.json'],
   };
 
   test.each(Object.entries(EXPORT_KEYS))('%s export paths', (dir, keys) => {
@@ -131,6 +134,14 @@ describe('pinned exports', () => {
     jsonrpc: ['DEFAULT_REQUEST_TIMEOUT_MS', 'MessageKind', 'Peer', 'RequestContext', 'abortError', 'createLinkedPair', 'describeInvalid', 'messageKind'],
     'json-schema': ['SchemaError', 'createSchemaCompiler', 'dialectOf'],
     server: ['HandlerContext', 'InputRequiredError', 'McpServer', 'RequestStateSigner', 'ResourceNotFoundError', 'ServerConnection', 'UriTemplate', 'UriTemplateError', 'isUriTemplate'],
+    client: [
+      'DEFAULT_MAX_INPUT_ROUNDS', 'DEFAULT_MAX_PAGES', 'DEFAULT_PROBE_TIMEOUT_MS', 'DEFAULT_REQUEST_TIMEOUT_MS', 'LocalError', 'McpClient',
+      'MemoryEraCache', 'RpcError', 'clientCapabilitiesFor', 'defaultEraCache', 'isLocalError',
+    ],
+    'transport-stdio': [
+      'DEFAULT_INHERITED_ENV_VARS', 'DEFAULT_SHUTDOWN_TIMEOUT_MS', 'StdioClientTransport', 'StdioServerTransport', 'buildChildEnvironment',
+      'createProcessStdioTransport', 'formatCommand', 'getDefaultEnvironment', 'parsePayload',
+    ],
   };
 
   test.each(Object.entries(NAMES))('%s runtime exports', async (dir, names) => {
