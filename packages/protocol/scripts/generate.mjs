@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Regenerates every derived file of @wiremcp/protocol from schemas/<revision>/schema.json (and the 2026-07-28
-// examples): types, validators, schema modules, the method table and maps, test/examples.typecheck.ts.
+// examples): types, validators, schema modules, the method table and maps, test/generated/examples.typecheck.ts.
 // Deterministic; the output is committed, so a build never needs this. Run: pnpm --filter @wiremcp/protocol generate
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

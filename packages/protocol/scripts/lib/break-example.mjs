@@ -1,5 +1,5 @@
 // The deterministic rule that turns a valid example into an invalid one, shared by the generator (for the
-// `@ts-expect-error` copies in test/examples.typecheck.ts) and the example-vector test (for the validator).
+// `@ts-expect-error` copies in test/generated/examples.typecheck.ts) and the example-vector test (for the validator).
 import { refTarget, requiredOf } from './spec.mjs';
 
 const JSON_TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];

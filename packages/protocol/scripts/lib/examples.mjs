@@ -1,4 +1,4 @@
-// test/examples.typecheck.ts: every 2026-07-28 example as an object literal annotated with its spec type, plus a
+// test/generated/examples.typecheck.ts: every 2026-07-28 example as an object literal annotated with its spec type, plus a
 // broken copy under `@ts-expect-error`, so `tsc` fails when a valid example does not type-check or when a broken
 // one does.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -40,7 +40,7 @@ export function undeclaredKeys(spec, type, value) {
 }
 
 /**
- * test/examples.typecheck.ts: one exported const per example, annotated with its definition's public type, and
+ * test/generated/examples.typecheck.ts: one exported const per example, annotated with its definition's public type, and
  * its broken copy under `@ts-expect-error` (so tsc fails if a valid example does not type-check, or a broken one does).
  */
 export function generateExamplesTypecheck(spec, examplesDir) {
@@ -80,7 +80,7 @@ export function generateExamplesTypecheck(spec, examplesDir) {
     header(`test/fixtures/${spec.revision}/examples/*/*.json`).trimEnd(),
     `// Type-checked by the root \`tsc -p tsconfig.json\`: the ${examples.length} official ${spec.revision} examples against the`,
     '// public types, and a broken copy of each (rule in scripts/lib/break-example.mjs) that must be rejected.',
-    `import type {\n${types.map((type) => `  ${type},`).join('\n')}\n} from '../src/generated/index.js';`,
+    `import type {\n${types.map((type) => `  ${type},`).join('\n')}\n} from '../../src/generated/index.js';`,
     '',
     blocks.join('\n\n'),
     '',

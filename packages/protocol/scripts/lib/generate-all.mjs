@@ -38,7 +38,7 @@ export async function generateAll(packageRoot) {
   files.set('src/generated/method-maps.ts', generateMethodMaps(methods, specs));
   const newest = specs[specs.length - 1];
   files.set(
-    'test/examples.typecheck.ts',
+    'test/generated/examples.typecheck.ts',
     generateExamplesTypecheck(newest, join(packageRoot, 'test/fixtures', newest.revision, 'examples')),
   );
   return files;

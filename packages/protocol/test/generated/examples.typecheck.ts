@@ -90,7 +90,7 @@ import type {
   UnsupportedProtocolVersionError,
   UntitledMultiSelectEnumSchema,
   UntitledSingleSelectEnumSchema,
-} from '../src/generated/index.js';
+} from '../../src/generated/index.js';
 
 // AudioContent/audio-wav-content.json
 export const audioContent_1: AudioContent = {
