@@ -47,6 +47,10 @@ export interface PatternIssue {
   readonly message: string;
 }
 
+function isTemplate(value: unknown): boolean {
+  return typeof value === 'string' && /^\{\{[^{}]+\}\}$/.test(value.trim());
+}
+
 function child(path: string, key: string | number): string {
   return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
 }
@@ -144,7 +148,7 @@ function checkOperator(key: string, value: unknown, path: string, issues: Patter
     case '$gt':
     case '$lte':
     case '$lt':
-      if (typeof value !== 'number') problem(`${key} takes a number`);
+      if (typeof value !== 'number' && !isTemplate(value)) problem(`${key} takes a number (or a {{…}} template resolving to one)`);
       return;
     case '$capture':
       if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) problem('$capture takes a name made of letters, digits and _');

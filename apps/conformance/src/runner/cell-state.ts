@@ -8,13 +8,13 @@
  * the timeout: a response carrying the id the pattern names but not matching it, and any message breaking the
  * schema or protocol checks (at whatever step is running when it arrives).
  */
-import type { ProtocolVersion } from '@wiremcp/protocol';
+import { isLegacyProtocolVersion, LATEST_LEGACY_PROTOCOL_VERSION, MetaKey, type ProtocolVersion } from '@wiremcp/protocol';
 import { diffPattern } from '../match/diff.js';
 import type { TemplateScope } from '../match/template.js';
 import { resolveTemplate } from '../match/template.js';
 import type { RawSession, SessionEvent } from '../session/session.js';
 import type { StepFailure, TranscriptEntry } from './cell-types.js';
-import { checkServerMessage, type CheckContext } from './message-checks.js';
+import { checkServerMessage, type CheckContext, type SentRequest } from './message-checks.js';
 
 /** A message waiting to be consumed. `index` is its position in the session log. */
 export interface Pending {
@@ -46,7 +46,9 @@ export class CellState implements CheckContext {
   readonly session: RawSession;
   readonly revision: ProtocolVersion;
   readonly era: 'legacy' | 'modern';
-  readonly sentRequests = new Map<string, string>();
+  readonly sentRequests = new Map<string, SentRequest>();
+  /** The revision a legacy initialize negotiated in this cell (modern cells that open a legacy session too). */
+  legacyRevision: ProtocolVersion | undefined;
   readonly answered = new Set<string>();
   clientCapabilities: Record<string, unknown>;
   readonly captures: Record<string, unknown> = {};
@@ -98,13 +100,23 @@ export class CellState implements CheckContext {
     if (this.transcript.length < TRANSCRIPT_LIMIT) this.transcript.push(entry);
   }
 
-  /** Remembers a request the client sent (for response validation and the unknown-id check). */
+  /**
+   * Remembers a request the client sent (for response validation and the unknown-id check), with the revision
+   * its answer is validated against: the cell's, except for a request without the modern _meta in a modern cell
+   * (a dual-era scenario speaking legacy on purpose), whose answer belongs to the legacy session.
+   */
   trackOutgoing(message: unknown): void {
     const items = Array.isArray(message) ? message : [message];
     for (const item of items) {
-      if (typeof item === 'object' && item !== null && typeof (item as Record<string, unknown>)['method'] === 'string' && 'id' in item) {
-        this.sentRequests.set(JSON.stringify((item as Record<string, unknown>)['id']), (item as Record<string, string>)['method']!);
-      }
+      // Anything with an id that is not a response counts, even a malformed request (`method: 1`): the server
+      // may answer it with that id.
+      if (!isObject(item) || !('id' in item) || 'result' in item || 'error' in item) continue;
+      const params = isObject(item['params']) ? item['params'] : undefined;
+      const meta = params && isObject(params['_meta']) ? params['_meta'] : undefined;
+      const legacyRequest = this.era === 'modern' && meta?.[MetaKey.protocolVersion] === undefined;
+      const revision = legacyRequest ? (this.legacyRevision ?? LATEST_LEGACY_PROTOCOL_VERSION) : this.revision;
+      const method = typeof item['method'] === 'string' ? item['method'] : undefined;
+      this.sentRequests.set(JSON.stringify(item['id']), { ...(method === undefined ? {} : { method }), revision });
     }
   }
 
@@ -127,6 +139,7 @@ export class CellState implements CheckContext {
       case 'message': {
         this.#record({ at: event.at, dir: 'in', message: event.message });
         this.pending.push({ index, message: event.message, ...(event.http ? { status: event.http.status } : {}) });
+        this.#noteInitialize(event.message);
         const problems = await checkServerMessage(event.message, this);
         if (problems.length > 0) {
           throw new StepFailed({
@@ -148,6 +161,29 @@ export class CellState implements CheckContext {
         this.httpNotes.push(`HTTP ${event.status}${event.body ? `: ${event.body.slice(0, 200)}` : ''}`);
         this.#record({ at: event.at, dir: 'note', text: `HTTP ${event.status} ${event.body.slice(0, 200)}` });
         return;
+    }
+  }
+
+  #noteInitialize(message: unknown): void {
+    if (!isObject(message) || !isObject(message['result'])) return;
+    if (this.sentRequests.get(JSON.stringify(message['id']))?.method !== 'initialize') return;
+    const version = message['result']['protocolVersion'];
+    if (isLegacyProtocolVersion(version)) this.legacyRevision = version;
+  }
+
+  /**
+   * Tracks the requests inside bytes sent as they are (sendRaw, sendPayload): every newline-delimited line and
+   * every Content-Length body that parses as JSON.
+   */
+  trackRawText(text: string): void {
+    for (const piece of text.split(/\r?\n|Content-Length:\s*\d+\s*/i)) {
+      const trimmed = piece.trim();
+      if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) continue;
+      try {
+        this.trackOutgoing(JSON.parse(trimmed));
+      } catch {
+        // Not JSON (on purpose, or a fragment): nothing to track.
+      }
     }
   }
 

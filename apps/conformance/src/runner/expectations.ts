@@ -15,6 +15,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The literal id a pattern asks for, when it names one (`{id: 3, ...}`). */
 function literalId(pattern: unknown): string | undefined {
+  // `{$oneOf: [{id: 3, result: …}, {id: 3, error: …}]}` names id 3 as well.
+  if (isObject(pattern) && Array.isArray(pattern['$oneOf']) && Object.keys(pattern).length === 1) {
+    const ids = new Set(pattern['$oneOf'].map(literalId));
+    return ids.size === 1 ? [...ids][0] : undefined;
+  }
   if (!isObject(pattern) || !('id' in pattern)) return undefined;
   const id = pattern['id'];
   return typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : undefined;

@@ -18,12 +18,19 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A request the client sent: its method, and the revision its answer is validated against. */
+export interface SentRequest {
+  /** Absent for a malformed request (its method is not a string). */
+  readonly method?: string;
+  readonly revision: ProtocolVersion;
+}
+
 /** What the checks need to know about the cell so far. */
 export interface CheckContext {
   readonly revision: ProtocolVersion;
   readonly era: 'legacy' | 'modern';
-  /** Method of each request the client sent, by `JSON.stringify(id)`. */
-  readonly sentRequests: ReadonlyMap<string, string>;
+  /** Each request the client sent, by `JSON.stringify(id)`. */
+  readonly sentRequests: ReadonlyMap<string, SentRequest>;
   /** Ids (stringified) already answered by the server. */
   readonly answered: Set<string>;
   /** The client capabilities declared so far (legacy: at initialize). */
@@ -42,21 +49,23 @@ function forValidation(message: JsonObject): JsonObject {
 
 /** Schema problems of one message (a 2025-03-26 batch is checked element by element). */
 async function schemaProblems(message: unknown, context: CheckContext): Promise<MessageProblem[]> {
-  const validators = await loadValidators(context.revision);
-  const items = Array.isArray(message) && context.revision === '2025-03-26' ? message : [message];
+  const batch = Array.isArray(message) && context.revision === '2025-03-26';
+  const items = batch ? (message as unknown[]) : [message];
   const problems: MessageProblem[] = [];
   for (const item of items) {
     if (!isObject(item)) {
-      const result = validators.validateMessage(item, { from: 'server' });
+      const result = (await loadValidators(context.revision)).validateMessage(item, { from: 'server' });
       if (!result.valid) problems.push({ summary: `not a JSON-RPC message of ${context.revision}`, issues: result.errors });
       continue;
     }
     const isResponse = !('method' in item) && ('result' in item || 'error' in item);
-    const method = isResponse ? context.sentRequests.get(JSON.stringify(item['id'])) : undefined;
-    const result = validators.validateMessage(forValidation(item), method === undefined ? { from: 'server' } : { from: 'server', method });
+    const request = isResponse ? context.sentRequests.get(JSON.stringify(item['id'])) : undefined;
+    const revision = request?.revision ?? context.revision;
+    const validators = await loadValidators(revision);
+    const result = validators.validateMessage(forValidation(item), request?.method === undefined ? { from: 'server' } : { from: 'server', method: request.method });
     if (!result.valid) {
-      const what = method === undefined ? (typeof item['method'] === 'string' ? item['method'] : 'message') : `response to ${method}`;
-      problems.push({ summary: `${what} does not match the ${context.revision} schema (${result.definitions.join(' → ')}): ${formatValidationIssues(result.errors)}`, issues: result.errors });
+      const what = request === undefined ? (typeof item['method'] === 'string' ? item['method'] : 'message') : `response to ${request.method ?? 'a malformed request'}`;
+      problems.push({ summary: `${what} does not match the ${revision} schema (${result.definitions.join(' → ')}): ${formatValidationIssues(result.errors)}`, issues: result.errors });
     }
   }
   return problems;

@@ -29,7 +29,8 @@ function isObject(value: unknown): value is JsonObject {
  * client info), under whatever `_meta` the scenario wrote (which wins, and can `$omit` a key).
  */
 export function withModernMeta(message: unknown, state: CellState): unknown {
-  if (state.era !== 'modern' || !isObject(message) || typeof message['method'] !== 'string' || !('id' in message)) return message;
+  // Applied before templates are resolved (see the send step), so `method` may still be a template.
+  if (state.era !== 'modern' || !isObject(message) || !('method' in message) || !('id' in message)) return message;
   const params = isObject(message['params']) ? message['params'] : {};
   const own = isObject(params['_meta']) ? params['_meta'] : {};
   const meta = {
@@ -142,6 +143,7 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
     case 'sendPayload': {
       const bytes = payloadBytes(state, s['sendPayload'] as PayloadSpec);
       state.lastSendIndex = state.session.log.events.length;
+      state.trackRawText(Buffer.from(bytes).toString('utf8'));
       state.note(`payload (${bytes.length} bytes): ${Buffer.from(bytes.subarray(0, 120)).toString('utf8')}${bytes.length > 120 ? '…' : ''}`);
       const outcome = await state.session.sendPayload(bytes, s['headers'] ? { headers: s['headers'] } : {});
       if (env.isHttp && s['status'] !== undefined && outcome.status !== s['status']) {
@@ -152,8 +154,10 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
     case 'sendRaw': {
       const chunks: (RawChunk | string)[] = typeof s['sendRaw'] === 'string' ? [s['sendRaw']] : s['sendRaw'];
       state.lastSendIndex = state.session.log.events.length;
-      for (const chunk of chunks) {
-        const bytes = rawBytes(typeof chunk === 'string' ? state.resolve<string>(chunk) : chunk);
+      const all = chunks.map((chunk) => rawBytes(typeof chunk === 'string' ? state.resolve<string>(chunk) : { ...chunk, ...(chunk.text === undefined ? {} : { text: state.resolve<string>(chunk.text) }) }));
+      state.trackRawText(Buffer.concat(all).toString('utf8'));
+      for (const [index, chunk] of chunks.entries()) {
+        const bytes = all[index]!;
         state.note(`raw bytes: ${JSON.stringify(Buffer.from(bytes.subarray(0, 120)).toString('utf8'))}`);
         await state.session.sendRaw(bytes);
         if (typeof chunk !== 'string' && chunk.pauseMs) await sleep(chunk.pauseMs);
