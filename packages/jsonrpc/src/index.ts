@@ -1,4 +1,4 @@
-export { Peer, type PeerOptions } from './peer.js';
+export { Peer } from './peer.js';
 export { RequestContext, type ContextHost, type BatchCollector } from './request-context.js';
 export type { Transport, SendOptions, MessageInfo } from './transport.js';
 export { createLinkedPair, type LinkedPairOptions, type LinkedTransportEnd } from './linked-pair.js';
@@ -15,4 +15,5 @@ export type {
   Progress,
   RequestOptions,
   NotificationOptions,
+  PeerOptions,
 } from './types.js';

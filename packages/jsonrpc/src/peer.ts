@@ -9,7 +9,11 @@ import {
 import { receiveBatch } from './batch.js';
 import { describeInvalid, MessageKind, messageKind } from './classify.js';
 import { abortError, DEFAULT_REQUEST_TIMEOUT_MS, PendingRequest, type PendingHost } from './outbound.js';
+import { HandlerTable, type UntypedNotificationHandler, type UntypedRequestHandler } from './handler-table.js';
+import { InflightRequests } from './inflight-requests.js';
+import { PendingRequests } from './pending-requests.js';
 import { cancelledByPeer, RequestContext, type BatchCollector, type ContextHost } from './request-context.js';
+import { reportInternalError } from './internal-error.js';
 import type { MessageInfo, Transport } from './transport.js';
 import type {
   AnyNotifications,
@@ -18,33 +22,16 @@ import type {
   NotificationHandler,
   NotificationMap,
   NotificationOptions,
+  PeerOptions,
   RequestHandler,
   RequestMap,
   RequestOptions,
 } from './types.js';
 
-/** Options of a {@link Peer}. */
-export interface PeerOptions {
-  /** Default timeout of outbound requests in ms (default 60 000; `0` disables). */
-  requestTimeoutMs?: number;
-  /**
-   * Receives failures that are not sent to the peer in full: handler exceptions (the peer gets a bare
-   * `-32603 Internal error`), send failures, unexpected responses. Defaults to `console.error` (stderr in Node).
-   */
-  onInternalError?: (error: unknown, context: { method?: string; id?: RequestId | null }) => void;
-}
-
 type Params = Record<string, unknown> | undefined;
-type Untyped = (params: Params, context: RequestContext) => unknown;
-type UntypedNotification = (params: Params, info: MessageInfo | undefined) => void | Promise<void>;
 
 const CANCELLED = 'notifications/cancelled';
 const PROGRESS = 'notifications/progress';
-
-function defaultInternalError(error: unknown, context: { method?: string; id?: RequestId | null }): void {
-  const where = context.method ? ` (${context.method}${context.id !== undefined ? ` #${String(context.id)}` : ''})` : '';
-  console.error(`[wiremcp] internal error${where}:`, error);
-}
 
 /**
  * The JSON-RPC peer engine that MCP clients and servers compose: request/response correlation, dispatch of
@@ -70,16 +57,13 @@ export class Peer<
   /** Whether inbound JSON-RPC batches are accepted (2025-03-26 only); the layer above sets it on negotiation. */
   acceptBatches = false;
 
-  readonly #requestHandlers = new Map<string, Untyped>();
-  readonly #notificationHandlers = new Map<string, UntypedNotification>();
-  #fallback: FallbackRequestHandler | undefined;
-  readonly #pending = new Map<RequestId, PendingRequest>();
-  readonly #inflight = new Map<RequestId, RequestContext>();
+  readonly #handlers = new HandlerTable();
+  readonly #pending = new PendingRequests();
+  readonly #inflight = new InflightRequests();
   readonly #timeoutMs: number;
   readonly #internalError: NonNullable<PeerOptions['onInternalError']>;
   #transport: Transport | undefined;
   #inputEnded = false;
-  #drainWaiters: Array<() => void> = [];
   #nextId = 0;
   #closing: Promise<void> | undefined;
   readonly #onSendFailure = (error: unknown): void => this.#internalError(error, {});
@@ -91,7 +75,7 @@ export class Peer<
 
   constructor(options: PeerOptions = {}) {
     this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.#internalError = options.onInternalError ?? defaultInternalError;
+    this.#internalError = options.onInternalError ?? reportInternalError;
   }
 
   /** The connected transport, if any. */
@@ -111,8 +95,7 @@ export class Peer<
 
   /** Resolves once no inbound request is being handled (immediately when none is). */
   drain(): Promise<void> {
-    if (this.#inflight.size === 0) return Promise.resolve();
-    return new Promise((resolve) => this.#drainWaiters.push(resolve));
+    return this.#inflight.idle();
   }
 
   /** Attaches a transport and starts it. A peer has one transport at a time; after it closes, connect again. */
@@ -149,22 +132,22 @@ export class Peer<
     method: M,
     handler: RequestHandler<InRequests[M]['params'], InRequests[M]['result']>,
   ): void {
-    this.#requestHandlers.set(method, handler as Untyped);
+    this.#handlers.requests.set(method, handler as UntypedRequestHandler);
   }
 
   /** Removes the handler of `method`; later requests for it get `-32601`. */
   removeRequestHandler(method: string): void {
-    this.#requestHandlers.delete(method);
+    this.#handlers.requests.delete(method);
   }
 
   /** True when a handler is registered for `method`. */
   hasRequestHandler(method: string): boolean {
-    return this.#requestHandlers.has(method);
+    return this.#handlers.requests.has(method);
   }
 
   /** Handles requests for methods with no handler of their own (instead of answering `-32601`). */
   setFallbackRequestHandler(handler: FallbackRequestHandler | undefined): void {
-    this.#fallback = handler;
+    this.#handlers.fallback = handler;
   }
 
   /** Registers the handler of inbound notifications for `method`, replacing any previous one. */
@@ -172,12 +155,12 @@ export class Peer<
     method: M,
     handler: NotificationHandler<InNotifications[M]>,
   ): void {
-    this.#notificationHandlers.set(method, handler as UntypedNotification);
+    this.#handlers.notifications.set(method, handler as UntypedNotificationHandler);
   }
 
   /** Removes the notification handler of `method`. */
   removeNotificationHandler(method: string): void {
-    this.#notificationHandlers.delete(method);
+    this.#handlers.notifications.delete(method);
   }
 
   /** Sends a request and resolves with its result; rejects with an RpcError (peer) or a LocalError (here). */
@@ -205,12 +188,12 @@ export class Peer<
     }
     return new Promise((resolve, reject) => {
       const pending = new PendingRequest(this, id, method, options, this.#timeoutMs, resolve, reject);
-      this.#pending.set(id, pending);
+      this.#pending.add(pending);
       const message: RpcMessage =
         outParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: outParams };
       const relatedRequestId = options?.relatedRequestId;
       transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch((error: unknown) => {
-        if (this.#pending.get(id) === pending) this.#pending.delete(id);
+        this.#pending.remove(pending);
         pending.reject(
           error instanceof LocalError ? error : new LocalError('SEND_FAILED', `Could not send '${method}'`, { cause: error }),
         );
@@ -240,7 +223,7 @@ export class Peer<
   /** @internal PendingHost: gives up on an outbound request (abort or timeout). */
   abandon(pending: PendingRequest, reason: LocalError): void {
     if (pending.settled) return;
-    if (this.#pending.get(pending.id) === pending) this.#pending.delete(pending.id);
+    this.#pending.remove(pending);
     pending.reject(reason);
     const transport = this.#transport;
     if (!transport || this.#closing) return;
@@ -302,15 +285,14 @@ export class Peer<
       return;
     }
     const context = new RequestContext(this.#host, id, method, params, info, batch);
-    const handler = this.#requestHandlers.get(method);
-    if (handler === undefined && this.#fallback === undefined) {
+    if (!this.#handlers.serves(method)) {
       this.#respondError(batch, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
       return;
     }
-    this.#inflight.set(id, context);
+    this.#inflight.add(context);
     let outcome: unknown;
     try {
-      outcome = handler !== undefined ? handler(params, context) : this.#fallback!(method, params, context);
+      outcome = this.#handlers.run(method, params, context);
     } catch (error) {
       this.#fail(context, error);
       return;
@@ -326,14 +308,14 @@ export class Peer<
   }
 
   #succeed(context: RequestContext, result: unknown): void {
-    if (!this.#finish(context)) return;
+    if (!this.#inflight.finish(context)) return;
     const response = { jsonrpc: '2.0' as const, id: context.id, result: (result ?? {}) as Record<string, unknown> };
     if (context.batch) context.batch.add(response);
     else this.#write(response, context.id);
   }
 
   #fail(context: RequestContext, error: unknown): void {
-    if (!this.#finish(context)) return;
+    if (!this.#inflight.finish(context)) return;
     let wire: RpcErrorObject;
     if (error instanceof RpcError) {
       wire = error.toJSON();
@@ -346,24 +328,6 @@ export class Peer<
     else this.#write(response, context.id);
   }
 
-  /** Ends an in-flight request; false when its response must not be sent (cancelled, or connection gone). */
-  #finish(context: RequestContext): boolean {
-    if (this.#inflight.get(context.id) === context) this.#inflight.delete(context.id);
-    if (this.#inflight.size === 0) {
-      if (this.#drainWaiters.length > 0) {
-        const waiters = this.#drainWaiters;
-        this.#drainWaiters = [];
-        // After the response below has been handed to the transport.
-        queueMicrotask(() => waiters.forEach((resolve) => resolve()));
-      }
-      if (this.#inputEnded) queueMicrotask(() => void this.close());
-    }
-    if (context.cancelled) {
-      context.batch?.add(undefined);
-      return false;
-    }
-    return true;
-  }
 
   #respondError(batch: BatchCollector | undefined, id: RequestId | null, code: number, message: string): void {
     const response = { jsonrpc: '2.0' as const, id, error: { code, message } };
@@ -385,51 +349,20 @@ export class Peer<
   #onNotification(method: string, params: Params, info: MessageInfo | undefined): void {
     if (method === CANCELLED) {
       const requestId = params?.requestId;
-      if (requestId !== undefined) {
-        const context = this.#inflight.get(requestId as RequestId);
-        if (context) {
-          // The entry stays until the handler settles, so #finish can account for it (and its batch) once.
-          context.cancel(cancelledByPeer(params?.reason));
-        }
+      if (requestId !== undefined && this.#inflight.has(requestId as RequestId)) {
+        this.#inflight.cancel(requestId as RequestId, cancelledByPeer(params?.reason));
       }
     } else if (method === PROGRESS) {
-      const token = params?.progressToken;
-      const pending = token === undefined ? undefined : this.#pending.get(token as RequestId);
-      if (pending?.onprogress && typeof params?.progress === 'number') {
-        pending.progress({
-          progress: params.progress,
-          ...(typeof params.total === 'number' ? { total: params.total } : {}),
-          ...(typeof params.message === 'string' ? { message: params.message } : {}),
-        });
-      }
+      this.#pending.progress(params);
     }
-    const handler = this.#notificationHandlers.get(method);
-    if (!handler) return;
-    try {
-      const outcome = handler(params, info);
-      if (outcome && typeof outcome.then === 'function') {
-        outcome.then(undefined, (error: unknown) => this.#internalError(error, { method }));
-      }
-    } catch (error) {
-      this.#internalError(error, { method });
-    }
+    this.#handlers.notify(method, params, info, (error) => this.#internalError(error, { method }));
   }
 
   #onResponse(id: RequestId, result: unknown, error: unknown): void {
-    const pending = this.#pending.get(id);
-    if (!pending) {
-      this.onerror?.(
-        new LocalError('PROTOCOL_VIOLATION', `Received a response for unknown request id ${JSON.stringify(id)}`, {
-          details: { id },
-        }),
-      );
-      return;
-    }
-    this.#pending.delete(id);
-    if (error !== undefined) pending.reject(RpcError.fromJSON(error));
-    else if (typeof result !== 'object' || result === null || Array.isArray(result)) {
-      pending.reject(new LocalError('INVALID_RESULT', `The result of '${pending.method}' is not an object`, { details: result }));
-    } else pending.resolve(result);
+    if (this.#pending.settle(id, result, error)) return;
+    this.onerror?.(
+      new LocalError('PROTOCOL_VIOLATION', `Received a response for unknown request id ${JSON.stringify(id)}`, { details: { id } }),
+    );
   }
 
   #onInvalid(message: unknown, batch: BatchCollector | undefined): void {
@@ -460,10 +393,8 @@ export class Peer<
     if (this.#transport !== transport || this.#inputEnded) return;
     this.#inputEnded = true;
     const ended = new LocalError('CONNECTION_CLOSED', 'The peer closed its side of the connection');
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const request of pending) request.reject(ended);
-    if (this.#inflight.size === 0) void this.close();
+    this.#pending.rejectAll(ended);
+    void this.#inflight.idle().then(() => this.close());
   }
 
   #onTransportClose(transport: Transport): void {
@@ -472,15 +403,8 @@ export class Peer<
     this.#inputEnded = false;
     const reason = transport.closeReason;
     const closed = reason instanceof LocalError ? reason : new LocalError('CONNECTION_CLOSED', reason ? `Connection closed: ${reason.message}` : 'Connection closed', reason ? { cause: reason } : undefined);
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const request of pending) request.reject(closed);
-    const inflight = [...this.#inflight.values()];
-    this.#inflight.clear();
-    for (const context of inflight) context.cancel(closed);
-    const waiters = this.#drainWaiters;
-    this.#drainWaiters = [];
-    for (const resolve of waiters) resolve();
+    this.#pending.rejectAll(closed);
+    this.#inflight.cancelAll(closed);
     transport.onmessage = undefined;
     transport.onerror = undefined;
     transport.onclose = undefined;

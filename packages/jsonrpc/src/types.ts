@@ -69,3 +69,14 @@ export interface RequestOptions {
 export interface NotificationOptions {
   relatedRequestId?: RequestId;
 }
+
+/** Options of a {@link Peer}. */
+export interface PeerOptions {
+  /** Default timeout of outbound requests in ms (default 60 000; `0` disables). */
+  requestTimeoutMs?: number;
+  /**
+   * Receives failures that are not sent to the peer in full: handler exceptions (the peer gets a bare
+   * `-32603 Internal error`), send failures, unexpected responses. Defaults to `console.error` (stderr in Node).
+   */
+  onInternalError?: (error: unknown, context: { method?: string; id?: RequestId | null }) => void;
+}

@@ -1,0 +1,42 @@
+import type { RequestContext } from './request-context.js';
+import type { MessageInfo } from './transport.js';
+import type { FallbackRequestHandler } from './types.js';
+
+type Params = Record<string, unknown> | undefined;
+/** A request handler with the types erased (the engine stores them untyped). */
+export type UntypedRequestHandler = (params: Params, context: RequestContext) => unknown;
+/** A notification handler with the types erased. */
+export type UntypedNotificationHandler = (params: Params, info: MessageInfo | undefined) => void | Promise<void>;
+
+/** The handlers of one peer: per-method request and notification handlers, and the request fallback. */
+export class HandlerTable {
+  readonly requests = new Map<string, UntypedRequestHandler>();
+  readonly notifications = new Map<string, UntypedNotificationHandler>();
+  fallback: FallbackRequestHandler | undefined;
+
+  /** True when something serves `method` (otherwise the request gets `-32601`). */
+  serves(method: string): boolean {
+    return this.fallback !== undefined || this.requests.has(method);
+  }
+
+  /** Runs the handler of `method` (or the fallback); call only when {@link serves} is true. */
+  run(method: string, params: Params, context: RequestContext): unknown {
+    const handler = this.requests.get(method);
+    return handler !== undefined ? handler(params, context) : this.fallback!(method, params, context);
+  }
+
+  /**
+   * Runs the handler of a notification, if any. Its failures (thrown or rejected) go to `report`: a
+   * notification has no response to carry them.
+   */
+  notify(method: string, params: Params, info: MessageInfo | undefined, report: (error: unknown) => void): void {
+    const handler = this.notifications.get(method);
+    if (!handler) return;
+    try {
+      const outcome = handler(params, info);
+      if (outcome && typeof outcome.then === 'function') outcome.then(undefined, report);
+    } catch (error) {
+      report(error);
+    }
+  }
+}
