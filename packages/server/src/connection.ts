@@ -138,21 +138,25 @@ export class ServerConnection {
     return stampModernResult(outcome, info, cache);
   }
 
+  /**
+   * A retry carrying `inputResponses` and/or `requestState`. A state must verify (integrity, same request,
+   * not expired) and brings the answers of earlier rounds; answers are taken only for the keys that state asked
+   * for. Without a state (a client that answers up front, or lost it), the answers count as first-round
+   * answers: they are the client's to give either way, and a handler asks again for anything missing.
+   */
   async #retryWithInputs(method: string, params: Params, scope: RequestScope, rpc: RequestContext): Promise<Record<string, unknown>> {
+    const responses = params?.inputResponses;
+    if (responses !== undefined && (typeof responses !== 'object' || responses === null || Array.isArray(responses))) {
+      throw invalidParams('Invalid params: inputResponses must be an object');
+    }
+    const given = (responses ?? {}) as Record<string, unknown>;
     if (params?.requestState === undefined) {
-      throw invalidParams('Invalid params: inputResponses were sent without the requestState they answer');
+      return this.#routeWithInputs(method, params, scope, rpc, new InputRound({ ...given }));
     }
     const state = await this.#server.requestState.verify(params.requestState, method, params);
     const answers: Record<string, unknown> = { ...state.a };
-    const responses = params.inputResponses;
-    if (responses !== undefined) {
-      if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
-        throw invalidParams('Invalid params: inputResponses must be an object');
-      }
-      for (const key of state.k) {
-        const value = (responses as Record<string, unknown>)[key];
-        if (value !== undefined) answers[key] = value;
-      }
+    for (const key of state.k) {
+      if (given[key] !== undefined) answers[key] = given[key];
     }
     return this.#routeWithInputs(method, params, scope, rpc, new InputRound(answers));
   }

@@ -232,11 +232,24 @@ describe('input-required results (MRTR)', () => {
       code: -32602,
       message: 'Invalid requestState: it was issued for a different request',
     });
-    await expect(client.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: {} }, caps)).rejects.toMatchObject({ code: -32602 });
     const otherServer = await rawClient(server());
     await expect(otherServer.modern('tools/call', { name: 'greet', arguments: {}, requestState: first.requestState }, caps)).rejects.toMatchObject({
       code: -32602,
     });
+  });
+
+  test('answers sent without a requestState count as first-round answers; missing ones are asked again', async () => {
+    const client = await rawClient(server());
+    const upFront = await client.modern(
+      'tools/call',
+      { name: 'greet', arguments: {}, inputResponses: { 'elicit-0': { action: 'accept', content: { name: 'Bo' } }, unrelated: { x: 1 } } },
+      caps,
+    );
+    expect(upFront.resultType).toBe('input_required');
+    expect(Object.keys(upFront.inputRequests)).toEqual(['sample-1']);
+    const empty = await client.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: {} }, caps);
+    expect(Object.keys(empty.inputRequests)).toEqual(['elicit-0']);
+    await expect(client.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: [] }, caps)).rejects.toMatchObject({ code: -32602 });
   });
 
   test('a client without the capability gets -32021 naming it', async () => {

@@ -95,11 +95,10 @@ describe('input-required fixtures on the wire (2026-07-28)', () => {
     }
   });
 
-  test('inputResponses without the requestState they answer are refused with -32602 (server policy)', async () => {
+  test('inputResponses sent without a requestState are taken as first-round answers', async () => {
     const client = await modernClient();
-    await expect(
-      client.call('tools/call', { name: 'test_input_required_result_elicitation', arguments: {}, inputResponses: { user_name: ELICIT_NAME } }),
-    ).rejects.toMatchObject({ code: -32602 });
+    const result = await client.call('tools/call', { name: 'test_input_required_result_elicitation', arguments: {}, inputResponses: { user_name: ELICIT_NAME } });
+    expect(result.resultType).toBe('complete');
   });
 });
 
