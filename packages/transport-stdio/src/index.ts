@@ -6,3 +6,11 @@ export { StdioClientTransport, DEFAULT_SHUTDOWN_TIMEOUT_MS, type StdioClientTran
 export { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment, buildChildEnvironment } from './child-environment.js';
 export { formatCommand, type ServerExitDetails } from './server-exit-error.js';
 export { parsePayload } from './parse-payload.js';
+export {
+  parseStdioServerArgs,
+  serveProcessStdio,
+  type ParsedServerArgs,
+  type ServerFlags,
+  type StdioServable,
+  type StdioServerFraming,
+} from './stdio-server-cli.js';

@@ -4,7 +4,7 @@
  * progress are answered; SIGTERM/SIGINT cancel what is running and exit 0; a bad command line exits 2 and a
  * startup failure 1, each with a message on stderr.
  */
-import { createProcessStdioTransport } from '@wiremcp/transport-stdio';
+import { serveProcessStdio } from '@wiremcp/transport-stdio';
 import { parseCliArgs, USAGE } from './cli-args.js';
 import { createEverythingServer, EVERYTHING_SERVER_INFO } from './everything-server.js';
 
@@ -26,20 +26,7 @@ async function main(): Promise<void> {
     pageSize,
     onInternalError: (error) => process.stderr.write(`${NAME}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
-  const transport = createProcessStdioTransport({ framing });
-  const connection = await server.connect(transport);
-  process.stderr.write(`${NAME} ${EVERYTHING_SERVER_INFO.version}: serving MCP on stdio (framing: ${framing})\n`);
-
-  // Closing the connection stops reading stdin; with nothing else pending the process then ends with code 0.
-  const stop = (signal: string) => {
-    process.stderr.write(`${NAME}: ${signal}, shutting down\n`);
-    void connection.close().finally(() => {
-      // Anything still holding the event loop gets a short grace period; the timer does not hold it itself.
-      setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
-    });
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  await serveProcessStdio(server, { name: NAME, version: EVERYTHING_SERVER_INFO.version, framing });
 }
 
 main().catch((error: unknown) => {

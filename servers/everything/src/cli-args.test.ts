@@ -17,8 +17,9 @@ test('help', () => {
 
 test('errors name the problem', () => {
   expect(parseCliArgs(['--framing', 'xml'])).toEqual({ kind: 'error', message: '--framing must be one of ndjson, content-length, auto, got "xml"' });
-  expect(parseCliArgs(['--framing'])).toMatchObject({ kind: 'error', message: expect.stringContaining('got nothing') });
+  expect(parseCliArgs(['--framing'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--framing') });
   expect(parseCliArgs(['--page-size', '0'])).toMatchObject({ kind: 'error', message: expect.stringContaining('positive integer') });
   expect(parseCliArgs(['--page-size', '1.5'])).toMatchObject({ kind: 'error' });
-  expect(parseCliArgs(['stdio'])).toEqual({ kind: 'error', message: 'Unknown argument "stdio"' });
+  expect(parseCliArgs(['stdio'])).toMatchObject({ kind: 'error', message: expect.stringContaining("'stdio'") });
+  expect(parseCliArgs(['--verbose'])).toMatchObject({ kind: 'error', message: expect.stringContaining("'--verbose'") });
 });

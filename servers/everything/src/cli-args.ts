@@ -1,10 +1,12 @@
 /**
  * The command line of `wiremcp-everything`, parsed without touching `process` (so it can be tested).
  */
+import { parseStdioServerArgs, type StdioServerFraming } from '@wiremcp/transport-stdio';
+
 /** What the server runs with. */
 export interface CliOptions {
   /** stdio framing: detected from the client's first bytes (`auto`, default) or fixed. */
-  framing: 'ndjson' | 'content-length' | 'auto';
+  framing: StdioServerFraming;
   /** Items per page of every list; `undefined` keeps the server default (100). */
   pageSize: number | undefined;
 }
@@ -26,32 +28,13 @@ when stdin closes, after finishing the requests in progress.
   -h, --help     print this text
 `;
 
-const FRAMINGS = ['ndjson', 'content-length', 'auto'] as const;
-
 /** Parses the arguments after the executable and script (`process.argv.slice(2)`). */
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
-  const options: CliOptions = { framing: 'auto', pageSize: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '-h' || arg === '--help') return { kind: 'help' };
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string | undefined => inline ?? argv[++i];
-    if (flag === '--framing') {
-      const framing = value();
-      if (!(FRAMINGS as readonly string[]).includes(framing ?? '')) {
-        return { kind: 'error', message: `--framing must be one of ${FRAMINGS.join(', ')}, got ${framing === undefined ? 'nothing' : JSON.stringify(framing)}` };
-      }
-      options.framing = framing as CliOptions['framing'];
-    } else if (flag === '--page-size') {
-      const text = value();
-      const size = Number(text);
-      if (text === undefined || !/^[1-9][0-9]{0,5}$/.test(text) || !Number.isSafeInteger(size)) {
-        return { kind: 'error', message: `--page-size must be a positive integer, got ${text === undefined ? 'nothing' : JSON.stringify(text)}` };
-      }
-      options.pageSize = size;
-    } else {
-      return { kind: 'error', message: `Unknown argument ${JSON.stringify(arg)}` };
-    }
+  const parsed = parseStdioServerArgs(argv, { 'page-size': { type: 'string' } });
+  if (parsed.kind !== 'run') return parsed;
+  const text = parsed.values['page-size'] as string | undefined;
+  if (text !== undefined && !/^[1-9][0-9]{0,5}$/.test(text)) {
+    return { kind: 'error', message: `--page-size must be a positive integer, got ${JSON.stringify(text)}` };
   }
-  return { kind: 'run', options };
+  return { kind: 'run', options: { framing: parsed.framing, pageSize: text === undefined ? undefined : Number(text) } };
 }

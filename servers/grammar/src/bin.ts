@@ -4,7 +4,7 @@
  * answered; SIGTERM/SIGINT close the connection and exit 0; a bad command line exits 2; a broken table
  * exits 1 with every problem (file, row, key) on stderr.
  */
-import { createProcessStdioTransport } from '@wiremcp/transport-stdio';
+import { serveProcessStdio } from '@wiremcp/transport-stdio';
 import { parseCliArgs, USAGE } from './cli-args.js';
 import { createGrammarServer, GRAMMAR_SERVER_INFO } from './grammar-server.js';
 import { loadTable, TableError, type Table } from './table/index.js';
@@ -34,17 +34,7 @@ async function main(): Promise<void> {
   const server = createGrammarServer(table, {
     onInternalError: (error) => process.stderr.write(`${NAME}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
-  const connection = await server.connect(createProcessStdioTransport({ framing: parsed.options.framing }));
-  process.stderr.write(`${NAME} ${GRAMMAR_SERVER_INFO.version}: serving MCP on stdio (framing: ${parsed.options.framing})\n`);
-  const stop = (signal: string): void => {
-    process.stderr.write(`${NAME}: ${signal}, shutting down\n`);
-    void connection.close().finally(() => {
-      // Whatever still holds the event loop gets a short grace period; the timer itself does not hold it.
-      setTimeout(() => process.exit(process.exitCode ?? 0), 2000).unref();
-    });
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  await serveProcessStdio(server, { name: NAME, version: GRAMMAR_SERVER_INFO.version, framing: parsed.options.framing });
 }
 
 main().catch((error: unknown) => {

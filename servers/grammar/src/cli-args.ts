@@ -1,11 +1,12 @@
 /**
  * The command line of `wiremcp-grammar`, parsed without touching `process` (so it can be tested).
  */
+import { parseStdioServerArgs, type StdioServerFraming } from '@wiremcp/transport-stdio';
 
 /** What the server runs with. */
 export interface CliOptions {
   /** stdio framing: detected from the client's first bytes (`auto`, default) or fixed. */
-  framing: 'ndjson' | 'content-length' | 'auto';
+  framing: StdioServerFraming;
   /** A table file to load instead of the bundled `data/a13.yaml`. */
   table: string | undefined;
 }
@@ -27,30 +28,11 @@ requests in progress.
   -h, --help  print this text
 `;
 
-const FRAMINGS = ['ndjson', 'content-length', 'auto'] as const;
-
 /** Parses the arguments after the executable and script (`process.argv.slice(2)`). */
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
-  const options: CliOptions = { framing: 'auto', table: undefined };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '-h' || arg === '--help') return { kind: 'help' };
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    const value = (): string | undefined => (eq > 0 ? arg.slice(eq + 1) : argv[++i]);
-    if (flag === '--framing') {
-      const framing = value();
-      if (!(FRAMINGS as readonly string[]).includes(framing ?? '')) {
-        return { kind: 'error', message: `--framing must be one of ${FRAMINGS.join(', ')}, got ${framing === undefined ? 'nothing' : JSON.stringify(framing)}` };
-      }
-      options.framing = framing as CliOptions['framing'];
-    } else if (flag === '--table') {
-      const file = value();
-      if (file === undefined || file === '') return { kind: 'error', message: '--table needs a file name' };
-      options.table = file;
-    } else {
-      return { kind: 'error', message: `Unknown argument ${JSON.stringify(arg)}` };
-    }
-  }
-  return { kind: 'run', options };
+  const parsed = parseStdioServerArgs(argv, { table: { type: 'string' } });
+  if (parsed.kind !== 'run') return parsed;
+  const table = parsed.values.table as string | undefined;
+  if (table === '') return { kind: 'error', message: '--table needs a file name' };
+  return { kind: 'run', options: { framing: parsed.framing, table } };
 }

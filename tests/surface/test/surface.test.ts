@@ -52,7 +52,7 @@ const ALLOWED: Record<string, string[]> = {
   'json-schema': ['ajv', 'ajv/dist/2020.js', 'ajv-formats'],
   client: ['@wiremcp/jsonrpc', '@wiremcp/protocol', '@wiremcp/json-schema'],
   server: ['@wiremcp/jsonrpc', '@wiremcp/protocol', '@wiremcp/json-schema'],
-  'transport-stdio': ['@wiremcp/framing', '@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:child_process', 'node:stream', 'node:events', 'node:process', 'node:buffer', 'node:string_decoder'],
+  'transport-stdio': ['@wiremcp/framing', '@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:child_process', 'node:stream', 'node:events', 'node:process', 'node:buffer', 'node:string_decoder', 'node:util'],
 };
 
 const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server'];
@@ -140,7 +140,7 @@ describe('pinned exports', () => {
     ],
     'transport-stdio': [
       'DEFAULT_INHERITED_ENV_VARS', 'DEFAULT_SHUTDOWN_TIMEOUT_MS', 'StdioClientTransport', 'StdioServerTransport', 'buildChildEnvironment',
-      'createProcessStdioTransport', 'formatCommand', 'getDefaultEnvironment', 'parsePayload',
+      'createProcessStdioTransport', 'formatCommand', 'getDefaultEnvironment', 'parsePayload', 'parseStdioServerArgs', 'serveProcessStdio',
     ],
   };
 
