@@ -58,6 +58,21 @@ export interface ContextServices {
 }
 
 /**
+ * What the negotiated revision lacks for this input request (elicitation arrived in 2025-06-18, URL-mode
+ * elicitation and sampling with tools in 2025-11-25), or undefined when it has it. Revision strings are dates,
+ * so comparing them orders them.
+ */
+function missingInRevision(method: InputRequest['method'], params: Record<string, unknown>, version: string): string | undefined {
+  if (method === 'elicitation/create') {
+    if (version < '2025-06-18') return 'Elicitation';
+    if (params.mode === 'url' && version < '2025-11-25') return 'URL-mode elicitation';
+  } else if (method === 'sampling/createMessage' && (params.tools !== undefined || params.toolChoice !== undefined) && version < '2025-11-25') {
+    return 'Sampling with tools';
+  }
+  return undefined;
+}
+
+/**
  * What a tool, prompt or resource handler receives. The same calls work in both eras: in a legacy session
  * `elicit`, `sample` and `listRoots` send a request to the client and wait for its answer; in a 2026-07-28
  * request they are served from the client's `inputResponses`, or end this round with an input-required result.
@@ -158,6 +173,10 @@ export class HandlerContext {
     name: string,
     options: InputOptions | undefined,
   ): Promise<Record<string, unknown>> {
+    const missing = missingInRevision(method, params, this.scope.protocolVersion);
+    if (missing !== undefined) {
+      return Promise.reject(new LocalError('CAPABILITY_NOT_SUPPORTED', `${missing} does not exist in protocol version ${this.scope.protocolVersion}`));
+    }
     if (!hasCapability(this.scope.clientCapabilities, path)) {
       const required = path.length > 1 ? { [path[0]!]: { [path[1]!]: {} } } : { [name]: {} };
       if (this.scope.era === 'modern') {

@@ -306,6 +306,35 @@ describe('logging, progress, client requests, batches', () => {
     expect(result).toEqual({ content: [{ type: 'text', text: 'The client did not declare the elicitation capability' }], isError: true });
   });
 
+  test('input requests follow the negotiated revision: no elicitation before 2025-06-18, no URL mode or sampling tools before 2025-11-25', async () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    server.registerTool({ name: 'form', inputSchema: { type: 'object' } }, async (_args, ctx) => {
+      await ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: {} } });
+      return { content: [{ type: 'text', text: 'asked' }] };
+    });
+    server.registerTool({ name: 'url', inputSchema: { type: 'object' } }, async (_args, ctx) => {
+      await ctx.elicit({ mode: 'url', message: 'Sign in', url: 'https://example.com/login', elicitationId: 'e1' });
+      return { content: [{ type: 'text', text: 'asked' }] };
+    });
+    server.registerTool({ name: 'sample', inputSchema: { type: 'object' } }, async (_args, ctx) => {
+      await ctx.sample({ messages: [], maxTokens: 5, tools: [{ name: 't', inputSchema: { type: 'object' } }] });
+      return { content: [{ type: 'text', text: 'asked' }] };
+    });
+    const caps = { elicitation: { form: {}, url: {} }, sampling: { tools: {} } };
+    const old = await rawClient(server);
+    await old.initialize('2025-03-26', caps);
+    expect(await old.request('tools/call', { name: 'form', arguments: {} })).toEqual({
+      content: [{ type: 'text', text: 'Elicitation does not exist in protocol version 2025-03-26' }],
+      isError: true,
+    });
+    const mid = await rawClient(server);
+    mid.peer.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));
+    await mid.initialize('2025-06-18', caps);
+    expect((await mid.request('tools/call', { name: 'form', arguments: {} })).content[0].text).toBe('asked');
+    expect((await mid.request('tools/call', { name: 'url', arguments: {} })).content[0].text).toBe('URL-mode elicitation does not exist in protocol version 2025-06-18');
+    expect((await mid.request('tools/call', { name: 'sample', arguments: {} })).content[0].text).toBe('Sampling with tools does not exist in protocol version 2025-06-18');
+  });
+
   test('progress notifications reach the client for a request with a progress token', async () => {
     const server = new McpServer({ name: 's', version: '1' });
     server.registerTool({ name: 'work', inputSchema: { type: 'object' } }, async (_args, ctx) => {
