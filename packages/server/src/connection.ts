@@ -17,6 +17,7 @@ import { hasCapability, implementationFor } from './capabilities.js';
 import { HandlerContext, InputRequiredError, InputRound, type RequestScope } from './handler-context.js';
 import { isModernMeta, LEGACY_ONLY_METHODS, MODERN_ONLY_METHODS, modernScope, stampModernResult } from './modern.js';
 import { ResourceNotFoundError } from './resource-registry.js';
+import { resultForRevision } from './revision-content.js';
 import type { ServerCore } from './server-core.js';
 import type { Implementation } from './types.js';
 
@@ -207,8 +208,10 @@ export class ServerConnection {
       if (!hasCapability(caps, gate)) throw methodNotFound(method, { reason: `the server does not declare the '${gate.join('.')}' capability` });
     }
     switch (method) {
-      case 'tools/call':
-        return server.tools.call(params, new HandlerContext(rpc, scope, server, round));
+      case 'tools/call': {
+        const outcome = server.tools.call(params, new HandlerContext(rpc, scope, server, round));
+        return scope.protocolVersion >= '2025-06-18' ? outcome : this.#forRevision(outcome, scope.protocolVersion);
+      }
       case 'tools/list': {
         const { page, nextCursor } = server.page('tools', server.tools.list(), params?.cursor);
         return nextCursor === undefined ? { tools: page } : { tools: page, nextCursor };
@@ -224,8 +227,10 @@ export class ServerConnection {
         const { page, nextCursor } = server.page('templates', server.resources.listTemplates(), params?.cursor);
         return nextCursor === undefined ? { resourceTemplates: page } : { resourceTemplates: page, nextCursor };
       }
-      case 'prompts/get':
-        return server.prompts.get(params, new HandlerContext(rpc, scope, server, round));
+      case 'prompts/get': {
+        const outcome = server.prompts.get(params, new HandlerContext(rpc, scope, server, round));
+        return scope.protocolVersion >= '2025-06-18' ? outcome : this.#forRevision(outcome, scope.protocolVersion);
+      }
       case 'prompts/list': {
         const { page, nextCursor } = server.page('prompts', server.prompts.list(), params?.cursor);
         return nextCursor === undefined ? { prompts: page } : { prompts: page, nextCursor };
@@ -251,6 +256,11 @@ export class ServerConnection {
       default:
         throw methodNotFound(method);
     }
+  }
+
+  /** A tool or prompt result adapted to an older revision's content blocks. */
+  #forRevision<T extends object>(outcome: T | Promise<T>, version: string): T | Promise<T> {
+    return outcome instanceof Promise ? outcome.then((result) => resultForRevision(result, version)) : resultForRevision(outcome, version);
   }
 
   #read(params: Params, context: HandlerContext): unknown {

@@ -130,6 +130,29 @@ describe('tools', () => {
     });
   });
 
+  test('content blocks an older revision lacks become text: audio before 2025-03-26, resource links before 2025-06-18', async () => {
+    const server = new McpServer({ name: 's', version: '1' });
+    const blocks = [
+      { type: 'text' as const, text: 'hi' },
+      { type: 'audio' as const, data: 'AAAA', mimeType: 'audio/wav' },
+      { type: 'resource_link' as const, uri: 'file:///a.txt', name: 'a', description: 'the a file' },
+    ];
+    server.registerTool({ name: 'media', inputSchema: { type: 'object' } }, () => ({ content: blocks }));
+    const results: Record<string, unknown[]> = {};
+    for (const version of ['2024-11-05', '2025-03-26', '2025-06-18']) {
+      const client = await rawClient(server);
+      await client.initialize(version);
+      results[version] = (await client.request('tools/call', { name: 'media', arguments: {} })).content;
+    }
+    expect(results['2024-11-05']).toEqual([
+      { type: 'text', text: 'hi' },
+      { type: 'text', text: '[audio (audio/wav) omitted: not supported by protocol version 2024-11-05]' },
+      { type: 'text', text: 'Resource: a <file:///a.txt> — the a file' },
+    ]);
+    expect(results['2025-03-26']).toEqual([blocks[0], blocks[1], { type: 'text', text: 'Resource: a <file:///a.txt> — the a file' }]);
+    expect(results['2025-06-18']).toEqual(blocks);
+  });
+
   test('pagination with opaque cursors; an invalid cursor is -32602', async () => {
     const server = new McpServer({ name: 's', version: '1' }, { pageSize: 2 });
     for (const name of ['a', 'b', 'c', 'd', 'e']) server.registerTool({ name, inputSchema: { type: 'object' } }, () => ({ content: [] }));
