@@ -56,7 +56,7 @@ interface RawScenario {
   spec: string | string[];
   level?: 'must' | 'should';
   description?: string;
-  revisions?: 'all' | 'legacy' | 'modern' | string[];
+  revisions?: string | string[];
   servers?: 'any' | string[] | { requires: { capabilities?: string[]; features?: string[] } };
   transports?: 'all' | string[];
   client?: { capabilities?: Record<string, unknown> };

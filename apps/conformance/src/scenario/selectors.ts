@@ -28,7 +28,7 @@ export function revisionMatches(selector: string, revision: string): boolean {
 }
 
 /** The revisions (oldest first) selected by a scenario's `revisions` field. */
-export function expandRevisions(selector: 'all' | 'legacy' | 'modern' | readonly string[]): string[] {
+export function expandRevisions(selector: string | readonly string[]): string[] {
   const selectors = typeof selector === 'string' ? [selector] : selector;
   return PROTOCOL_VERSIONS.filter((revision) => selectors.some((item) => revisionMatches(item, revision)));
 }
