@@ -1,0 +1,161 @@
+// The raw client: speaks NDJSON to the server directly, with pre-serialised requests, one JSON.parse per response
+// line and writes coalesced per microtask. It does the least a client can do, so that what a row with this client
+// costs is (nearly) all server.
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { argumentsFor, type ToolName } from '../workload.js';
+import {
+  LEGACY_VERSION,
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_PROTOCOL_VERSION,
+  MODERN_VERSION,
+  type Era,
+} from '../wire.js';
+import type { ClientSession, ServerCommand } from './session.js';
+import { stopProcess } from './stop-process.js';
+
+const CLIENT_INFO = { name: 'bench-raw', version: '1.0.0' };
+const MODERN_META = { [META_PROTOCOL_VERSION]: MODERN_VERSION, [META_CLIENT_CAPABILITIES]: {}, [META_CLIENT_INFO]: CLIENT_INFO };
+/** Calls cycle through this many argument sets (a multiple of the echo texts and of the 300 table rows). */
+const CYCLE = 300;
+
+interface Pending {
+  resolve: (result: unknown) => void;
+  reject: (error: Error) => void;
+}
+
+class RawSession implements ClientSession {
+  readonly serverPid: number;
+  readonly #child: ChildProcessByStdio<Writable, Readable, null>;
+  readonly #pending = new Map<number, Pending>();
+  readonly #params: Record<ToolName, string[]>;
+  readonly #era: Era;
+  #nextId = 0;
+  #carry = '';
+  #queued = '';
+  #scheduled = false;
+  #closed: Error | undefined;
+  readonly #flush = (): void => {
+    this.#scheduled = false;
+    const data = this.#queued;
+    this.#queued = '';
+    if (data !== '' && this.#closed === undefined) this.#child.stdin.write(data);
+  };
+
+  constructor(child: ChildProcessByStdio<Writable, Readable, null>, era: Era) {
+    this.#child = child;
+    this.serverPid = child.pid!;
+    this.#era = era;
+    const meta = era === 'modern' ? MODERN_META : undefined;
+    const params = (tool: ToolName): string[] =>
+      Array.from({ length: CYCLE }, (_, i) => JSON.stringify(meta ? { name: tool, arguments: argumentsFor(tool, i), _meta: meta } : { name: tool, arguments: argumentsFor(tool, i) }));
+    this.#params = { echo: params('echo'), conjugate: params('conjugate') };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => this.#onData(chunk));
+    const onEnd = (): void => this.#fail(new Error('the server closed its stdout'));
+    child.stdout.on('end', onEnd);
+    child.on('exit', onEnd);
+    child.stdin.on('error', (error) => this.#fail(error));
+  }
+
+  /** Sends one request (params already serialised) and resolves with its result. */
+  request(method: string, paramsJson: string | undefined): Promise<unknown> {
+    if (this.#closed) return Promise.reject(this.#closed);
+    const id = this.#nextId++;
+    const line =
+      paramsJson === undefined
+        ? '{"jsonrpc":"2.0","id":' + id + ',"method":"' + method + '"}\n'
+        : '{"jsonrpc":"2.0","id":' + id + ',"method":"' + method + '","params":' + paramsJson + '}\n';
+    this.#send(line);
+    return new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
+  }
+
+  notify(method: string): void {
+    this.#send('{"jsonrpc":"2.0","method":"' + method + '"}\n');
+  }
+
+  async handshake(): Promise<void> {
+    if (this.#era === 'modern') {
+      await this.request('server/discover', JSON.stringify({ _meta: MODERN_META }));
+      return;
+    }
+    await this.request('initialize', JSON.stringify({ protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO }));
+    this.notify('notifications/initialized');
+  }
+
+  listTools(): Promise<unknown> {
+    return this.request('tools/list', this.#era === 'modern' ? JSON.stringify({ _meta: MODERN_META }) : undefined);
+  }
+
+  call(tool: ToolName, i: number): Promise<unknown> {
+    return this.request('tools/call', this.#params[tool][i % CYCLE]);
+  }
+
+  async close(): Promise<void> {
+    this.#fail(new Error('closed'));
+    await stopProcess(this.#child);
+  }
+
+  #send(line: string): void {
+    this.#queued += line;
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      queueMicrotask(this.#flush);
+    }
+  }
+
+  #onData(chunk: string): void {
+    const text = this.#carry + chunk;
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      const message = JSON.parse(text.slice(start, end)) as { id?: number; result?: unknown; error?: { message?: string } };
+      start = end + 1;
+      if (message.id === undefined) continue; // a notification
+      const pending = this.#pending.get(message.id);
+      if (!pending) continue;
+      this.#pending.delete(message.id);
+      if (message.error !== undefined) pending.reject(new Error(`JSON-RPC error: ${JSON.stringify(message.error)}`));
+      else pending.resolve(message.result);
+    }
+    this.#carry = text.slice(start);
+  }
+
+  #fail(error: Error): void {
+    if (this.#closed) return;
+    this.#closed = error;
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+}
+
+/**
+ * The environment servers get: the few variables the SDK clients pass by default (their `getDefaultEnvironment`),
+ * so that every client starts its server alike. Inheriting everything would not be neutral: a variable such as
+ * NODE_EXTRA_CA_CERTS alone adds ~30 ms to every Node start on the bench machine.
+ */
+export function serverEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER']) {
+    const value = process.env[key];
+    if (value !== undefined && !value.startsWith('()')) env[key] = value;
+  }
+  return env;
+}
+
+/** Spawns the server and runs the handshake of `era` over raw NDJSON. */
+export async function openRawSession(server: ServerCommand, era: Era): Promise<ClientSession> {
+  const child = spawn(server.command, server.args, { stdio: ['pipe', 'pipe', 'inherit'], env: serverEnvironment() });
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', reject);
+  });
+  const session = new RawSession(child, era);
+  try {
+    await session.handshake();
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+  return session;
+}

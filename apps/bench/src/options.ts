@@ -1,0 +1,108 @@
+// Command-line options of the bench and the selection they make.
+import { METRICS } from './metrics.js';
+import type { Row } from './plan.js';
+
+/** Metric groups `--only` accepts. */
+export const METRIC_GROUPS = ['seq', 'pipe', 'cpu', 'cold', 'rss', 'micro'] as const;
+export type MetricGroup = (typeof METRIC_GROUPS)[number];
+
+/** Parsed options. */
+export interface CliOptions {
+  help: boolean;
+  quick: boolean;
+  only: string[];
+  out: string | undefined;
+  repetitions: number | undefined;
+}
+
+export const USAGE = `Usage: node apps/bench/dist/cli.js [options]   (or: npm run bench -- [options])
+
+Runs the side-by-side benchmarks (stdio: wiremcp, the official SDK v1 and v2, the hand-written baseline;
+raw and SDK clients) and the micro-benchmarks, then writes a markdown table and JSON.
+
+Options:
+  --quick               a short smoke run (fewer repetitions, shorter phases)
+  --only <list>         comma-separated; repeatable. Metric groups: ${METRIC_GROUPS.join(', ')}.
+                        Anything else selects implementations whose id contains it (e.g. wiremcp, sdk-v2,
+                        raw/, @2026); the baselines are always included, ratios need them.
+  --repetitions <n>     interleaved repetitions (default 5; 2 with --quick)
+  --out <dir>           where to write the results (default: see below)
+  --help                this text
+
+A full run (no --quick, no --only) writes apps/bench/results/latest.md and latest.json (committed; the
+README links them); other runs write apps/bench/out/partial.md and .json (git-ignored).
+
+Profiling: BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" adds node flags to every server
+process; node apps/bench/dist/profile-summary.js <file.cpuprofile> sums a profile up by origin and function.`;
+
+/** Parses argv (without node and the script). Throws an Error with a readable message for bad input. */
+export function parseOptions(argv: readonly string[]): CliOptions {
+  const options: CliOptions = { help: false, quick: false, only: [], out: undefined, repetitions: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--help':
+      case '-h':
+        options.help = true;
+        break;
+      case '--quick':
+        options.quick = true;
+        break;
+      case '--only':
+        options.only.push(...value().split(',').map((s) => s.trim()).filter((s) => s !== ''));
+        break;
+      case '--out':
+        options.out = value();
+        break;
+      case '--repetitions': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1 || n > 50) throw new Error('--repetitions must be an integer from 1 to 50');
+        options.repetitions = n;
+        break;
+      }
+      default:
+        throw new Error(`unknown option ${arg}`);
+    }
+  }
+  return options;
+}
+
+/** What `--only` selects: rows, and which parts of the measurement run. */
+export interface Selection {
+  rows: Row[];
+  cold: boolean;
+  load: boolean;
+  micro: boolean;
+}
+
+/** Applies `--only` filters to the rows and metric groups. Throws when a filter matches nothing. */
+export function select(allRows: readonly Row[], only: readonly string[]): Selection {
+  const groups = only.filter((f): f is MetricGroup => (METRIC_GROUPS as readonly string[]).includes(f));
+  const rowFilters = only.filter((f) => !(METRIC_GROUPS as readonly string[]).includes(f));
+  let rows = [...allRows];
+  if (rowFilters.length > 0) {
+    const wanted = allRows.filter((row) => rowFilters.some((f) => row.id.includes(f)));
+    if (wanted.length === 0) throw new Error(`--only ${rowFilters.join(',')} matches no implementation (ids: ${allRows.map((r) => r.id).join(', ')})`);
+    const ids = new Set(wanted.flatMap((row) => [row.id, row.reference]));
+    rows = allRows.filter((row) => ids.has(row.id));
+  }
+  const all = groups.length === 0;
+  const has = (group: MetricGroup): boolean => all || groups.includes(group);
+  return {
+    rows,
+    cold: has('cold') || has('rss'),
+    load: has('seq') || has('pipe') || has('cpu'),
+    micro: has('micro'),
+  };
+}
+
+/** The metrics a selection produces (for the JSON's list). */
+export function selectedMetrics(selection: Selection): typeof METRICS {
+  return METRICS.filter((m) => (m.phase === 'cold' ? selection.cold : selection.load));
+}

@@ -1,0 +1,84 @@
+// Runs one driver process (one row of one repetition) in a process group of its own, with a time limit. On
+// timeout, failure, exit of the CLI or Ctrl-C the whole group (the driver and the server it spawned) is killed,
+// so no process started by the bench outlives it.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { RESULT_PREFIX, type DriverJob, type DriverResult } from './job.js';
+
+const DRIVER = fileURLToPath(new URL('./driver.js', import.meta.url));
+const live = new Set<number>();
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/** Kills every driver group still running (used on exit and on signals). */
+export function killAllDrivers(): void {
+  for (const pid of live) killGroup(pid);
+  live.clear();
+}
+
+process.once('exit', killAllDrivers);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    killAllDrivers();
+    process.stderr.write(`\nbench: interrupted (${signal}); every process it started was stopped\n`);
+    process.exit(130);
+  });
+}
+
+/** Limits and node flags of an isolated run. */
+export interface RunDriverOptions {
+  timeoutMs: number;
+  nodeArgs?: string[];
+}
+
+/** Runs `job` in a fresh driver process; resolves with its result or rejects with the end of its stderr. */
+export function runDriver(job: DriverJob, options: RunDriverOptions): Promise<DriverResult> {
+  return runIsolated<DriverResult>(DRIVER, [JSON.stringify(job)], options);
+}
+
+/**
+ * Runs a bench script (which prints `RESULT_PREFIX` + JSON) in a fresh process group; resolves with the parsed
+ * result, rejects on failure or timeout with the end of its stderr.
+ */
+export function runIsolated<T>(script: string, args: string[], options: RunDriverOptions): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const pid = child.pid;
+    if (pid === undefined) {
+      child.once('error', reject);
+      return;
+    }
+    live.add(pid);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4000);
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(pid);
+    }, options.timeoutMs);
+    // Whatever the driver left behind (a server it could not stop, holding the stderr pipe open) goes with the
+    // group as soon as the driver exits; 'close' follows once the pipes are drained.
+    child.once('exit', () => killGroup(pid));
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      live.delete(pid);
+      const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
+      if (timedOut) return reject(new Error(`timed out after ${options.timeoutMs} ms\n${stderr}`));
+      if (code !== 0 || line === undefined) return reject(new Error(`driver exited with ${signal ?? code}\n${stderr}`));
+      resolve(JSON.parse(line.slice(RESULT_PREFIX.length)) as T);
+    });
+  });
+}
