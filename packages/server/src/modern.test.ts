@@ -1,5 +1,6 @@
 import { MetaKey } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
+import { stampModernResult } from './modern.js';
 import { McpServer } from './server-core.js';
 import { rawClient } from './server.test-util.js';
 
@@ -316,5 +317,28 @@ describe('subscriptions/listen', () => {
     s.registerTool({ name: 'late', inputSchema: { type: 'object' } }, () => ({ content: [] }));
     await client.settle();
     expect(client.notifications.filter((n) => n.method === 'notifications/tools/list_changed')).toEqual([]);
+  });
+});
+
+describe('stampModernResult', () => {
+  const info = { name: 'modern-server', version: '2.0.0' };
+  test('resultType first, the result as it was, _meta with the server info; the input is not modified', () => {
+    const result = { content: [{ type: 'text', text: 'x' }], structuredContent: { a: 1 } };
+    const stamped = stampModernResult(result, info, undefined);
+    expect(Object.keys(stamped)).toEqual(['resultType', 'content', 'structuredContent', '_meta']);
+    expect(stamped).toEqual({ resultType: 'complete', ...result, _meta: { [MetaKey.serverInfo]: info } });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'x' }], structuredContent: { a: 1 } });
+  });
+  test("a handler's _meta and resultType keep their place; its _meta keys are kept", () => {
+    const result = { _meta: { trace: 't' }, resultType: 'input_required', inputRequests: {} };
+    const stamped = stampModernResult(result, info, { ttlMs: 5, cacheScope: 'private' });
+    expect(Object.keys(stamped)).toEqual(['resultType', '_meta', 'inputRequests']);
+    expect(stamped._meta).toEqual({ trace: 't', [MetaKey.serverInfo]: info });
+    expect(stamped).not.toHaveProperty('ttlMs');
+    expect(result._meta).toEqual({ trace: 't' });
+  });
+  test('complete results of cacheable methods get the caching hint unless they set their own', () => {
+    expect(stampModernResult({ tools: [] }, info, { ttlMs: 5, cacheScope: 'private' })).toMatchObject({ ttlMs: 5, cacheScope: 'private' });
+    expect(stampModernResult({ tools: [], ttlMs: 1 }, info, { ttlMs: 5, cacheScope: 'private' })).toMatchObject({ ttlMs: 1, cacheScope: 'private' });
   });
 });
