@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '@wiremcp/protocol';
 import type { CliOptions } from './cli-options.js';
 import { DEFAULT_BASELINE, DEFAULT_OUT_DIR, DEFAULT_REGISTRY, SCENARIOS_DIR } from './paths.js';
-import { applyBaseline, loadBaseline, type BaselineEntry } from './report/baseline.js';
+import { applyBaseline, entryCovers, loadBaseline, type BaselineEntry } from './report/baseline.js';
 import { renderHtmlReport } from './report/html-report.js';
 import { Progress } from './report/progress.js';
 import { buildReport, type RunReport } from './report/run-report.js';
@@ -98,12 +98,15 @@ export async function runConformance(options: CliOptions, io: RunIo, argv: reado
     io.out.write(`${cells.length} cells, ${scenarios.length} scenarios, ${targets.length} servers\n`);
     return { exitCode: errors.length > 0 ? 1 : 0 };
   }
-  const progress = new Progress(cells.length, { stream: io.err, ...(options.plain ? { plain: true } : {}) });
-  const results: CellResult[] = await runPool(cells, options.jobs, (cell) => runCell(cell, { timeoutScale: options.timeoutScale }), (result) => progress.cellDone(result), signal);
-  progress.finish();
+  // The baseline is read before the run, so that a broken file stops it early and progress can tell news from
+  // known failures.
   const baselineFile = options.noBaseline ? undefined : resolve(options.baseline ?? DEFAULT_BASELINE);
   let entries: BaselineEntry[] = [];
   if (baselineFile !== undefined && (options.baseline !== undefined || existsSync(baselineFile))) entries = loadBaseline(baselineFile);
+  const progress = new Progress(cells.length, { stream: io.err, ...(options.plain ? { plain: true } : {}) });
+  const listed = (result: CellResult): boolean => entries.some((entry) => entryCovers(entry, result));
+  const results: CellResult[] = await runPool(cells, options.jobs, (cell) => runCell(cell, { timeoutScale: options.timeoutScale }), (result) => progress.cellDone(result, listed(result)), signal);
+  progress.finish();
   const outcome = applyBaseline(results, entries);
   const durationMs = Date.now() - startedAt.getTime();
   const exitCode = runFailed(results) || errors.length > 0 || signal?.aborted ? 1 : 0;

@@ -26,6 +26,7 @@ export class Progress {
   #done = 0;
   #failed = 0;
   #skipped = 0;
+  #expected = 0;
   #nextMark: number;
 
   constructor(total: number, options: ProgressOptions) {
@@ -36,15 +37,18 @@ export class Progress {
     if (this.#plain) this.#stream.write(`running ${total} cells\n`);
   }
 
-  /** Records a finished cell. */
-  cellDone(result: CellResult): void {
+  /** Records a finished cell; `expected` says the baseline lists it (a failure there is not news). */
+  cellDone(result: CellResult, expected = false): void {
     this.#done += 1;
-    if (result.status === 'fail') this.#failed += 1;
+    if (result.status === 'fail' && !expected) this.#failed += 1;
+    if (result.status === 'fail' && expected) this.#expected += 1;
     if (result.status === 'skip') this.#skipped += 1;
     const failure =
-      result.status === 'fail'
+      result.status === 'fail' && !expected
         ? `✗ ${result.scenario} · ${result.server} · ${result.transport} · ${result.revision}: ${(result.failure?.message ?? '').split('\n')[0]!.slice(0, 200)}\n`
-        : undefined;
+        : result.status === 'pass' && expected
+          ? `! ${result.scenario} · ${result.server} · ${result.transport} · ${result.revision}: passes, but the baseline expects a failure (stale entry)\n`
+          : undefined;
     if (this.#plain) {
       if (failure) this.#stream.write(failure);
       if (this.#done >= this.#nextMark || this.#done === this.#total) {
@@ -62,7 +66,8 @@ export class Progress {
   #line(): string {
     const seconds = ((Date.now() - this.#started) / 1000).toFixed(0);
     const percent = this.#total === 0 ? 100 : Math.floor((this.#done * 100) / this.#total);
-    return `[${this.#done}/${this.#total} ${percent}% ${seconds}s] ${this.#failed} failed, ${this.#skipped} skipped`;
+    const expected = this.#expected > 0 ? `, ${this.#expected} expected failures` : '';
+    return `[${this.#done}/${this.#total} ${percent}% ${seconds}s] ${this.#failed} failed, ${this.#skipped} skipped${expected}`;
   }
 
   /** Ends the progress display (clears the live line on a terminal). */

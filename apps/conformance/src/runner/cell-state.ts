@@ -158,7 +158,7 @@ export class CellState implements CheckContext {
         this.#record({ at: event.at, dir: 'note', text: `server exited (code ${event.code}, signal ${event.signal})` });
         return;
       case 'http':
-        this.httpNotes.push(`HTTP ${event.status}${event.body ? `: ${event.body.slice(0, 200)}` : ''}`);
+        if (event.status >= 300) this.httpNotes.push(`HTTP ${event.status}${event.body ? `: ${event.body.slice(0, 200)}` : ''}`);
         this.#record({ at: event.at, dir: 'note', text: `HTTP ${event.status} ${event.body.slice(0, 200)}` });
         return;
     }

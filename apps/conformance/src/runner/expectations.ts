@@ -35,6 +35,8 @@ export interface ExpectOptions {
   /** HTTP cells: the status the carrying response must have. */
   readonly status?: number;
   readonly isHttp: boolean;
+  /** False: leave the matched message queued (a later expect may consume it). Default true. */
+  readonly consume?: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function expectMessage(state: CellState, pattern: unknown, options:
         if (options.isHttp && options.status !== undefined && entry.status !== options.status) {
           throw state.mismatchFailure(`the message matched but came with HTTP ${entry.status ?? '(none)'} instead of ${options.status}`, pattern, entry);
         }
-        state.consume(entry);
+        if (options.consume !== false) state.consume(entry);
         Object.assign(state.captures, result.captures);
         return entry;
       }

@@ -20,13 +20,21 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The answer to request `id`: its response, or an error the server could not tie to it (id null, as HTTP
+ * servers without a session answer), or an HTTP response without a JSON-RPC body. Undefined on exit or timeout.
+ */
 async function answer(session: RawSession, id: number, timeoutMs: number): Promise<JsonObject | undefined> {
   const deadline = Date.now() + timeoutMs;
   let seen = 0;
   for (;;) {
     for (; seen < session.log.events.length; seen += 1) {
       const event = session.log.events[seen]!;
-      if (event.kind === 'message' && isObject(event.message) && event.message['id'] === id && !('method' in event.message)) return event.message;
+      if (event.kind === 'message' && isObject(event.message) && !('method' in event.message)) {
+        const answerId = event.message['id'];
+        if (answerId === id || ((answerId === null || answerId === undefined) && 'error' in event.message)) return event.message;
+      }
+      if (event.kind === 'http') return { error: { code: `HTTP ${event.status}`, message: event.body.slice(0, 100) } };
       if (event.kind === 'exit') return undefined;
     }
     if (!(await session.log.waitBeyond(seen, deadline))) return undefined;

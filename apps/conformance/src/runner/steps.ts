@@ -166,7 +166,7 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
     }
     case 'expect': {
       const pattern = state.resolve(s['expect']);
-      await expectMessage(state, pattern, { timeoutMs: s['timeoutMs'] ?? env.defaultTimeoutMs, status: s['status'], isHttp: env.isHttp });
+      await expectMessage(state, pattern, { timeoutMs: s['timeoutMs'] ?? env.defaultTimeoutMs, status: s['status'], isHttp: env.isHttp, consume: s['consume'] });
       return;
     }
     case 'expectNone': {

@@ -38,7 +38,7 @@ const MODIFIERS: Record<string, readonly StepAction[]> = {
   headers: ['send', 'sendPayload'],
   status: ['send', 'sendPayload', 'expect'],
   timeoutMs: ['expect'],
-  validate: ['expect'],
+  consume: ['expect'],
 };
 
 const STDIO_ONLY: readonly StepAction[] = ['sendRaw', 'closeStdin', 'expectExit'];

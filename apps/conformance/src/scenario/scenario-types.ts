@@ -51,7 +51,7 @@ export type Step = StepCommon &
     | { readonly send: unknown; readonly meta?: 'auto' | 'none'; readonly headers?: Record<string, string | null>; readonly status?: number }
     | { readonly sendPayload: PayloadSpec; readonly headers?: Record<string, string | null>; readonly status?: number }
     | { readonly sendRaw: string | readonly RawChunk[] }
-    | { readonly expect: unknown; readonly timeoutMs?: number; readonly validate?: boolean; readonly status?: number }
+    | { readonly expect: unknown; readonly timeoutMs?: number; readonly consume?: boolean; readonly status?: number }
     | { readonly expectNone: number | { readonly ms: number; readonly match?: unknown } }
     | { readonly closeStdin: true }
     | { readonly expectExit: { readonly withinMs?: number; readonly code?: unknown } }
