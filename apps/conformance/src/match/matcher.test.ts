@@ -125,6 +125,14 @@ describe('operators', () => {
     expect(ok({ $length: 3 }, 3)).toBe(false);
   });
 
+  test('$entries: an object as a list of {key, value}, so keys can be counted and captured', () => {
+    const inputRequests = { 'elicit-0': { method: 'elicitation/create' } };
+    expect(match({ $entries: { $length: 1, $contains: [{ key: { $capture: 'key' }, value: { method: 'elicitation/create' } }] } }, inputRequests)).toEqual({ ok: true, captures: { key: 'elicit-0' } });
+    expect(ok({ $entries: { $length: 2 } }, inputRequests)).toBe(false);
+    expect(ok({ $entries: [] }, {})).toBe(true);
+    expect(ok({ $entries: [] }, [])).toBe(false);
+  });
+
   test('$items: every element matches', () => {
     expect(ok({ $items: { name: { $type: 'string' } } }, [{ name: 'a' }, { name: 'b' }])).toBe(true);
     expect(ok({ $items: { name: { $type: 'string' } } }, [{ name: 'a' }, { name: 1 }])).toBe(false);

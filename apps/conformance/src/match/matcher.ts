@@ -185,6 +185,12 @@ function matchOperators(ops: Record<string, unknown>, actual: unknown, present: 
     }
   }
   if ('$contains' in ops && !matchContains(ops['$contains'] as unknown[], actual, path, state)) return false;
+  if ('$entries' in ops) {
+    // An object seen as a list of {key, value}: key names can be captured and counted like array items.
+    if (!isPlainObject(actual)) return state.fail(path, 'an object (for $entries)', actual);
+    const entries = Object.entries(actual).map(([key, value]) => ({ key, value }));
+    if (!matchValue(ops['$entries'], entries, true, `${path}(entries)`, state)) return false;
+  }
   if ('$json' in ops) {
     if (typeof actual !== 'string') return state.fail(path, 'a string holding JSON', actual);
     let parsed: unknown;

@@ -15,6 +15,7 @@ export const OPERATORS: readonly string[] = [
   '$oneOf',
   '$not',
   '$contains',
+  '$entries',
   '$items',
   '$length',
   '$gte',

@@ -44,6 +44,10 @@ describe('templates', () => {
     expect(resolveTemplate({ _meta: { a: 1, b: { $omit: true } } }, legacy)).toEqual({ _meta: { a: 1 } });
   });
 
+  test('object keys are templated as text', () => {
+    expect(resolveTemplate({ '{{server}}-{{capture.id}}': 1, plain: 2 }, legacy)).toEqual({ 'grammar-7': 1, plain: 2 });
+  });
+
   test('operators other than the template ones are left for the matcher', () => {
     expect(resolveTemplate({ id: { $type: 'integer' }, t: { $regex: '{{server}}' } }, legacy)).toEqual({ id: { $type: 'integer' }, t: { $regex: 'grammar' } });
   });

@@ -9,6 +9,7 @@
  *   (`>=2025-06-18`, `<2025-03-26`), a range over an era (`legacy`, `modern`), an era over `default`. When no
  *   branch applies, the enclosing object key (or array item) is dropped.
  * - `{$omit: true}` drops the enclosing key or item (to remove something a macro would add, e.g. a `_meta` key).
+ * - Object keys are templated as text (`{"{{capture.key}}": …}`).
  */
 
 /** The variables a template can refer to. */
@@ -104,7 +105,9 @@ function resolveAny(value: unknown, scope: TemplateScope): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(object)) {
     const resolved = resolveAny(item, scope);
-    if (resolved !== DROP) out[key] = resolved;
+    // Keys can be templates too (an input key chosen by the server, captured earlier); they become text.
+    const name = key.includes('{{') ? String(resolveString(key, scope)) : key;
+    if (resolved !== DROP) out[name] = resolved;
   }
   return out;
 }
