@@ -1,0 +1,124 @@
+/**
+ * The app end to end, through its real entry (`dist/cli.js`, built by `npm test` before vitest runs): a small
+ * slice of the matrix against our grammar server, the baseline's stale rule, the official everything server as
+ * an external `--command` target, and the raw Streamable HTTP session against that server in its HTTP mode.
+ * Every process a test starts is stopped by the test, on success and on failure.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { PACKAGE_ROOT } from './paths.js';
+import type { RunReport } from './report/run-report.js';
+import { freePort, waitForPort } from './session/open-session.js';
+
+const CLI = join(PACKAGE_ROOT, 'dist', 'cli.js');
+const OFFICIAL_EVERYTHING = join(PACKAGE_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const started = new Set<ChildProcess>();
+let out: string;
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm test builds before running vitest)`);
+});
+
+afterEach(() => {
+  for (const child of started) child.kill('SIGKILL');
+  started.clear();
+  if (out) rmSync(out, { recursive: true, force: true });
+});
+
+/** Runs the CLI with `args`, returning its exit code and output. Killed after `timeoutMs`. */
+function cli(args: string[], timeoutMs = 90_000): Promise<{ code: number | null; stdout: string; stderr: string; report: RunReport | undefined }> {
+  out = mkdtempSync(join(tmpdir(), 'wiremcp-conformance-'));
+  const child = spawn(process.execPath, [CLI, '--out', out, '--plain', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+  started.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      started.delete(child);
+      const file = join(out, 'results.json');
+      resolve({ code, stdout, stderr, report: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunReport) : undefined });
+    });
+  });
+}
+
+describe('wiremcp-conformance', () => {
+  test('the seed wire trace passes on the grammar server over both framings in every revision', async () => {
+    const { code, stdout, report } = await cli(['--server', 'grammar', '--scenario', 'seed-wire-trace']);
+    expect(stdout).toContain('10 cells');
+    expect(code).toBe(0);
+    expect(report!.exitCode).toBe(0);
+    expect(report!.cells.map((cell) => `${cell.transport} ${cell.revision} ${cell.status}`).sort()).toEqual(
+      ['stdio-content-length', 'stdio-ndjson'].flatMap((transport) =>
+        ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'].map((revision) => `${transport} ${revision} pass`),
+      ),
+    );
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    expect(html).toContain('PASSED');
+    expect(html).toContain('seed/seed-wire-trace');
+  }, 120_000);
+
+  test('a baseline entry for a cell that passes is stale and fails the run', async () => {
+    const baseline = join(mkdtempSync(join(tmpdir(), 'wiremcp-baseline-')), 'baseline.yaml');
+    writeFileSync(baseline, 'expectedFailures:\n  - { scenario: seed-wire-trace, server: grammar, transport: stdio-ndjson, revision: 2025-11-25, reason: fixed long ago }\n');
+    try {
+      const { code, stdout, report } = await cli(['--server', 'grammar', '--scenario', 'seed-wire-trace', '--transport', 'stdio-ndjson', '--revision', '2025-11-25', '--baseline', baseline]);
+      expect(code).toBe(1);
+      expect(report!.cells[0]).toMatchObject({ status: 'stale', reason: 'fixed long ago' });
+      expect(stdout).toContain('Stale baseline entries');
+    } finally {
+      rmSync(join(baseline, '..'), { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  test('--command runs the generic scenarios against the official everything server, probing what it speaks', async () => {
+    const { report, stderr } = await cli(['--command', `node ${OFFICIAL_EVERYTHING} stdio`, '--name', 'official', '--scenario', 'lifecycle/*', '--scenario', 'discover', '--no-baseline']);
+    expect(stderr).toContain('probing official');
+    const status = (scenario: string, revision: string) => report!.cells.find((cell) => cell.scenario === scenario && cell.revision === revision)?.status;
+    for (const revision of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
+      expect(status('initialize-negotiates-requested-version', revision)).toBe('pass');
+      expect(status('ping', revision)).toBe('pass');
+    }
+    // It is a legacy-only server: the 2026-07-28 cells are skipped with the probe's reason, not failed.
+    const modern = report!.cells.find((cell) => cell.scenario === 'discover');
+    expect(modern).toMatchObject({ status: 'skip', reason: expect.stringContaining('does not speak 2026-07-28') });
+    // Scenarios for dual-era servers do not apply to it.
+    expect(report!.cells.filter((cell) => cell.scenario === 'request-before-initialize').every((cell) => cell.status === 'skip')).toBe(true);
+  }, 120_000);
+});
+
+describe('Streamable HTTP (--url) against the official everything server in its HTTP mode', () => {
+  let server: ChildProcess | undefined;
+  let url: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    // The official server binds every interface; the preload keeps it on 127.0.0.1.
+    server = spawn(process.execPath, ['-r', join(PACKAGE_ROOT, 'src', 'testing', 'force-loopback.cjs'), OFFICIAL_EVERYTHING, 'streamableHttp'], {
+      env: { ...process.env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    server.stderr!.resume();
+    url = `http://127.0.0.1:${port}/mcp`;
+    await waitForPort(port, 15_000, server);
+  }, 30_000);
+
+  afterAll(() => {
+    server?.kill('SIGKILL');
+  });
+
+  test('sessions, SSE and JSON answers, 202 for notifications, version and session headers', async () => {
+    const { report } = await cli(['--url', url, '--name', 'official-http', '--revision', '2025-06-18,2025-11-25', '--scenario', 'http/*', '--scenario', 'ping', '--scenario', 'tools-list', '--scenario', 'unknown-method', '--no-baseline']);
+    const cells = report!.cells.filter((cell) => cell.status !== 'skip');
+    expect(cells.map((cell) => cell.scenario).sort()).toEqual(
+      ['http-notification-accepted', 'http-protocol-version-header', 'http-session-id-required', 'ping', 'tools-list', 'unknown-method'].flatMap((s) => [s, s]).sort(),
+    );
+    expect(cells.filter((cell) => cell.status !== 'pass').map((cell) => `${cell.scenario}: ${cell.failure?.message}`)).toEqual([]);
+  }, 120_000);
+});
