@@ -11,21 +11,23 @@ export interface PendingHost {
 }
 
 /**
- * One outbound request awaiting its response. Owns the request's timer and its abort listener and removes both
- * when it settles, so nothing outlives the request.
+ * One outbound request awaiting its response. It has no timer of its own: it keeps its `deadline`, and the
+ * {@link PendingRequests} it belongs to runs one timer for the earliest deadline of all of them. It removes its
+ * abort listener when it settles, so nothing outlives the request.
  */
 export class PendingRequest {
   readonly id: RequestId;
   readonly method: string;
   readonly onprogress: ((progress: Progress) => void) | undefined;
   readonly sendCancelled: boolean;
+  /** When the request times out (`Date.now()` ms); `Infinity` when it has no timeout. */
+  deadline: number;
   #resolve: (value: unknown) => void;
   #reject: (reason: unknown) => void;
   #host: PendingHost;
-  #timer: ReturnType<typeof setTimeout> | undefined;
   #timeoutMs: number;
   #resetOnProgress: boolean;
-  #deadline: number;
+  #totalDeadline: number;
   #signal: AbortSignal | undefined;
   #onAbort: (() => void) | undefined;
   settled = false;
@@ -48,9 +50,11 @@ export class PendingRequest {
     this.sendCancelled = options?.sendCancelledNotification !== false;
     this.#timeoutMs = options?.timeoutMs ?? defaultTimeoutMs;
     this.#resetOnProgress = options?.resetTimeoutOnProgress === true;
+    const hasTimeout = this.#timeoutMs > 0 && Number.isFinite(this.#timeoutMs);
     const maxTotal = options?.maxTotalTimeoutMs;
-    this.#deadline = maxTotal !== undefined && maxTotal > 0 ? Date.now() + maxTotal : Infinity;
-    if (this.#timeoutMs > 0 && Number.isFinite(this.#timeoutMs)) this.#arm(this.#timeoutMs);
+    const now = hasTimeout ? Date.now() : 0;
+    this.#totalDeadline = hasTimeout && maxTotal !== undefined && maxTotal > 0 ? now + maxTotal : Infinity;
+    this.deadline = hasTimeout ? Math.min(now + this.#timeoutMs, this.#totalDeadline) : Infinity;
     const signal = options?.signal;
     if (signal) {
       this.#signal = signal;
@@ -59,30 +63,21 @@ export class PendingRequest {
     }
   }
 
-  #arm(ms: number): void {
-    const remaining = Math.min(ms, this.#deadline - Date.now());
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      const total = this.#deadline !== Infinity && Date.now() >= this.#deadline;
-      this.#host.abandon(
-        this,
-        new LocalError(
-          'REQUEST_TIMEOUT',
-          total
-            ? `Request '${this.method}' exceeded its maximum total time`
-            : `Request '${this.method}' timed out after ${this.#timeoutMs} ms`,
-          { details: { method: this.method, timeoutMs: this.#timeoutMs } },
-        ),
-      );
-    }, Math.max(0, remaining));
+  /** The error of a request whose deadline has passed at `now`. */
+  timeoutError(now: number): LocalError {
+    const total = this.#totalDeadline !== Infinity && now >= this.#totalDeadline;
+    return new LocalError(
+      'REQUEST_TIMEOUT',
+      total ? `Request '${this.method}' exceeded its maximum total time` : `Request '${this.method}' timed out after ${this.#timeoutMs} ms`,
+      { details: { method: this.method, timeoutMs: this.#timeoutMs } },
+    );
   }
 
-  /** Delivers progress; restarts the timer when asked to. */
+  /** Delivers progress; pushes the deadline back when asked to (never past the total deadline). */
   progress(progress: Progress): void {
     if (this.settled) return;
-    if (this.#resetOnProgress && this.#timer !== undefined) {
-      clearTimeout(this.#timer);
-      this.#arm(this.#timeoutMs);
+    if (this.#resetOnProgress && this.deadline !== Infinity) {
+      this.deadline = Math.min(Date.now() + this.#timeoutMs, this.#totalDeadline);
     }
     this.onprogress?.(progress);
   }
@@ -98,8 +93,6 @@ export class PendingRequest {
   #settle(): boolean {
     if (this.settled) return false;
     this.settled = true;
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#timer = undefined;
     if (this.#signal && this.#onAbort) this.#signal.removeEventListener('abort', this.#onAbort);
     this.#signal = undefined;
     this.#onAbort = undefined;

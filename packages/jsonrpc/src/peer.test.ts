@@ -270,6 +270,81 @@ describe('timeouts and progress', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
+  test('one timer serves every pending request: each times out at its own deadline, in any order', async () => {
+    vi.useFakeTimers();
+    try {
+      const { client, server } = await connectedPair();
+      server.setRequestHandler('hang', () => new Promise(() => {}));
+      server.setRequestHandler('quick', () => ({ ok: true }));
+      const outcomes: string[] = [];
+      const track = (name: string, promise: Promise<unknown>) =>
+        promise.then(
+          () => outcomes.push(`${name} ok`),
+          (error: LocalError) => outcomes.push(`${name} ${error.code} ${error.message}`),
+        );
+      const slow = track('slow', client.request('hang', {}, { timeoutMs: 300 }));
+      const fast = track('fast', client.request('hang', {}, { timeoutMs: 100 }));
+      const answered = track('answered', client.request('quick', {}, { timeoutMs: 50 }));
+      const none = client.request('hang', {}, { timeoutMs: 0 });
+      await vi.advanceTimersByTimeAsync(1);
+      expect(vi.getTimerCount()).toBe(1);
+      await answered;
+      await vi.advanceTimersByTimeAsync(100);
+      await fast;
+      expect(outcomes).toEqual(['answered ok', "fast REQUEST_TIMEOUT Request 'hang' timed out after 100 ms"]);
+      expect(client.pendingCount).toBe(2);
+      await vi.advanceTimersByTimeAsync(200);
+      await slow;
+      expect(outcomes[2]).toBe("slow REQUEST_TIMEOUT Request 'hang' timed out after 300 ms");
+      // The request without a timeout keeps no timer alive.
+      expect(client.pendingCount).toBe(1);
+      expect(vi.getTimerCount()).toBe(0);
+      await client.close();
+      await expect(none).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('the timer is cleared once nothing is pending, and a settled request never times out later', async () => {
+    vi.useFakeTimers();
+    try {
+      const { client, server } = await connectedPair();
+      server.setRequestHandler('quick', () => ({ ok: true }));
+      await expect(client.request('quick', {}, { timeoutMs: 50 })).resolves.toEqual({ ok: true });
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(client.pendingCount).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test('progress pushes a deadline back past the shared timer; maxTotalTimeoutMs still ends it', async () => {
+    vi.useFakeTimers();
+    try {
+      const { client, server } = await connectedPair();
+      server.setRequestHandler('work', async (_params, ctx) => {
+        for (let i = 1; i <= 20 && !ctx.signal.aborted; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          await ctx.sendProgress(i);
+        }
+        return {};
+      });
+      let error: LocalError | undefined;
+      const request = client
+        .request('work', {}, { timeoutMs: 50, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 200, onprogress: () => {} })
+        .catch((e: LocalError) => (error = e));
+      await vi.advanceTimersByTimeAsync(190);
+      expect(error).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(20);
+      await request;
+      expect(error).toMatchObject({ code: 'REQUEST_TIMEOUT', message: "Request 'work' exceeded its maximum total time" });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   test('progress must increase: repeated or smaller values are not sent', async () => {
     const h = await rawHarness();
     h.peer.setRequestHandler('work', async (_params, ctx) => {
@@ -313,8 +388,8 @@ describe('close', () => {
       const pending = client.request('hang', {}, { timeoutMs: 10_000 });
       const second = client.request('hang', {}, { signal: new AbortController().signal });
       await vi.advanceTimersByTimeAsync(1);
-      // One timeout timer per pending request (the second uses the default timeout).
-      expect(vi.getTimerCount()).toBe(2);
+      // One timer for all pending requests' timeouts (the second uses the default timeout).
+      expect(vi.getTimerCount()).toBe(1);
       await client.close();
       await expect(pending).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
       await expect(second).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });

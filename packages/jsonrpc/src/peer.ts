@@ -58,7 +58,7 @@ export class Peer<
   acceptBatches = false;
 
   readonly #handlers = new HandlerTable();
-  readonly #pending = new PendingRequests();
+  readonly #pending = new PendingRequests((pending, error) => this.abandon(pending, error));
   readonly #inflight = new InflightRequests();
   readonly #timeoutMs: number;
   readonly #internalError: NonNullable<PeerOptions['onInternalError']>;
