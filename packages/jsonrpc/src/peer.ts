@@ -52,6 +52,11 @@ export class Peer<
 > implements PendingHost {
   /** Called once when the connection closes. */
   onclose: (() => void) | undefined;
+  /**
+   * Called when the transport's input ends (stdin EOF) while output is still open: the last moment to tell the
+   * other side something (e.g. end subscription streams) before in-flight requests finish and the peer closes.
+   */
+  oninputend: (() => void) | undefined;
   /** Called with transport errors and protocol violations by the peer (informational). */
   onerror: ((error: Error) => void) | undefined;
   /** Whether inbound JSON-RPC batches are accepted (2025-03-26 only); the layer above sets it on negotiation. */
@@ -394,6 +399,11 @@ export class Peer<
     this.#inputEnded = true;
     const ended = new LocalError('CONNECTION_CLOSED', 'The peer closed its side of the connection');
     this.#pending.rejectAll(ended);
+    try {
+      this.oninputend?.();
+    } catch (error) {
+      this.#internalError(error, {});
+    }
     void this.#inflight.idle().then(() => this.close());
   }
 

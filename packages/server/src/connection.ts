@@ -42,7 +42,8 @@ interface ListenStream {
   readonly resourcesListChanged: boolean;
   readonly resources: ReadonlySet<string>;
   readonly rpc: RequestContext;
-  end(): void;
+  /** Ends the stream: its response is sent; with a reason, `notifications/cancelled` for it goes first. */
+  end(reason?: string): void;
 }
 
 /** Gating capability of each client-to-server method. */
@@ -88,6 +89,16 @@ export class ServerConnection {
     peer.setNotificationHandler('notifications/roots/list_changed', () => {
       if (this.session) this.#server.emitRootsListChanged(this);
     });
+    // stdin EOF is a stdio client asking the server to shut down; stdout is still read until the server exits.
+    peer.oninputend = () => this.#endListens('the server is shutting down');
+  }
+
+  /**
+   * Tears down every open listen stream: the spec asks a server that tears one down to send
+   * `notifications/cancelled` for the listen request (stdio) and, when ending gracefully, its response.
+   */
+  #endListens(reason: string): void {
+    for (const stream of [...this.#listens.values()]) stream.end(reason);
   }
 
   /** Connects the peer to `transport`. */
@@ -96,11 +107,11 @@ export class ServerConnection {
   }
 
   /**
-   * Ends open listen streams gracefully (each gets its response), waits briefly for requests in progress, then
-   * closes the transport.
+   * Ends open listen streams (`notifications/cancelled`, then each one's response), waits briefly for requests in
+   * progress, then closes the transport.
    */
   async close(graceMs = 1000): Promise<void> {
-    for (const stream of [...this.#listens.values()]) stream.end();
+    this.#endListens('the server is closing');
     if (this.peer.inflightCount > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([this.peer.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
@@ -352,8 +363,11 @@ export class ServerConnection {
         resourcesListChanged: resourcesList,
         resources: new Set(resources),
         rpc,
-        end: () => {
-          this.#listens.delete(rpc.id);
+        end: (reason) => {
+          if (!this.#listens.delete(rpc.id)) return;
+          if (reason !== undefined && !rpc.cancelled) {
+            rpc.notify('notifications/cancelled', { requestId: rpc.id, reason }).catch(() => {});
+          }
           resolve({ _meta: subscriptionMeta });
         },
       };

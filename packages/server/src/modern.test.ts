@@ -295,10 +295,38 @@ describe('subscriptions/listen', () => {
     expect(delivered).toHaveLength(2);
     expect(delivered).toContainEqual({ method: 'notifications/tools/list_changed', params: { _meta: { [MetaKey.subscriptionId]: 0 } } });
     expect(delivered).toContainEqual({ method: 'notifications/resources/updated', params: { _meta: { [MetaKey.subscriptionId]: 0 }, uri: 'demo://a' } });
-    // The server ends the stream gracefully on close: the listen request gets its response.
+    // The server ends the stream on close: notifications/cancelled for the listen request, then its response.
     const closing = s.close();
     await expect(listen).resolves.toEqual({ resultType: 'complete', _meta: { [MetaKey.subscriptionId]: 0, ...SERVER_INFO } });
     await closing;
+    expect(client.notifications.at(-1)).toEqual({
+      method: 'notifications/cancelled',
+      params: { requestId: 0, reason: 'the server is closing' },
+    });
+  });
+
+  test('end of input (stdin EOF) ends open listen streams with notifications/cancelled and the response', async () => {
+    const s = server();
+    const client = await rawClient(s);
+    const seen: unknown[] = [];
+    const original = client.peer.receive.bind(client.peer);
+    client.peer.receive = (message, info) => {
+      seen.push(message);
+      original(message, info);
+    };
+    void client.peer.request('subscriptions/listen', {
+      notifications: { toolsListChanged: true },
+      _meta: { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} },
+    }).catch(() => {});
+    await client.settle();
+    const serverEnd = [...s.connections][0]!.peer.transport as unknown as { endInput(): void };
+    const closed = new Promise<void>((resolve) => ([...s.connections][0]!.peer.onclose = resolve));
+    serverEnd.endInput();
+    await closed;
+    expect(seen.slice(1)).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 0, reason: 'the server is shutting down' } },
+      { jsonrpc: '2.0', id: 0, result: { resultType: 'complete', _meta: { [MetaKey.subscriptionId]: 0, ...SERVER_INFO } } },
+    ]);
   });
 
   test('cancelling the listen request stops its notifications', async () => {
