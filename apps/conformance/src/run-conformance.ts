@@ -22,7 +22,6 @@ import { formatProblem } from './scenario/yaml-file.js';
 import { splitCommandLine } from './targets/command-line.js';
 import { loadRegistry } from './targets/registry.js';
 import type { Target } from './targets/target.js';
-import { TRANSPORTS } from './scenario/scenario-types.js';
 
 /** Where the run writes its text (the CLI passes stdout/stderr; tests pass buffers). */
 export interface RunIo {
@@ -139,6 +138,3 @@ export async function runConformance(options: CliOptions, io: RunIo, argv: reado
   if (signal?.aborted) io.out.write('\ninterrupted: the run is incomplete.\n');
   return { exitCode, report };
 }
-
-/** Transports in matrix order (re-exported for the CLI's listing). */
-export const ALL_TRANSPORTS = TRANSPORTS;

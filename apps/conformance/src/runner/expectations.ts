@@ -32,8 +32,8 @@ function isResponse(message: unknown): message is Record<string, unknown> {
 /** Options of {@link expectMessage}. */
 export interface ExpectOptions {
   readonly timeoutMs: number;
-  /** HTTP cells: the status the carrying response must have. */
-  readonly status?: number;
+  /** HTTP cells: a pattern the status of the carrying response must match. */
+  readonly status?: unknown;
   readonly isHttp: boolean;
   /** False: leave the matched message queued (a later expect may consume it). Default true. */
   readonly consume?: boolean;
@@ -51,8 +51,8 @@ export async function expectMessage(state: CellState, pattern: unknown, options:
     for (const entry of state.pending) {
       const result = match(pattern, entry.message);
       if (result.ok) {
-        if (options.isHttp && options.status !== undefined && entry.status !== options.status) {
-          throw state.mismatchFailure(`the message matched but came with HTTP ${entry.status ?? '(none)'} instead of ${options.status}`, pattern, entry);
+        if (options.isHttp && options.status !== undefined && !match(options.status, entry.status).ok) {
+          throw state.mismatchFailure(`the message matched but came with HTTP ${entry.status ?? '(none)'} instead of ${JSON.stringify(options.status)}`, pattern, entry);
         }
         if (options.consume !== false) state.consume(entry);
         Object.assign(state.captures, result.captures);

@@ -42,14 +42,21 @@ export function withModernMeta(message: unknown, state: CellState): unknown {
   return { ...message, params: { ...params, _meta: meta } };
 }
 
-async function sendMessage(state: CellState, env: StepEnvironment, message: unknown, step: { headers?: Record<string, string | null>; status?: number }): Promise<void> {
+/** HTTP cells: fails the step when the POST's status does not match the step's `status` pattern. */
+function checkPostStatus(state: CellState, env: StepEnvironment, status: number | undefined, expected: unknown, context: unknown): void {
+  if (!env.isHttp || expected === undefined) return;
+  const pattern = state.resolve(expected);
+  if (!match(pattern, status).ok) {
+    throw new StepFailed({ message: `the POST was answered with HTTP ${status ?? '(no response)'}`, expected: { status: pattern }, actual: { status: status ?? null, sent: context } });
+  }
+}
+
+async function sendMessage(state: CellState, env: StepEnvironment, message: unknown, step: { headers?: Record<string, string | null>; status?: unknown }): Promise<void> {
   state.lastSendIndex = state.session.log.events.length;
   state.trackOutgoing(message);
   state.recordOut(message);
   const outcome = await state.session.send(message, step.headers ? { headers: step.headers } : {});
-  if (env.isHttp && step.status !== undefined && outcome.status !== step.status) {
-    throw new StepFailed({ message: `the POST was answered with HTTP ${outcome.status ?? '(no response)'} instead of ${step.status}`, expected: message });
-  }
+  checkPostStatus(state, env, outcome.status, step.status, message);
 }
 
 function payloadBytes(state: CellState, spec: PayloadSpec): Uint8Array {
@@ -146,9 +153,7 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
       state.trackRawText(Buffer.from(bytes).toString('utf8'));
       state.note(`payload (${bytes.length} bytes): ${Buffer.from(bytes.subarray(0, 120)).toString('utf8')}${bytes.length > 120 ? '…' : ''}`);
       const outcome = await state.session.sendPayload(bytes, s['headers'] ? { headers: s['headers'] } : {});
-      if (env.isHttp && s['status'] !== undefined && outcome.status !== s['status']) {
-        throw new StepFailed({ message: `the POST was answered with HTTP ${outcome.status ?? '(no response)'} instead of ${s['status']}` });
-      }
+      checkPostStatus(state, env, outcome.status, s['status'], Buffer.from(bytes.subarray(0, 200)).toString('utf8'));
       return;
     }
     case 'sendRaw': {
@@ -166,7 +171,8 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
     }
     case 'expect': {
       const pattern = state.resolve(s['expect']);
-      await expectMessage(state, pattern, { timeoutMs: s['timeoutMs'] ?? env.defaultTimeoutMs, status: s['status'], isHttp: env.isHttp, consume: s['consume'] });
+      const status = s['status'] === undefined ? undefined : state.resolve(s['status']);
+      await expectMessage(state, pattern, { timeoutMs: s['timeoutMs'] ?? env.defaultTimeoutMs, status, isHttp: env.isHttp, consume: s['consume'] });
       return;
     }
     case 'expectNone': {

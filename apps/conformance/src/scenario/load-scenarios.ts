@@ -102,6 +102,7 @@ function checkSteps(raw: RawScenario, transports: readonly TransportId[], proble
       const exit = step['expectExit'] as { code?: unknown };
       if (exit.code !== undefined) patterns.push([`${at}/expectExit/code`, exit.code]);
     }
+    if ('status' in step) patterns.push([`${at}/status`, step['status']]);
     for (const [path, pattern] of patterns) problems.push(...checkPattern(pattern, path));
     if (action === 'sendPayload') {
       const payload = step['sendPayload'] as Record<string, unknown>;

@@ -48,10 +48,10 @@ export interface StepCommon {
 export type Step = StepCommon &
   (
     | { readonly handshake: HandshakeOptions }
-    | { readonly send: unknown; readonly meta?: 'auto' | 'none'; readonly headers?: Record<string, string | null>; readonly status?: number }
-    | { readonly sendPayload: PayloadSpec; readonly headers?: Record<string, string | null>; readonly status?: number }
+    | { readonly send: unknown; readonly meta?: 'auto' | 'none'; readonly headers?: Record<string, string | null>; readonly status?: unknown }
+    | { readonly sendPayload: PayloadSpec; readonly headers?: Record<string, string | null>; readonly status?: unknown }
     | { readonly sendRaw: string | readonly RawChunk[] }
-    | { readonly expect: unknown; readonly timeoutMs?: number; readonly consume?: boolean; readonly status?: number }
+    | { readonly expect: unknown; readonly timeoutMs?: number; readonly consume?: boolean; readonly status?: unknown }
     | { readonly expectNone: number | { readonly ms: number; readonly match?: unknown } }
     | { readonly closeStdin: true }
     | { readonly expectExit: { readonly withinMs?: number; readonly code?: unknown } }
