@@ -60,7 +60,7 @@ async function main(options: CliOptions): Promise<number> {
   const startLoad = loadavg();
   const selection = select(ROWS, options.only);
   const workload = options.quick ? QUICK : FULL;
-  const repetitions = options.repetitions ?? (options.quick ? 2 : 5);
+  const repetitions = options.repetitions ?? (options.quick ? 2 : 7);
   const ticks = clockTicks();
   const full = !options.quick && options.only.length === 0;
   // A full run is the one committed (results/, linked from the README); other runs go to out/ (git-ignored).

@@ -69,7 +69,7 @@ export interface Workload {
   pipeMaxCalls: number;
 }
 
-/** The full run (about 7–9 minutes on the 2-core bench machine). */
+/** The full run (about 9 minutes on the 2-core bench machine, 7 repetitions). */
 export const FULL: Workload = {
   coldStarts: 3,
   warmUpCalls: 300,
