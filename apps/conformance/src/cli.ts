@@ -37,12 +37,25 @@ async function main(): Promise<number> {
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
   process.on('exit', killAllServers);
+  // A run must never end by the event loop running dry while it awaits something nothing will settle: Node would
+  // exit with code 0 and a half-done run would look like a success. The interval keeps the loop alive (a stall
+  // then shows as a cell timeout), and beforeExit catches what slips through.
+  const keepAlive = setInterval(() => {}, 60_000);
+  const stalled = (): void => {
+    process.stderr.write('wiremcp-conformance: internal error: the run stalled before finishing\n');
+    killAllServers();
+    process.exit(2);
+  };
+  process.on('beforeExit', stalled);
   try {
     const { exitCode } = await runConformance(options, { out: process.stdout, err: process.stderr }, ['wiremcp-conformance', ...argv], controller.signal);
     return controller.signal.aborted ? 130 : exitCode;
   } catch (error) {
     process.stderr.write(`wiremcp-conformance: ${(error as Error).message}\n`);
     return 2;
+  } finally {
+    clearInterval(keepAlive);
+    process.removeListener('beforeExit', stalled);
   }
 }
 

@@ -115,7 +115,11 @@ export async function runCell(cell: Cell, options: RunCellOptions = {}): Promise
     else failure = { step: current, stepLabel: label, message: `harness error: ${(error as Error).stack ?? String(error)}` };
   } finally {
     clearTimeout(timer);
-    await (session as RawSession | undefined)?.close().catch(() => {});
+    // Bounded as well: stopping a server can never hold the run (child processes get SIGKILL in any case).
+    let closeTimer: ReturnType<typeof setTimeout> | undefined;
+    const closing = (session as RawSession | undefined)?.close().catch(() => {});
+    await Promise.race([closing, new Promise((resolve) => (closeTimer = setTimeout(resolve, 10_000)))]);
+    clearTimeout(closeTimer);
   }
   const durationMs = Date.now() - started;
   if (skipReason !== undefined) return { ...base(cell), status: 'skip', reason: skipReason, durationMs };

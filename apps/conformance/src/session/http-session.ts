@@ -39,6 +39,7 @@ export class HttpSession implements RawSession {
   readonly #inflight = new Map<unknown, AbortController>();
   readonly #all = new Set<AbortController>();
   readonly #reading = new Set<Promise<void>>();
+  readonly #readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
   #getStream = false;
   #closed = false;
 
@@ -144,6 +145,17 @@ export class HttpSession implements RawSession {
   async #readStream(response: Response, arrival: HttpArrival): Promise<void> {
     const parser = new SseParser();
     const reader = response.body!.getReader();
+    // Kept so that close() can cancel it: aborting the request does not always settle a pending read (an SSE
+    // stream the server keeps open), and a read that never settles holds no handle, so Node would just exit.
+    this.#readers.add(reader);
+    try {
+      await this.#readEvents(reader, parser, arrival);
+    } finally {
+      this.#readers.delete(reader);
+    }
+  }
+
+  async #readEvents(reader: ReadableStreamDefaultReader<Uint8Array>, parser: SseParser, arrival: HttpArrival): Promise<void> {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -223,6 +235,7 @@ export class HttpSession implements RawSession {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    for (const reader of this.#readers) reader.cancel().catch(() => {});
     for (const controller of this.#all) controller.abort();
     if (this.#sessionId !== undefined) {
       // SHOULD end the session; a 405 answer is allowed.
@@ -230,6 +243,9 @@ export class HttpSession implements RawSession {
         .then((response) => response.body?.cancel())
         .catch(() => {});
     }
-    await Promise.allSettled([...this.#reading]);
+    // Bounded: a body that neither cancel nor abort settles must not hold the cell (the timer keeps Node alive).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled([...this.#reading]), new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
+    clearTimeout(timer);
   }
 }

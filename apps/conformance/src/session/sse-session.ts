@@ -16,6 +16,7 @@ export class SseSession implements RawSession {
   readonly #controller = new AbortController();
   #endpoint: Promise<string> | undefined;
   #reading: Promise<void> | undefined;
+  #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   #closed = false;
 
   constructor(url: string, note = '') {
@@ -33,6 +34,7 @@ export class SseSession implements RawSession {
         }
         const parser = new SseParser();
         const reader = response.body!.getReader();
+        this.#reader = reader;
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
@@ -111,7 +113,11 @@ export class SseSession implements RawSession {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // Cancel the reader too: an aborted request does not always settle a pending read (see HttpSession.close).
+    this.#reader?.cancel().catch(() => {});
     this.#controller.abort();
-    await this.#reading?.catch(() => {});
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.#reading?.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
+    clearTimeout(timer);
   }
 }
