@@ -1,5 +1,6 @@
 import { createLinkedPair, type LinkedTransportEnd } from './linked-pair.js';
-import { Peer, type PeerOptions } from './peer.js';
+import { Peer } from './peer.js';
+import type { PeerOptions } from './types.js';
 
 /** A peer wired to a raw transport end whose received messages are recorded. */
 export interface RawHarness {
