@@ -51,6 +51,13 @@ function job(row: Row, workload: Workload, parts: { cold: boolean; load: boolean
   return { client: row.client, server: row.server, era: row.era, workload, cold: parts.cold, load: parts.load, clockTicksPerSec };
 }
 
+/** The command as typed: `npm run bench -- …` when run through the root script (npm sets the lifecycle event). */
+function commandLine(): string {
+  const args = process.argv.slice(2).join(' ');
+  if (process.env.npm_lifecycle_event === 'bench') return `npm run bench${args === '' ? '' : ` -- ${args}`}`;
+  return `node ${relative(REPO_ROOT, process.argv[1] ?? 'apps/bench/dist/cli.js')}${args === '' ? '' : ` ${args}`}`;
+}
+
 function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
@@ -113,7 +120,7 @@ async function main(options: CliOptions): Promise<number> {
   const report: RunReport = {
     meta: {
       date: new Date().toISOString(),
-      command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+      command: commandLine(),
       wallTimeSec: (performance.now() - started) / 1000,
       node: process.versions.node,
       os: `${type()} ${release()}`,
