@@ -28,6 +28,22 @@ function clockTicks(): number {
   }
 }
 
+/**
+ * The CPU that drivers and their servers share, or undefined (not pinned). On the bench VM two processes on different
+ * vCPUs pay the hypervisor's wake-up latency on every message: sequential round trips were ~10 or ~20 µs depending
+ * on where the scheduler happened to put the pair, which made per-repetition latency ratios bimodal. On one CPU they
+ * measure the software. Needs Linux `taskset`; `--no-pin` turns it off.
+ */
+function pinnedCpu(options: CliOptions, cores: number): number | undefined {
+  if (!options.pin || process.platform !== 'linux') return undefined;
+  try {
+    execFileSync('taskset', ['-c', String(cores - 1), 'true'], { stdio: 'ignore' });
+    return cores - 1;
+  } catch {
+    return undefined;
+  }
+}
+
 function gitCommit(): string | undefined {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
@@ -69,6 +85,8 @@ async function main(options: CliOptions): Promise<number> {
   const workload = options.quick ? QUICK : FULL;
   const repetitions = options.repetitions ?? (options.quick ? 2 : 7);
   const ticks = clockTicks();
+  const cpu = pinnedCpu(options, cpus().length);
+  const isolated = { timeoutMs: DRIVER_TIMEOUT_MS, cpu };
   const full = !options.quick && options.only.length === 0;
   // A full run is the one committed (results/, linked from the README); other runs go to out/ (git-ignored).
   const outDir = resolve(options.out ?? join(PACKAGE_ROOT, full ? 'results' : 'out'));
@@ -76,14 +94,17 @@ async function main(options: CliOptions): Promise<number> {
   const { rows } = selection;
   const measured = selection.cold || selection.load;
 
-  log(`bench: ${rows.length} implementations × ${repetitions} repetitions${options.quick ? ' (quick)' : ''}; results → ${relative(process.cwd(), join(outDir, baseName))}.{md,json}`);
+  log(
+    `bench: ${rows.length} implementations × ${repetitions} repetitions${options.quick ? ' (quick)' : ''}` +
+      `${cpu === undefined ? ', not pinned' : `, each driver and its server on CPU ${cpu}`}; results → ${relative(process.cwd(), join(outDir, baseName))}.{md,json}`,
+  );
   const records: RepetitionRecord[] = [];
   if (measured) {
     // Warm-up: every implementation once (one cold start, no load), discarded; it brings the files into the page
     // cache so that the first measured repetition does not pay for the disk.
     log('warm-up: one discarded start of every implementation');
     for (const row of rows) {
-      await runDriver(job(row, { ...workload, coldStarts: 1 }, { cold: true, load: false }, ticks), { timeoutMs: DRIVER_TIMEOUT_MS }).catch((error: Error) =>
+      await runDriver(job(row, { ...workload, coldStarts: 1 }, { cold: true, load: false }, ticks), isolated).catch((error: Error) =>
         log(`  warm-up ${row.id} failed: ${error.message.split('\n')[0]}`),
       );
     }
@@ -94,7 +115,7 @@ async function main(options: CliOptions): Promise<number> {
       for (const row of order) {
         const t0 = performance.now();
         try {
-          record.results[row.id] = await runDriver(job(row, workload, selection, ticks), { timeoutMs: DRIVER_TIMEOUT_MS });
+          record.results[row.id] = await runDriver(job(row, workload, selection, ticks), isolated);
           log(`  [${index + 1}/${repetitions}] ${row.id.padEnd(24)} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
@@ -110,13 +131,13 @@ async function main(options: CliOptions): Promise<number> {
   let micro: MicroResults | { error: string } | undefined;
   if (selection.micro) {
     log('micro-benchmarks');
-    micro = await runIsolated<MicroResults>(fileURLToPath(new URL('./micro/run-micro.js', import.meta.url)), [], { timeoutMs: DRIVER_TIMEOUT_MS }).catch(
+    micro = await runIsolated<MicroResults>(fileURLToPath(new URL('./micro/run-micro.js', import.meta.url)), [], isolated).catch(
       (error: Error) => ({ error: error.message.split('\n')[0]! }),
     );
   }
 
   const rowIds = new Set(rows.map((r) => r.id));
-  const cpu = cpus();
+  const cpuInfo = cpus();
   const report: RunReport = {
     meta: {
       date: new Date().toISOString(),
@@ -124,8 +145,9 @@ async function main(options: CliOptions): Promise<number> {
       wallTimeSec: (performance.now() - started) / 1000,
       node: process.versions.node,
       os: `${type()} ${release()}`,
-      cpu: cpu[0]?.model.trim() ?? 'unknown CPU',
-      cores: cpu.length,
+      cpu: cpuInfo[0]?.model.trim() ?? 'unknown CPU',
+      cores: cpuInfo.length,
+      pinnedCpu: cpu,
       memoryGb: Math.round(totalmem() / 1024 ** 3),
       loadAverage: { start: startLoad, end: loadavg() },
       gitCommit: gitCommit(),

@@ -4,7 +4,8 @@ import { ROWS } from './plan.js';
 
 describe('parseOptions', () => {
   test('defaults', () => {
-    expect(parseOptions([])).toEqual({ help: false, quick: false, only: [], out: undefined, repetitions: undefined });
+    expect(parseOptions([])).toEqual({ help: false, quick: false, only: [], out: undefined, repetitions: undefined, pin: true });
+    expect(parseOptions(['--no-pin']).pin).toBe(false);
   });
   test('flags, values and repeated --only', () => {
     expect(parseOptions(['--quick', '--only', 'cold,wiremcp', '--only=pipe', '--out', '/tmp/x', '--repetitions=3'])).toEqual({
@@ -13,6 +14,7 @@ describe('parseOptions', () => {
       only: ['cold', 'wiremcp', 'pipe'],
       out: '/tmp/x',
       repetitions: 3,
+      pin: true,
     });
   });
   test('bad input is a readable error', () => {

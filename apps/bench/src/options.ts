@@ -13,6 +13,8 @@ export interface CliOptions {
   only: string[];
   out: string | undefined;
   repetitions: number | undefined;
+  /** Run each driver and its server on one CPU (Linux `taskset`); `--no-pin` turns it off. */
+  pin: boolean;
 }
 
 export const USAGE = `Usage: node apps/bench/dist/cli.js [options]   (or: npm run bench -- [options])
@@ -26,6 +28,7 @@ Options:
                         Anything else selects implementations whose id contains it (e.g. wiremcp, sdk-v2,
                         raw/, @2026); the baselines are always included, ratios need them.
   --repetitions <n>     interleaved repetitions (default 7; 2 with --quick)
+  --no-pin              do not run each driver and its server on one CPU (the default on Linux, with taskset)
   --out <dir>           where to write the results (default: see below)
   --help                this text
 
@@ -37,7 +40,7 @@ process; node apps/bench/dist/profile-summary.js <file.cpuprofile> sums a profil
 
 /** Parses argv (without node and the script). Throws an Error with a readable message for bad input. */
 export function parseOptions(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { help: false, quick: false, only: [], out: undefined, repetitions: undefined };
+  const options: CliOptions = { help: false, quick: false, only: [], out: undefined, repetitions: undefined, pin: true };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -53,6 +56,9 @@ export function parseOptions(argv: readonly string[]): CliOptions {
         break;
       case '--quick':
         options.quick = true;
+        break;
+      case '--no-pin':
+        options.pin = false;
         break;
       case '--only':
         options.only.push(...value().split(',').map((s) => s.trim()).filter((s) => s !== ''));

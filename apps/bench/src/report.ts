@@ -13,6 +13,8 @@ export interface RunMeta {
   os: string;
   cpu: string;
   cores: number;
+  /** The CPU every driver and its server ran on (`undefined`: not pinned). */
+  pinnedCpu: number | undefined;
   memoryGb: number;
   loadAverage: { start: number[]; end: number[] };
   gitCommit: string | undefined;
@@ -96,6 +98,7 @@ export function renderMarkdown(report: RunReport): string {
   out.push('# wiremcp benchmarks: latest results', '');
   out.push(
     `Run on ${meta.date} · Node ${meta.node} · ${meta.os} · ${meta.cpu}, ${meta.cores} cores, ${meta.memoryGb} GB · ` +
+      `${meta.pinnedCpu === undefined ? 'not pinned' : `each client and its server pinned to CPU ${meta.pinnedCpu}`} · ` +
       `load average ${meta.loadAverage.start.map((l) => l.toFixed(2)).join(' ')} at the start, ${meta.loadAverage.end.map((l) => l.toFixed(2)).join(' ')} at the end (a shared machine).`,
   );
   out.push(

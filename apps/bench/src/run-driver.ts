@@ -35,6 +35,8 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 export interface RunDriverOptions {
   timeoutMs: number;
   nodeArgs?: string[];
+  /** Run the process (and the server it spawns: affinity is inherited) on this CPU only, through `taskset`. */
+  cpu?: number | undefined;
 }
 
 /** Runs `job` in a fresh driver process; resolves with its result or rejects with the end of its stderr. */
@@ -48,7 +50,9 @@ export function runDriver(job: DriverJob, options: RunDriverOptions): Promise<Dr
  */
 export function runIsolated<T>(script: string, args: string[], options: RunDriverOptions): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script, ...args], {
+    const command = [process.execPath, ...(options.nodeArgs ?? []), script, ...args];
+    if (options.cpu !== undefined) command.unshift('taskset', '-c', String(options.cpu));
+    const child = spawn(command[0]!, command.slice(1), {
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
