@@ -30,13 +30,29 @@ describe('subscriptions/listen', () => {
     await client.close();
   });
 
-  test('ends on the server response (graceful end)', async () => {
+  test('a closing McpServer ends the stream: notifications/cancelled comes first, then the response', async () => {
     const { server } = demoServer();
     const { client } = await connected(server);
     const stream = await client.listen({ toolsListChanged: true });
     const closing = server.close();
-    expect(await stream.done).toEqual({ reason: 'server-response' });
+    expect(await stream.done).toEqual({ reason: 'server-cancelled' });
     await closing;
+  });
+
+  test('ends on the server response alone (graceful end without notifications/cancelled)', async () => {
+    const fake = await scripted((method, _params, ctx) => {
+      if (method === 'server/discover') return { supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } } };
+      if (method === 'subscriptions/listen') {
+        void ctx.notify('notifications/subscriptions/acknowledged', { _meta: { [MetaKey.subscriptionId]: ctx.id }, notifications: { toolsListChanged: true } });
+        return new Promise((resolve) => setTimeout(() => resolve({ resultType: 'complete', _meta: { [MetaKey.subscriptionId]: ctx.id } }), 5));
+      }
+      return {};
+    });
+    const client = new McpClient({ name: 'c', version: '1' });
+    await client.connect(fake.transport);
+    const stream = await client.listen({ toolsListChanged: true });
+    expect(await stream.done).toEqual({ reason: 'server-response' });
+    await client.close();
   });
 
   test("ends on the server's notifications/cancelled for the listen id; nothing is sent back", async () => {
