@@ -7,31 +7,16 @@
  * here alone. The shapes follow the newest revision that has each definition (2026-07-28, else 2025-11-25), with
  * fields of older revisions kept optional, and they are structurally compatible with the generated ones.
  */
-import type { LogLevel, RequestId } from '@wiremcp/protocol';
+import type { Annotations, Icon, Implementation, LogLevel, RequestId } from '@wiremcp/protocol';
+
+/** `Implementation`, `Icon` and `Annotations` are the spec's own shapes (2026-07-28). */
+export type { Annotations, Icon, Implementation };
 
 /** A JSON object with unknown values. */
 export type JsonObject = { [key: string]: unknown };
 
 /** `_meta` of any message. */
 export type Meta = { [key: string]: unknown };
-
-/** `Implementation`: who a client or server is. */
-export interface Implementation {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
-}
-
-/** An icon (2025-11-25+). */
-export interface Icon {
-  src: string;
-  mimeType?: string;
-  sizes?: string[];
-  theme?: 'light' | 'dark';
-}
 
 /** Capabilities a client declares (in `initialize`, or per request in 2026-07-28). */
 export interface ClientCapabilities {
@@ -85,13 +70,6 @@ export interface DiscoverResult extends ResultBase, CacheHints {
   supportedVersions: string[];
   capabilities: ServerCapabilities;
   instructions?: string;
-}
-
-/** Hints about content: audience, priority, freshness. */
-export interface Annotations {
-  audience?: Array<'user' | 'assistant'>;
-  priority?: number;
-  lastModified?: string;
 }
 
 /** Text contents of a resource. */

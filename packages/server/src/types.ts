@@ -3,35 +3,13 @@
  * every revision's fields); the server adapts them to the revision a request speaks (`resultType`, `_meta`,
  * caching hints are added by the server, never written by the author).
  */
-import type { LogLevel } from '@wiremcp/protocol';
+import type { Annotations, Icon, Implementation, LogLevel, ToolAnnotations } from '@wiremcp/protocol';
+
+/** `Implementation`, `Icon`, `Annotations` and `ToolAnnotations` are the spec's own shapes (2026-07-28). */
+export type { Annotations, Icon, Implementation, ToolAnnotations };
 
 /** A JSON Schema object (draft-07 or 2020-12). */
 export type JsonSchema = { [key: string]: unknown };
-
-/** `Implementation`: who the server is. */
-export interface Implementation {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
-}
-
-/** An icon (2025-11-25+). */
-export interface Icon {
-  src: string;
-  mimeType?: string;
-  sizes?: string[];
-  theme?: 'light' | 'dark';
-}
-
-/** Hints about audience, priority and freshness of content. */
-export interface Annotations {
-  audience?: Array<'user' | 'assistant'>;
-  priority?: number;
-  lastModified?: string;
-}
 
 /** Text contents of a resource. */
 export interface TextResourceContents {
@@ -56,15 +34,6 @@ export type ContentBlock =
   | { type: 'audio'; data: string; mimeType: string; annotations?: Annotations; _meta?: Record<string, unknown> }
   | { type: 'resource'; resource: TextResourceContents | BlobResourceContents; annotations?: Annotations; _meta?: Record<string, unknown> }
   | ({ type: 'resource_link' } & ResourceDefinition);
-
-/** Hints describing a tool's behaviour (untrusted unless the server is trusted). */
-export interface ToolAnnotations {
-  title?: string;
-  readOnlyHint?: boolean;
-  destructiveHint?: boolean;
-  idempotentHint?: boolean;
-  openWorldHint?: boolean;
-}
 
 /** A tool as listed by `tools/list`. */
 export interface ToolDefinition {
