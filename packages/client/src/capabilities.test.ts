@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { clientCapabilitiesFor, hasCapability, missingServerCapability } from './capabilities.js';
+import { hasCapability } from '@wiremcp/protocol';
+import { clientCapabilitiesFor, missingServerCapability } from './capabilities.js';
 
 const all = {
   sampling: () => ({ role: 'assistant' as const, content: {}, model: 'm' }),

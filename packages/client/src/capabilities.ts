@@ -2,7 +2,15 @@
  * Capabilities: what the client declares (derived from its handlers, shaped by revision) and the checks of the
  * server's declared capabilities before a gated request is sent.
  */
-import { eraOf, LocalError } from '@wiremcp/protocol';
+import {
+  eraOf,
+  hasCapability,
+  isProtocolVersion,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LocalError,
+  methodExistsIn,
+  serverCapabilityPath,
+} from '@wiremcp/protocol';
 import type { InputHandlers } from './options.js';
 import type { ClientCapabilities, ServerCapabilities } from './protocol-types.js';
 
@@ -38,43 +46,23 @@ export function clientCapabilitiesFor(
   return caps;
 }
 
-/** The server capability (as a path) that gates each client request; absent methods are ungated. */
-const GATES: Readonly<Record<string, readonly string[]>> = {
-  'tools/list': ['tools'],
-  'tools/call': ['tools'],
-  'prompts/list': ['prompts'],
-  'prompts/get': ['prompts'],
-  'resources/list': ['resources'],
-  'resources/templates/list': ['resources'],
-  'resources/read': ['resources'],
-  'resources/subscribe': ['resources', 'subscribe'],
-  'resources/unsubscribe': ['resources', 'subscribe'],
-  'logging/setLevel': ['logging'],
-  'completion/complete': ['completions'],
-};
-
-/** True when `caps` declares the capability at `path` (present and not `false`/`null`). */
-export function hasCapability(caps: ServerCapabilities | ClientCapabilities | undefined, path: readonly string[]): boolean {
-  let node: unknown = caps;
-  for (const key of path) {
-    if (typeof node !== 'object' || node === null) return false;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node !== undefined && node !== null && node !== false;
-}
 
 /**
  * The `CAPABILITY_NOT_SUPPORTED` error for `method` when the server did not declare its gate, else `undefined`.
- * `completion/complete` is ungated in 2024-11-05 (the `completions` capability appeared in 2025-03-26).
+ * Gates come from the method table of `@wiremcp/protocol` for the negotiated revision (so `completion/complete`
+ * is ungated in 2024-11-05, where the `completions` capability did not exist yet).
  */
 export function missingServerCapability(
   method: string,
   caps: ServerCapabilities | undefined,
   version: string,
 ): LocalError | undefined {
-  const gate = GATES[method];
+  // A legacy-only method the client maps onto a modern mechanism (resources/subscribe → a listen stream) keeps
+  // the gate it had in the newest legacy revision.
+  const gate = isProtocolVersion(version)
+    ? (serverCapabilityPath(method, version) ?? (methodExistsIn(method, version) ? undefined : serverCapabilityPath(method, LATEST_LEGACY_PROTOCOL_VERSION)))
+    : undefined;
   if (!gate || hasCapability(caps, gate)) return undefined;
-  if (method === 'completion/complete' && version === '2024-11-05') return undefined;
   return new LocalError(
     'CAPABILITY_NOT_SUPPORTED',
     `The server does not declare the '${gate.join('.')}' capability needed by '${method}'`,

@@ -210,3 +210,31 @@ export function canSend(method: string, revision: ProtocolVersion, side: 'client
   if (direction === undefined) return false;
   return direction === 'both' || direction === (side === 'client' ? 'client-to-server' : 'server-to-client');
 }
+
+const serverGatePaths = new Map<string, readonly string[] | null>();
+
+/**
+ * The server capability that gates `method` in `revision`, as a property path into `ServerCapabilities`
+ * (`['resources', 'subscribe']`); `undefined` when no server capability gates it there (ungated, client-gated,
+ * or absent from the revision). Memoized: cheap enough for every request.
+ */
+export function serverCapabilityPath(method: string, revision: ProtocolVersion): readonly string[] | undefined {
+  const key = `${revision} ${method}`;
+  let path = serverGatePaths.get(key);
+  if (path === undefined) {
+    const gate = capabilityFor(method, revision);
+    path = gate !== undefined && gate.startsWith('server:') ? gate.slice('server:'.length).split('.') : null;
+    serverGatePaths.set(key, path);
+  }
+  return path ?? undefined;
+}
+
+/** True when `capabilities` declares the capability at `path` (present, and neither `false` nor `null`). */
+export function hasCapability(capabilities: unknown, path: readonly string[]): boolean {
+  let node = capabilities;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node !== undefined && node !== null && node !== false;
+}

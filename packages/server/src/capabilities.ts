@@ -59,13 +59,3 @@ export function implementationFor(info: Implementation, version: ProtocolVersion
   if (version === '2025-06-18') return info.title === undefined ? { name: info.name, version: info.version } : { name: info.name, title: info.title, version: info.version };
   return info;
 }
-
-/** True when `caps` declares the capability at `path` (e.g. `['resources', 'subscribe']`). */
-export function hasCapability(caps: Readonly<Record<string, unknown>>, path: readonly string[]): boolean {
-  let node: unknown = caps;
-  for (const key of path) {
-    if (typeof node !== 'object' || node === null) return false;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node !== undefined && node !== null && node !== false;
-}

@@ -1,5 +1,6 @@
 import {
   ErrorCode,
+  hasCapability,
   invalidParams,
   invalidRequest,
   isLogLevel,
@@ -7,13 +8,14 @@ import {
   methodNotFound,
   negotiateLegacyVersion,
   RpcError,
+  serverCapabilityPath,
   supportsBatching,
   type LegacyProtocolVersion,
   type LogLevel,
   type RequestId,
 } from '@wiremcp/protocol';
 import { Peer, type RequestContext, type Transport } from '@wiremcp/jsonrpc';
-import { hasCapability, implementationFor } from './capabilities.js';
+import { implementationFor } from './capabilities.js';
 import { HandlerContext, InputRequiredError, InputRound, type RequestScope } from './handler-context.js';
 import { isModernMeta, LEGACY_ONLY_METHODS, MODERN_ONLY_METHODS, modernScope, stampModernResult } from './modern.js';
 import { ResourceNotFoundError } from './resource-registry.js';
@@ -45,20 +47,6 @@ interface ListenStream {
   /** Ends the stream: its response is sent; with a reason, `notifications/cancelled` for it goes first. */
   end(reason?: string): void;
 }
-
-/** Gating capability of each client-to-server method. */
-const GATES: Record<string, readonly string[]> = {
-  'tools/list': ['tools'],
-  'tools/call': ['tools'],
-  'prompts/list': ['prompts'],
-  'prompts/get': ['prompts'],
-  'resources/list': ['resources'],
-  'resources/templates/list': ['resources'],
-  'resources/read': ['resources'],
-  'resources/subscribe': ['resources', 'subscribe'],
-  'resources/unsubscribe': ['resources', 'subscribe'],
-  'logging/setLevel': ['logging'],
-};
 
 const INPUT_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
@@ -213,7 +201,7 @@ export class ServerConnection {
     const server = this.#server;
     const custom = server.customHandler(method);
     if (custom) return custom(params, new HandlerContext(rpc, scope, server, round));
-    const gate = GATES[method];
+    const gate = serverCapabilityPath(method, scope.protocolVersion);
     if (gate) {
       const caps = scope.era === 'legacy' ? (scope as LegacySession).serverCapabilities : server.capabilitiesFor(scope.protocolVersion);
       if (!hasCapability(caps, gate)) throw methodNotFound(method, { reason: `the server does not declare the '${gate.join('.')}' capability` });
@@ -247,7 +235,7 @@ export class ServerConnection {
         return nextCursor === undefined ? { prompts: page } : { prompts: page, nextCursor };
       }
       case 'completion/complete':
-        return server.complete(params, scope);
+        return server.complete(params);
       case 'server/discover':
         return server.discover();
       case 'subscriptions/listen':

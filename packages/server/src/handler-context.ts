@@ -1,6 +1,5 @@
-import { ErrorCode, LocalError, RpcError, shouldLog, type LogLevel, type ProtocolVersion, type RequestId } from '@wiremcp/protocol';
+import { ErrorCode, hasCapability, LocalError, RpcError, shouldLog, type LogLevel, type ProtocolVersion, type RequestId } from '@wiremcp/protocol';
 import type { MessageInfo, RequestContext } from '@wiremcp/jsonrpc';
-import { hasCapability } from './capabilities.js';
 import type { Implementation } from './types.js';
 
 /** How one request is served: its era, revision and what the client declared for it. */

@@ -1,5 +1,4 @@
 import {
-  invalidParams,
   LEGACY_PROTOCOL_VERSIONS,
   LocalError,
   MODERN_PROTOCOL_VERSIONS,
@@ -221,10 +220,7 @@ export class McpServer implements ContextServices {
   }
 
   /** @internal `completion/complete`. */
-  complete(params: Record<string, unknown> | undefined, scope: RequestScope): Promise<Record<string, unknown>> {
-    if (scope.protocolVersion !== '2024-11-05' && !('completions' in this.capabilitiesFor(scope.protocolVersion))) {
-      return Promise.reject(invalidParams('This server offers no completions'));
-    }
+  complete(params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
     return complete(params, this.prompts, this.resources);
   }
 
