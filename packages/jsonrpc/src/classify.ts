@@ -82,3 +82,19 @@ export function describeInvalid(value: unknown): InvalidMessage {
   }
   return { id, code: ErrorCode.InvalidRequest, message: 'Invalid request: not a request, notification or response' };
 }
+
+/** True when an invalid value is a broken response (no method, a result or an error): never answered. */
+export function isBrokenResponse(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && ('result' in value || 'error' in value) && !('method' in value);
+}
+
+/**
+ * The error answer (`id: null`) for input a transport could not turn into a message: `-32700` for bad JSON or
+ * UTF-8 (`PARSE_ERROR`), `-32600` for an oversized frame (`FRAME_TOO_LARGE`); `undefined` for anything else.
+ */
+export function answerForTransportError(error: Error): { code: number; message: string } | undefined {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'PARSE_ERROR') return { code: ErrorCode.ParseError, message: `Parse error: ${error.message}` };
+  if (code === 'FRAME_TOO_LARGE') return { code: ErrorCode.InvalidRequest, message: `Invalid request: ${error.message}` };
+  return undefined;
+}

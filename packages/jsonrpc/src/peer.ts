@@ -7,7 +7,7 @@ import {
   type RpcMessage,
 } from '@wiremcp/protocol';
 import { receiveBatch } from './batch.js';
-import { describeInvalid, MessageKind, messageKind } from './classify.js';
+import { answerForTransportError, describeInvalid, isBrokenResponse, MessageKind, messageKind } from './classify.js';
 import { abortError, DEFAULT_REQUEST_TIMEOUT_MS, PendingRequest, type PendingHost } from './outbound.js';
 import { HandlerTable, type UntypedNotificationHandler, type UntypedRequestHandler } from './handler-table.js';
 import { InflightRequests } from './inflight-requests.js';
@@ -255,27 +255,16 @@ export class Peer<
   #receiveOne(message: unknown, info: MessageInfo | undefined, batch: BatchCollector | undefined): void {
     const kind = messageKind(message);
     const m = message as { id: RequestId; method: string; params: Params; result: unknown; error: unknown };
-    switch (kind) {
-      case MessageKind.Request:
-        this.#dispatch(m.id, m.method, m.params, info, batch);
-        return;
-      case MessageKind.Notification:
-        this.#onNotification(m.method, m.params, info);
-        return;
-      case MessageKind.Result:
-        this.#onResponse(m.id, m.result, undefined);
-        return;
-      case MessageKind.Error:
-        this.#onResponse(m.id, undefined, m.error);
-        return;
-      default:
-        this.#onInvalid(message, batch);
-    }
+    if (kind === MessageKind.Request) this.#dispatch(m.id, m.method, m.params, info, batch);
+    else if (kind === MessageKind.Notification) this.#onNotification(m.method, m.params, info);
+    else if (kind === MessageKind.Result) this.#onResponse(m.id, m.result, undefined);
+    else if (kind === MessageKind.Error) this.#onResponse(m.id, undefined, m.error);
+    else this.#onInvalid(message, batch);
   }
 
   #receiveBatch(messages: unknown[], info: MessageInfo | undefined): void {
     if (!this.acceptBatches) {
-      this.#sendError(null, ErrorCode.InvalidRequest, 'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version', undefined);
+      this.#sendError(null, ErrorCode.InvalidRequest, 'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version');
       return;
     }
     receiveBatch(messages, info, {
@@ -289,11 +278,11 @@ export class Peer<
       this.#respondError(batch, id, ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(id)} is already in use by a request in progress`);
       return;
     }
-    const context = new RequestContext(this.#host, id, method, params, info, batch);
     if (!this.#handlers.serves(method)) {
       this.#respondError(batch, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
       return;
     }
+    const context = new RequestContext(this.#host, id, method, params, info, batch);
     this.#inflight.add(context);
     let outcome: unknown;
     try {
@@ -340,9 +329,8 @@ export class Peer<
     else this.#write(response, id ?? undefined);
   }
 
-  #sendError(id: RequestId | null, code: number, message: string, data: unknown): void {
-    const error: RpcErrorObject = data === undefined ? { code, message } : { code, message, data };
-    this.#write({ jsonrpc: '2.0', id, error }, undefined);
+  #sendError(id: RequestId | null, code: number, message: string): void {
+    this.#write({ jsonrpc: '2.0', id, error: { code, message } }, undefined);
   }
 
   #write(message: RpcMessage | RpcMessage[], relatedRequestId: RequestId | undefined): void {
@@ -371,9 +359,7 @@ export class Peer<
   }
 
   #onInvalid(message: unknown, batch: BatchCollector | undefined): void {
-    const looksLikeResponse =
-      typeof message === 'object' && message !== null && ('result' in message || 'error' in message) && !('method' in message);
-    if (looksLikeResponse) {
+    if (isBrokenResponse(message)) {
       // Answering a broken response could bounce between two broken peers; report it locally instead.
       this.onerror?.(new LocalError('PROTOCOL_VIOLATION', 'Received a malformed response', { details: message }));
       return;
@@ -383,13 +369,8 @@ export class Peer<
   }
 
   #onTransportError(error: Error): void {
-    if (error instanceof LocalError) {
-      if (error.code === 'PARSE_ERROR') {
-        this.#sendError(null, ErrorCode.ParseError, `Parse error: ${error.message}`, undefined);
-      } else if (error.code === 'FRAME_TOO_LARGE') {
-        this.#sendError(null, ErrorCode.InvalidRequest, `Invalid request: ${error.message}`, undefined);
-      }
-    }
+    const answer = error instanceof LocalError ? answerForTransportError(error) : undefined;
+    if (answer) this.#sendError(null, answer.code, answer.message);
     this.onerror?.(error);
   }
 
@@ -415,10 +396,7 @@ export class Peer<
     const closed = reason instanceof LocalError ? reason : new LocalError('CONNECTION_CLOSED', reason ? `Connection closed: ${reason.message}` : 'Connection closed', reason ? { cause: reason } : undefined);
     this.#pending.rejectAll(closed);
     this.#inflight.cancelAll(closed);
-    transport.onmessage = undefined;
-    transport.onerror = undefined;
-    transport.onclose = undefined;
-    transport.onend = undefined;
+    transport.onmessage = transport.onerror = transport.onclose = transport.onend = undefined;
     this.onclose?.();
   }
 }
