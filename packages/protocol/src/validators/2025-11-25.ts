@@ -9,16 +9,12 @@ import { createRevisionValidators } from './revision-validators.js';
 import type { RevisionValidators } from './types.js';
 
 export type { DefinitionName };
-export type {
-  MessageKind,
-  MessageValidationOptions,
-  MessageValidationResult,
-  RevisionValidators,
-  ValidationIssue,
-  ValidationResult,
-} from './types.js';
+export type * from './types.js';
 
-/** The 2025-11-25 validators as one object (what `loadValidators('2025-11-25')` resolves to). */
+/**
+ * The 2025-11-25 validators as one object (what `loadValidators('2025-11-25')` resolves to); its members are also
+ * exported one by one below (see `RevisionValidators` for each one's contract).
+ */
 export const validators: RevisionValidators<DefinitionName> = createRevisionValidators(
   '2025-11-25',
   compiledValidators,
@@ -27,16 +23,6 @@ export const validators: RevisionValidators<DefinitionName> = createRevisionVali
 );
 
 /** The revision these validators check. */
-export const revision: '2025-11-25' = '2025-11-25';
+export const revision = '2025-11-25' as const;
 
-/** Every 2025-11-25 definition name, in schema order. */
-export const definitions: readonly DefinitionName[] = validators.definitions;
-
-/** True when `name` is a 2025-11-25 definition. */
-export const isDefinitionName: RevisionValidators<DefinitionName>['isDefinitionName'] = validators.isDefinitionName;
-
-/** Validates `value` against one 2025-11-25 definition; throws a `TypeError` for an unknown definition name. */
-export const validate: RevisionValidators<DefinitionName>['validate'] = validators.validate;
-
-/** Validates a whole 2025-11-25 JSON-RPC message: the envelope, then the definition of its method when known. */
-export const validateMessage: RevisionValidators<DefinitionName>['validateMessage'] = validators.validateMessage;
+export const { definitions, isDefinitionName, validate, validateMessage } = validators;

@@ -9,16 +9,12 @@ import { createRevisionValidators } from './revision-validators.js';
 import type { RevisionValidators } from './types.js';
 
 export type { DefinitionName };
-export type {
-  MessageKind,
-  MessageValidationOptions,
-  MessageValidationResult,
-  RevisionValidators,
-  ValidationIssue,
-  ValidationResult,
-} from './types.js';
+export type * from './types.js';
 
-/** The 2026-07-28 validators as one object (what `loadValidators('2026-07-28')` resolves to). */
+/**
+ * The 2026-07-28 validators as one object (what `loadValidators('2026-07-28')` resolves to); its members are also
+ * exported one by one below (see `RevisionValidators` for each one's contract).
+ */
 export const validators: RevisionValidators<DefinitionName> = createRevisionValidators(
   '2026-07-28',
   compiledValidators,
@@ -27,16 +23,6 @@ export const validators: RevisionValidators<DefinitionName> = createRevisionVali
 );
 
 /** The revision these validators check. */
-export const revision: '2026-07-28' = '2026-07-28';
+export const revision = '2026-07-28' as const;
 
-/** Every 2026-07-28 definition name, in schema order. */
-export const definitions: readonly DefinitionName[] = validators.definitions;
-
-/** True when `name` is a 2026-07-28 definition. */
-export const isDefinitionName: RevisionValidators<DefinitionName>['isDefinitionName'] = validators.isDefinitionName;
-
-/** Validates `value` against one 2026-07-28 definition; throws a `TypeError` for an unknown definition name. */
-export const validate: RevisionValidators<DefinitionName>['validate'] = validators.validate;
-
-/** Validates a whole 2026-07-28 JSON-RPC message: the envelope, then the definition of its method when known. */
-export const validateMessage: RevisionValidators<DefinitionName>['validateMessage'] = validators.validateMessage;
+export const { definitions, isDefinitionName, validate, validateMessage } = validators;
