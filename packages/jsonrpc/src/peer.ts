@@ -264,7 +264,7 @@ export class Peer<
 
   #receiveBatch(messages: unknown[], info: MessageInfo | undefined): void {
     if (!this.acceptBatches) {
-      this.#sendError(null, ErrorCode.InvalidRequest, 'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version');
+      this.#respondError(undefined, null, ErrorCode.InvalidRequest, 'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version');
       return;
     }
     receiveBatch(messages, info, {
@@ -329,10 +329,6 @@ export class Peer<
     else this.#write(response, id ?? undefined);
   }
 
-  #sendError(id: RequestId | null, code: number, message: string): void {
-    this.#write({ jsonrpc: '2.0', id, error: { code, message } }, undefined);
-  }
-
   #write(message: RpcMessage | RpcMessage[], relatedRequestId: RequestId | undefined): void {
     const transport = this.#transport;
     if (!transport) return;
@@ -370,7 +366,7 @@ export class Peer<
 
   #onTransportError(error: Error): void {
     const answer = error instanceof LocalError ? answerForTransportError(error) : undefined;
-    if (answer) this.#sendError(null, answer.code, answer.message);
+    if (answer) this.#respondError(undefined, null, answer.code, answer.message);
     this.onerror?.(error);
   }
 
