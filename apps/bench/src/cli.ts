@@ -47,7 +47,10 @@ function pinnedCpu(options: CliOptions, cores: number): number | undefined {
 function gitCommit(): string | undefined {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'packages'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'packages'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    }).trim();
     return dirty === '' ? commit : `${commit} (packages/ with uncommitted changes)`;
   } catch {
     return undefined;
@@ -124,7 +127,11 @@ async function main(options: CliOptions): Promise<number> {
         }
       }
       records.push(record);
-      log(`repetition ${index + 1}/${repetitions} done in ${((performance.now() - repStart) / 1000).toFixed(0)} s (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+      log(
+        `repetition ${index + 1}/${repetitions} done in ${((performance.now() - repStart) / 1000).toFixed(0)} s (load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')})`,
+      );
     }
   }
 
@@ -156,7 +163,10 @@ async function main(options: CliOptions): Promise<number> {
       only: options.only,
       workload,
       packages: Object.fromEntries(
-        ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', '@modelcontextprotocol/client', 'zod'].map((name) => [name, packageVersion(name)]),
+        ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', '@modelcontextprotocol/client', 'zod'].map((name) => [
+          name,
+          packageVersion(name),
+        ]),
       ),
     },
     rows: [...rows],

@@ -59,7 +59,14 @@ async function sequential(session: ClientSession, tool: ToolName, calls: number,
   return finish(latencies.length, elapsedMs, serverBefore, clientBefore, session, job, latencies);
 }
 
-async function pipelined(session: ClientSession, tool: ToolName, inFlight: number, ms: number, maxCalls: number, job: DriverJob): Promise<PhaseResult> {
+async function pipelined(
+  session: ClientSession,
+  tool: ToolName,
+  inFlight: number,
+  ms: number,
+  maxCalls: number,
+  job: DriverJob,
+): Promise<PhaseResult> {
   let next = 0;
   let done = 0;
   let failure: unknown;
@@ -158,7 +165,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     const result = await run(job);
     process.stdout.write(RESULT_PREFIX + JSON.stringify(result) + '\n');
   } catch (error) {
-    process.stderr.write(`driver ${job.client}/${job.server} (${job.era}) failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `driver ${job.client}/${job.server} (${job.era}) failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   }
 }

@@ -144,7 +144,14 @@ export function checkTargets(repetitions: readonly RepetitionRecord[], rowIds: R
       add('cold start ≤ 1.2× baseline', row, 'coldStartMs', reference, '<=', 1.2);
     }
     for (const tool of TOOLS) {
-      add('wiremcp client ↔ server ≥ 3× SDK v2 client ↔ server (pipelined)', `wiremcp/wiremcp${suffix}`, `pipe.${tool}.callsPerSec`, `sdk-v2/sdk-v2${suffix}`, '>=', 3);
+      add(
+        'wiremcp client ↔ server ≥ 3× SDK v2 client ↔ server (pipelined)',
+        `wiremcp/wiremcp${suffix}`,
+        `pipe.${tool}.callsPerSec`,
+        `sdk-v2/sdk-v2${suffix}`,
+        '>=',
+        3,
+      );
     }
   }
   return checks;

@@ -43,7 +43,8 @@ export function parseOptions(argv: readonly string[]): CliOptions {
   const options: CliOptions = { help: false, quick: false, only: [], out: undefined, repetitions: undefined, pin: true };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = (): string => {
       const v = inline ?? argv[++i];
       if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
@@ -61,7 +62,12 @@ export function parseOptions(argv: readonly string[]): CliOptions {
         options.pin = false;
         break;
       case '--only':
-        options.only.push(...value().split(',').map((s) => s.trim()).filter((s) => s !== ''));
+        options.only.push(
+          ...value()
+            .split(',')
+            .map((s) => s.trim())
+            .filter((s) => s !== ''),
+        );
         break;
       case '--out':
         options.out = value();
@@ -94,7 +100,8 @@ export function select(allRows: readonly Row[], only: readonly string[]): Select
   let rows = [...allRows];
   if (rowFilters.length > 0) {
     const wanted = allRows.filter((row) => rowFilters.some((f) => row.id.includes(f)));
-    if (wanted.length === 0) throw new Error(`--only ${rowFilters.join(',')} matches no implementation (ids: ${allRows.map((r) => r.id).join(', ')})`);
+    if (wanted.length === 0)
+      throw new Error(`--only ${rowFilters.join(',')} matches no implementation (ids: ${allRows.map((r) => r.id).join(', ')})`);
     const ids = new Set(wanted.flatMap((row) => [row.id, row.reference]));
     rows = allRows.filter((row) => ids.has(row.id));
   }

@@ -48,7 +48,16 @@ export const ROWS: readonly Row[] = [
 
 /** A readable name of a row for the tables. */
 export function rowLabel(row: Row): string {
-  const name = (kind: string): string => (kind === 'raw' ? 'raw client' : kind === 'baseline' ? 'baseline' : kind === 'sdk-v1' ? 'SDK v1' : kind === 'sdk-v2' ? 'SDK v2' : 'wiremcp');
+  const name = (kind: string): string =>
+    kind === 'raw'
+      ? 'raw client'
+      : kind === 'baseline'
+        ? 'baseline'
+        : kind === 'sdk-v1'
+          ? 'SDK v1'
+          : kind === 'sdk-v2'
+            ? 'SDK v2'
+            : 'wiremcp';
   const era = row.era === 'modern' ? ' (2026-07-28)' : '';
   return `${name(row.client)} → ${name(row.server)}${era}`;
 }

@@ -86,7 +86,10 @@ function targetLine(check: TargetCheck, rows: readonly Row[]): string {
   const metric = METRICS.find((m) => m.key === check.metric)!;
   const tool = check.metric.split('.')[1];
   const what = metric.key === 'coldStartMs' ? metric.label : `${metric.label}, ${tool}`;
-  const ratio = check.ratio.n === 0 ? 'n/a' : `${check.ratio.median.toFixed(2)}× (${check.ratio.min.toFixed(2)}–${check.ratio.max.toFixed(2)}, n=${check.ratio.n})`;
+  const ratio =
+    check.ratio.n === 0
+      ? 'n/a'
+      : `${check.ratio.median.toFixed(2)}× (${check.ratio.min.toFixed(2)}–${check.ratio.max.toFixed(2)}, n=${check.ratio.n})`;
   const verdict = check.met === undefined ? 'not measured' : check.met ? '**met**' : '**missed**';
   return `| ${check.target} | ${label(check.row)} | ${what} | ${label(check.reference)} | ${ratio} | ${verdict} |`;
 }
@@ -106,7 +109,12 @@ export function renderMarkdown(report: RunReport): string {
       `${meta.quick ? ' (--quick)' : ''}${meta.only.length > 0 ? ` · only: ${meta.only.join(', ')}` : ''}` +
       `${meta.gitCommit ? ` · commit ${meta.gitCommit}` : ''}.`,
   );
-  out.push(`Packages: ${Object.entries(meta.packages).map(([name, version]) => `${name} ${version}`).join(', ')}.`, '');
+  out.push(
+    `Packages: ${Object.entries(meta.packages)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(', ')}.`,
+    '',
+  );
   out.push(
     'Each cell: the median over repetitions of the raw value, and in parentheses the median of the per-repetition ratios to the ' +
       'baseline of the same era (raw client → hand-written server; 2026-07-28 rows against its 2026-07-28 twin). Ratios are ' +
@@ -115,7 +123,10 @@ export function renderMarkdown(report: RunReport): string {
   );
 
   out.push('## Targets (wiremcp)', '');
-  out.push('| target | implementation | metric | against | ratio: median of per-repetition ratios (range, n) | verdict |', '| --- | --- | --- | --- | --- | --- |');
+  out.push(
+    '| target | implementation | metric | against | ratio: median of per-repetition ratios (range, n) | verdict |',
+    '| --- | --- | --- | --- | --- | --- |',
+  );
   for (const check of report.targets) out.push(targetLine(check, rows));
   out.push('');
 
@@ -138,13 +149,22 @@ export function renderMarkdown(report: RunReport): string {
     'server CPU µs/call (sequential)',
   ];
   for (const tool of TOOLS) {
-    const description = tool === 'echo' ? '`echo` tool (returns its text)' : '`conjugate` tool (enum inputSchema, outputSchema, structuredContent)';
+    const description =
+      tool === 'echo' ? '`echo` tool (returns its text)' : '`conjugate` tool (enum inputSchema, outputSchema, structuredContent)';
     out.push(`## stdio: ${description}`, '');
     out.push(...table(rows, summary, toolKeys(tool), toolHeaders), '');
   }
 
   out.push('## stdio: cold start and memory', '');
-  out.push(...table(rows, summary, ['coldStartMs', 'rssMb'], ['cold start ms (spawn → initialize or discover answered)', 'server RSS MB after 1 session']), '');
+  out.push(
+    ...table(
+      rows,
+      summary,
+      ['coldStartMs', 'rssMb'],
+      ['cold start ms (spawn → initialize or discover answered)', 'server RSS MB after 1 session'],
+    ),
+    '',
+  );
 
   out.push('## Streamable HTTP', '', `Sequential, 32 concurrent sessions, memory per idle session: ${HTTP_NOT_MEASURED}.`, '');
 

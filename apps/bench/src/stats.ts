@@ -16,7 +16,10 @@ export function percentileSorted(sorted: readonly number[], p: number): number {
 
 /** The `p`-th percentile (0–100) of `values` (not modified). NaN for no values. */
 export function percentile(values: readonly number[], p: number): number {
-  return percentileSorted([...values].sort((a, b) => a - b), p);
+  return percentileSorted(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 }
 
 /** The median: the middle value, or the mean of the two middle values. NaN for no values. */

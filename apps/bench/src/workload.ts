@@ -5,8 +5,26 @@
 
 /** The verbs of the lookup table (those of the §A13 grammar server). */
 export const VERBS = [
-  'work', 'play', 'walk', 'talk', 'listen', 'watch', 'study', 'finish', 'start', 'look',
-  'want', 'like', 'be', 'have', 'do', 'go', 'come', 'see', 'eat', 'write',
+  'work',
+  'play',
+  'walk',
+  'talk',
+  'listen',
+  'watch',
+  'study',
+  'finish',
+  'start',
+  'look',
+  'want',
+  'like',
+  'be',
+  'have',
+  'do',
+  'go',
+  'come',
+  'see',
+  'eat',
+  'write',
 ] as const;
 /** The tenses of the lookup table. */
 export const TENSES = ['infinitive', 'present simple', 'past simple', 'past participle', 'simple future'] as const;
@@ -160,7 +178,8 @@ export function checkResult(tool: ToolName, i: number, result: unknown): string 
   if (r === undefined || r === null || typeof r !== 'object') return `${tool} #${i}: no result object`;
   if (r.isError === true) return `${tool} #${i}: isError: ${JSON.stringify(r.content)}`;
   const expected = expectedText(tool, i);
-  if (r.content?.[0]?.text !== expected) return `${tool} #${i}: expected text ${JSON.stringify(expected)}, got ${JSON.stringify(r.content)}`;
+  if (r.content?.[0]?.text !== expected)
+    return `${tool} #${i}: expected text ${JSON.stringify(expected)}, got ${JSON.stringify(r.content)}`;
   if (tool === 'conjugate' && r.structuredContent?.form !== expected) return `conjugate #${i}: wrong structuredContent`;
   return undefined;
 }

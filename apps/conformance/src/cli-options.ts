@@ -77,7 +77,10 @@ Output:
 `;
 
 function list(values: string[] | undefined): string[] {
-  return (values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter((value) => value !== '');
+  return (values ?? [])
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
 }
 
 /** Parses argv (without node and the script). Throws {@link UsageError} for unknown or invalid options. */
@@ -119,7 +122,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (unknownTransport) throw new UsageError(`unknown transport '${unknownTransport}'`);
   const revisions = list(v.revision);
   const unknownRevision = revisions.find((name) => expandRevisions([name]).length === 0);
-  if (unknownRevision) throw new UsageError(`unknown revision '${unknownRevision}' (known: ${expandRevisions('all').join(', ')}, legacy, modern)`);
+  if (unknownRevision)
+    throw new UsageError(`unknown revision '${unknownRevision}' (known: ${expandRevisions('all').join(', ')}, legacy, modern)`);
   const jobs = v.jobs === undefined ? availableParallelism() : Number(v.jobs);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64) throw new UsageError('--jobs takes an integer from 1 to 64');
   const timeoutScale = v['timeout-scale'] === undefined ? 1 : Number(v['timeout-scale']);

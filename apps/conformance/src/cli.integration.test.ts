@@ -29,9 +29,15 @@ afterEach(() => {
 });
 
 /** Runs the CLI with `args`, returning its exit code and output. Killed after `timeoutMs`. */
-function cli(args: string[], timeoutMs = 90_000): Promise<{ code: number | null; stdout: string; stderr: string; report: RunReport | undefined }> {
+function cli(
+  args: string[],
+  timeoutMs = 90_000,
+): Promise<{ code: number | null; stdout: string; stderr: string; report: RunReport | undefined }> {
   out = mkdtempSync(join(tmpdir(), 'wiremcp-conformance-'));
-  const child = spawn(process.execPath, [CLI, '--out', out, '--plain', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CI: 'true' } });
+  const child = spawn(process.execPath, [CLI, '--out', out, '--plain', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: 'true' },
+  });
   started.add(child);
   let stdout = '';
   let stderr = '';
@@ -66,9 +72,23 @@ describe('wiremcp-conformance', () => {
 
   test('a baseline entry for a cell that passes is stale and fails the run', async () => {
     const baseline = join(mkdtempSync(join(tmpdir(), 'wiremcp-baseline-')), 'baseline.yaml');
-    writeFileSync(baseline, 'expectedFailures:\n  - { scenario: seed-wire-trace, server: grammar, transport: stdio-ndjson, revision: 2025-11-25, reason: fixed long ago }\n');
+    writeFileSync(
+      baseline,
+      'expectedFailures:\n  - { scenario: seed-wire-trace, server: grammar, transport: stdio-ndjson, revision: 2025-11-25, reason: fixed long ago }\n',
+    );
     try {
-      const { code, stdout, report } = await cli(['--server', 'grammar', '--scenario', 'seed-wire-trace', '--transport', 'stdio-ndjson', '--revision', '2025-11-25', '--baseline', baseline]);
+      const { code, stdout, report } = await cli([
+        '--server',
+        'grammar',
+        '--scenario',
+        'seed-wire-trace',
+        '--transport',
+        'stdio-ndjson',
+        '--revision',
+        '2025-11-25',
+        '--baseline',
+        baseline,
+      ]);
       expect(code).toBe(1);
       expect(report!.cells[0]).toMatchObject({ status: 'stale', reason: 'fixed long ago' });
       expect(stdout).toContain('Stale baseline entries');
@@ -78,9 +98,20 @@ describe('wiremcp-conformance', () => {
   }, 60_000);
 
   test('--command runs the generic scenarios against the official everything server, probing what it speaks', async () => {
-    const { report, stderr } = await cli(['--command', `node ${OFFICIAL_EVERYTHING} stdio`, '--name', 'official', '--scenario', 'lifecycle/*', '--scenario', 'discover', '--no-baseline']);
+    const { report, stderr } = await cli([
+      '--command',
+      `node ${OFFICIAL_EVERYTHING} stdio`,
+      '--name',
+      'official',
+      '--scenario',
+      'lifecycle/*',
+      '--scenario',
+      'discover',
+      '--no-baseline',
+    ]);
     expect(stderr).toContain('probing official');
-    const status = (scenario: string, revision: string) => report!.cells.find((cell) => cell.scenario === scenario && cell.revision === revision)?.status;
+    const status = (scenario: string, revision: string) =>
+      report!.cells.find((cell) => cell.scenario === scenario && cell.revision === revision)?.status;
     for (const revision of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
       expect(status('initialize-negotiates-requested-version', revision)).toBe('pass');
       expect(status('ping', revision)).toBe('pass');
@@ -89,7 +120,9 @@ describe('wiremcp-conformance', () => {
     const modern = report!.cells.find((cell) => cell.scenario === 'discover');
     expect(modern).toMatchObject({ status: 'skip', reason: expect.stringContaining('does not speak 2026-07-28') });
     // Scenarios for dual-era servers do not apply to it.
-    expect(report!.cells.filter((cell) => cell.scenario === 'request-before-initialize').every((cell) => cell.status === 'skip')).toBe(true);
+    expect(report!.cells.filter((cell) => cell.scenario === 'request-before-initialize').every((cell) => cell.status === 'skip')).toBe(
+      true,
+    );
   }, 120_000);
 });
 
@@ -100,10 +133,14 @@ describe('Streamable HTTP (--url) against the official everything server in its 
   beforeAll(async () => {
     const port = await freePort();
     // The official server binds every interface; the preload keeps it on 127.0.0.1.
-    server = spawn(process.execPath, ['-r', join(PACKAGE_ROOT, 'src', 'testing', 'force-loopback.cjs'), OFFICIAL_EVERYTHING, 'streamableHttp'], {
-      env: { ...process.env, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    server = spawn(
+      process.execPath,
+      ['-r', join(PACKAGE_ROOT, 'src', 'testing', 'force-loopback.cjs'), OFFICIAL_EVERYTHING, 'streamableHttp'],
+      {
+        env: { ...process.env, PORT: String(port) },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     server.stderr!.resume();
     url = `http://127.0.0.1:${port}/mcp`;
     await waitForPort(port, 15_000, server);
@@ -114,10 +151,28 @@ describe('Streamable HTTP (--url) against the official everything server in its 
   });
 
   test('sessions, SSE and JSON answers, 202 for notifications, version and session headers', async () => {
-    const { report } = await cli(['--url', url, '--name', 'official-http', '--revision', '2025-06-18,2025-11-25', '--scenario', 'http/*', '--scenario', 'ping', '--scenario', 'tools-list', '--scenario', 'unknown-method', '--no-baseline']);
+    const { report } = await cli([
+      '--url',
+      url,
+      '--name',
+      'official-http',
+      '--revision',
+      '2025-06-18,2025-11-25',
+      '--scenario',
+      'http/*',
+      '--scenario',
+      'ping',
+      '--scenario',
+      'tools-list',
+      '--scenario',
+      'unknown-method',
+      '--no-baseline',
+    ]);
     const cells = report!.cells.filter((cell) => cell.status !== 'skip');
     expect(cells.map((cell) => cell.scenario).sort()).toEqual(
-      ['http-notification-accepted', 'http-protocol-version-header', 'http-session-id-required', 'ping', 'tools-list', 'unknown-method'].flatMap((s) => [s, s]).sort(),
+      ['http-notification-accepted', 'http-protocol-version-header', 'http-session-id-required', 'ping', 'tools-list', 'unknown-method']
+        .flatMap((s) => [s, s])
+        .sort(),
     );
     expect(cells.filter((cell) => cell.status !== 'pass').map((cell) => `${cell.scenario}: ${cell.failure?.message}`)).toEqual([]);
   }, 120_000);

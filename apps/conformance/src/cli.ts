@@ -48,7 +48,12 @@ async function main(): Promise<number> {
   };
   process.on('beforeExit', stalled);
   try {
-    const { exitCode } = await runConformance(options, { out: process.stdout, err: process.stderr }, ['wiremcp-conformance', ...argv], controller.signal);
+    const { exitCode } = await runConformance(
+      options,
+      { out: process.stdout, err: process.stderr },
+      ['wiremcp-conformance', ...argv],
+      controller.signal,
+    );
     return controller.signal.aborted ? 130 : exitCode;
   } catch (error) {
     process.stderr.write(`wiremcp-conformance: ${(error as Error).message}\n`);

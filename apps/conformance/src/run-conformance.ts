@@ -71,12 +71,19 @@ function chooseTargets(options: CliOptions): Target[] {
   const known = new Set(registry.map((server) => server.target.id));
   const unknown = options.servers.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new Error(`unknown server ${unknown.join(', ')} (servers.yaml has ${[...known].join(', ')})`);
-  const chosen = registry.filter((server) => (options.servers.length > 0 ? options.servers.includes(server.target.id) : server.isDefault)).map((server) => server.target);
+  const chosen = registry
+    .filter((server) => (options.servers.length > 0 ? options.servers.includes(server.target.id) : server.isDefault))
+    .map((server) => server.target);
   return external ? [...chosen, externalTarget(options)] : chosen;
 }
 
 /** Runs the conformance app with parsed options; never calls `process.exit`. */
-export async function runConformance(options: CliOptions, io: RunIo, argv: readonly string[] = [], signal?: AbortSignal): Promise<RunOutcome> {
+export async function runConformance(
+  options: CliOptions,
+  io: RunIo,
+  argv: readonly string[] = [],
+  signal?: AbortSignal,
+): Promise<RunOutcome> {
   const startedAt = new Date();
   const { scenarios, errors } = loadScenarios(options.scenariosDir ? resolve(options.scenariosDir) : SCENARIOS_DIR);
   for (const error of errors) for (const problem of error.problems) io.err.write(`scenario error: ${formatProblem(error.file, problem)}\n`);
@@ -92,7 +99,9 @@ export async function runConformance(options: CliOptions, io: RunIo, argv: reado
   const cells = planMatrix(scenarios, targets, filter, probes);
   if (options.list) {
     for (const cell of cells) {
-      io.out.write(`${cell.scenario.area}/${cell.scenario.id}  ${cell.target.id}  ${cell.transport.id}  ${cell.revision}${cell.skip ? `  (skip: ${cell.skip})` : ''}\n`);
+      io.out.write(
+        `${cell.scenario.area}/${cell.scenario.id}  ${cell.target.id}  ${cell.transport.id}  ${cell.revision}${cell.skip ? `  (skip: ${cell.skip})` : ''}\n`,
+      );
     }
     io.out.write(`${cells.length} cells, ${scenarios.length} scenarios, ${targets.length} servers\n`);
     return { exitCode: errors.length > 0 ? 1 : 0 };
@@ -104,7 +113,13 @@ export async function runConformance(options: CliOptions, io: RunIo, argv: reado
   if (baselineFile !== undefined && (options.baseline !== undefined || existsSync(baselineFile))) entries = loadBaseline(baselineFile);
   const progress = new Progress(cells.length, { stream: io.err, ...(options.plain ? { plain: true } : {}) });
   const listed = (result: CellResult): boolean => entries.some((entry) => entryCovers(entry, result));
-  const results: CellResult[] = await runPool(cells, options.jobs, (cell) => runCell(cell, { timeoutScale: options.timeoutScale }), (result) => progress.cellDone(result, listed(result)), signal);
+  const results: CellResult[] = await runPool(
+    cells,
+    options.jobs,
+    (cell) => runCell(cell, { timeoutScale: options.timeoutScale }),
+    (result) => progress.cellDone(result, listed(result)),
+    signal,
+  );
   progress.finish();
   const outcome = applyBaseline(results, entries);
   const durationMs = Date.now() - startedAt.getTime();

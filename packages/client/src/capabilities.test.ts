@@ -13,7 +13,11 @@ describe('client capabilities', () => {
     expect(clientCapabilitiesFor(undefined, '2025-11-25', undefined)).toEqual({});
     expect(clientCapabilitiesFor(all, '2024-11-05', undefined)).toEqual({ sampling: {}, roots: { listChanged: true } });
     expect(clientCapabilitiesFor(all, '2025-06-18', undefined)).toEqual({ sampling: {}, elicitation: {}, roots: { listChanged: true } });
-    expect(clientCapabilitiesFor(all, '2025-11-25', undefined)).toEqual({ sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } });
+    expect(clientCapabilitiesFor(all, '2025-11-25', undefined)).toEqual({
+      sampling: {},
+      elicitation: { form: {}, url: {} },
+      roots: { listChanged: true },
+    });
     expect(clientCapabilitiesFor(all, '2026-07-28', undefined)).toEqual({ sampling: {}, elicitation: { form: {}, url: {} }, roots: {} });
   });
 
@@ -32,8 +36,13 @@ describe('server capability gates', () => {
   });
 
   test('missingServerCapability names the gate; completion is ungated in 2024-11-05; unknown methods are ungated', () => {
-    expect(missingServerCapability('tools/call', {}, '2025-11-25')).toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', details: { capability: 'tools' } });
-    expect(missingServerCapability('resources/subscribe', { resources: {} }, '2025-11-25')).toMatchObject({ details: { capability: 'resources.subscribe' } });
+    expect(missingServerCapability('tools/call', {}, '2025-11-25')).toMatchObject({
+      code: 'CAPABILITY_NOT_SUPPORTED',
+      details: { capability: 'tools' },
+    });
+    expect(missingServerCapability('resources/subscribe', { resources: {} }, '2025-11-25')).toMatchObject({
+      details: { capability: 'resources.subscribe' },
+    });
     expect(missingServerCapability('completion/complete', {}, '2025-03-26')).toBeDefined();
     expect(missingServerCapability('completion/complete', {}, '2024-11-05')).toBeUndefined();
     expect(missingServerCapability('tools/list', { tools: {} }, '2026-07-28')).toBeUndefined();

@@ -46,21 +46,17 @@ export function clientCapabilitiesFor(
   return caps;
 }
 
-
 /**
  * The `CAPABILITY_NOT_SUPPORTED` error for `method` when the server did not declare its gate, else `undefined`.
  * Gates come from the method table of `@wiremcp/protocol` for the negotiated revision (so `completion/complete`
  * is ungated in 2024-11-05, where the `completions` capability did not exist yet).
  */
-export function missingServerCapability(
-  method: string,
-  caps: ServerCapabilities | undefined,
-  version: string,
-): LocalError | undefined {
+export function missingServerCapability(method: string, caps: ServerCapabilities | undefined, version: string): LocalError | undefined {
   // A legacy-only method the client maps onto a modern mechanism (resources/subscribe → a listen stream) keeps
   // the gate it had in the newest legacy revision.
   const gate = isProtocolVersion(version)
-    ? (serverCapabilityPath(method, version) ?? (methodExistsIn(method, version) ? undefined : serverCapabilityPath(method, LATEST_LEGACY_PROTOCOL_VERSION)))
+    ? (serverCapabilityPath(method, version) ??
+      (methodExistsIn(method, version) ? undefined : serverCapabilityPath(method, LATEST_LEGACY_PROTOCOL_VERSION)))
     : undefined;
   if (!gate || hasCapability(caps, gate)) return undefined;
   return new LocalError(

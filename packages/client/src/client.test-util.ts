@@ -19,45 +19,62 @@ export function demoServer(options: ServerOptions = {}): { server: McpServer; lo
   const log: ServerLog = { cancelled: [], rootsChanged: 0 };
   const server = new McpServer({ name: 'demo', version: '1.0.0', title: 'Demo' }, { instructions: 'Be nice.', ...options });
   server.onrootslistchanged = () => void log.rootsChanged++;
-  server.registerTool({ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, (args: { text?: string }) => ({
-    content: [{ type: 'text', text: args.text ?? '' }],
-  }));
+  server.registerTool(
+    { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+    (args: { text?: string }) => ({
+      content: [{ type: 'text', text: args.text ?? '' }],
+    }),
+  );
   server.registerTool(
     {
       name: 'add',
       inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
       outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
     },
-    (args: { a: number; b: number }) => ({ content: [{ type: 'text', text: String(args.a + args.b) }], structuredContent: { sum: args.a + args.b } }),
-  );
-  server.registerTool({ name: 'slow', inputSchema: { type: 'object', properties: { steps: { type: 'number' }, ms: { type: 'number' } } } }, async (args: { steps?: number; ms?: number }, ctx) => {
-    const steps = args.steps ?? 3;
-    for (let i = 1; i <= steps; i++) {
-      await new Promise((resolve) => setTimeout(resolve, args.ms ?? 10));
-      if (ctx.signal.aborted) {
-        log.cancelled.push(`slow#${String(ctx.requestId)}`);
-        throw new Error('cancelled');
-      }
-      await ctx.sendProgress(i, steps, `step ${i}`);
-    }
-    return { content: [{ type: 'text', text: 'done' }] };
-  });
-  server.registerTool({ name: 'hang', inputSchema: { type: 'object' } }, (_args, ctx) =>
-    new Promise((_resolve, reject) => {
-      ctx.signal.addEventListener('abort', () => {
-        log.cancelled.push(`hang#${String(ctx.requestId)}`);
-        reject(new Error('cancelled'));
-      });
+    (args: { a: number; b: number }) => ({
+      content: [{ type: 'text', text: String(args.a + args.b) }],
+      structuredContent: { sum: args.a + args.b },
     }),
   );
+  server.registerTool(
+    { name: 'slow', inputSchema: { type: 'object', properties: { steps: { type: 'number' }, ms: { type: 'number' } } } },
+    async (args: { steps?: number; ms?: number }, ctx) => {
+      const steps = args.steps ?? 3;
+      for (let i = 1; i <= steps; i++) {
+        await new Promise((resolve) => setTimeout(resolve, args.ms ?? 10));
+        if (ctx.signal.aborted) {
+          log.cancelled.push(`slow#${String(ctx.requestId)}`);
+          throw new Error('cancelled');
+        }
+        await ctx.sendProgress(i, steps, `step ${i}`);
+      }
+      return { content: [{ type: 'text', text: 'done' }] };
+    },
+  );
+  server.registerTool(
+    { name: 'hang', inputSchema: { type: 'object' } },
+    (_args, ctx) =>
+      new Promise((_resolve, reject) => {
+        ctx.signal.addEventListener('abort', () => {
+          log.cancelled.push(`hang#${String(ctx.requestId)}`);
+          reject(new Error('cancelled'));
+        });
+      }),
+  );
   server.registerTool({ name: 'greet', inputSchema: { type: 'object' } }, async (_args, ctx) => {
-    const who = await ctx.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+    const who = await ctx.elicit({
+      message: 'Your name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    });
     const mood = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'mood?' } }], maxTokens: 10 });
     const name = (who as { content?: { name?: string } }).content?.name ?? '?';
     return { content: [{ type: 'text', text: `Hello ${name}, ${(mood.content as { text: string }).text}` }] };
   });
   server.registerTool({ name: 'parallel', inputSchema: { type: 'object' } }, async (_args, ctx) => {
-    const [roots, answer] = await Promise.all([ctx.listRoots(), ctx.elicit({ message: 'ok?', requestedSchema: { type: 'object', properties: {} } })]);
+    const [roots, answer] = await Promise.all([
+      ctx.listRoots(),
+      ctx.elicit({ message: 'ok?', requestedSchema: { type: 'object', properties: {} } }),
+    ]);
     return { content: [{ type: 'text', text: JSON.stringify({ roots: roots.roots, action: answer.action }) }] };
   });
   server.registerTool({ name: 'roots', inputSchema: { type: 'object' } }, async (_args, ctx) => {
@@ -71,9 +88,13 @@ export function demoServer(options: ServerOptions = {}): { server: McpServer; lo
   });
   server.registerResource({ uri: 'demo://a', name: 'a', mimeType: 'text/plain' }, (uri) => ({ contents: [{ uri, text: 'A' }] }));
   server.registerResource({ uri: 'demo://b', name: 'b' }, (uri) => ({ contents: [{ uri, blob: 'Qg==' }] }));
-  server.registerResourceTemplate({ uriTemplate: 'demo://items/{id}', name: 'item' }, (uri, values) => ({ contents: [{ uri, text: `item ${String(values.id)}` }] }), {
-    complete: { id: (value) => ['1', '2', '10'].filter((v) => v.startsWith(value)) },
-  });
+  server.registerResourceTemplate(
+    { uriTemplate: 'demo://items/{id}', name: 'item' },
+    (uri, values) => ({ contents: [{ uri, text: `item ${String(values.id)}` }] }),
+    {
+      complete: { id: (value) => ['1', '2', '10'].filter((v) => v.startsWith(value)) },
+    },
+  );
   server.registerPrompt(
     { name: 'hello', arguments: [{ name: 'who', required: true }] },
     (args: Record<string, string>) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Hello ${args.who}` } }] }),

@@ -13,9 +13,28 @@ import type { CallOptions, ClientOptions, ListOptions } from './options.js';
 import { OutputValidator } from './output-validator.js';
 import { collectPagesWithRestart } from './pagination.js';
 import type {
-  CallToolResult, ClientCapabilities, CompleteParams, CompleteResult, DiscoverResult, GetPromptResult, Implementation, JsonObject,
-  ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, LoggingMessageParams, PaginatedResult, Prompt,
-  ReadResourceResult, Resource, ResourceTemplate, ResourceUpdatedParams, ServerCapabilities, SubscriptionFilter, Tool,
+  CallToolResult,
+  ClientCapabilities,
+  CompleteParams,
+  CompleteResult,
+  DiscoverResult,
+  GetPromptResult,
+  Implementation,
+  JsonObject,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  LoggingMessageParams,
+  PaginatedResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ResourceUpdatedParams,
+  ServerCapabilities,
+  SubscriptionFilter,
+  Tool,
 } from './protocol-types.js';
 import { RequestIdTap } from './request-id-tap.js';
 import { ResultCache } from './result-cache.js';
@@ -68,19 +87,33 @@ export class McpClient implements AsyncDisposable {
   }
 
   /** The era of the current connection (`undefined` when not connected). */
-  get era(): Era | undefined { return this.#session?.era; }
+  get era(): Era | undefined {
+    return this.#session?.era;
+  }
   /** The negotiated protocol version. */
-  get protocolVersion(): string | undefined { return this.#session?.protocolVersion; }
+  get protocolVersion(): string | undefined {
+    return this.#session?.protocolVersion;
+  }
   /** The server's capabilities (from initialize, or from discover in the modern era). */
-  get serverCapabilities(): ServerCapabilities | undefined { return this.#session?.serverCapabilities; }
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.#session?.serverCapabilities;
+  }
   /** The server's self-reported identity. */
-  get serverInfo(): Implementation | undefined { return this.#session?.serverInfo; }
+  get serverInfo(): Implementation | undefined {
+    return this.#session?.serverInfo;
+  }
   /** The server's instructions for the model. */
-  get instructions(): string | undefined { return this.#session?.instructions; }
+  get instructions(): string | undefined {
+    return this.#session?.instructions;
+  }
   /** The capabilities this client declares on the current connection. */
-  get clientCapabilities(): ClientCapabilities | undefined { return this.#session?.clientCapabilities; }
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.#session?.clientCapabilities;
+  }
   /** True while connected and negotiated. */
-  get connected(): boolean { return this.#session !== undefined; }
+  get connected(): boolean {
+    return this.#session !== undefined;
+  }
 
   /**
    * Connects over `transport` and negotiates: era detection per the client's `era` option (and the era cache),
@@ -90,7 +123,10 @@ export class McpClient implements AsyncDisposable {
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<void> {
     if (this.#session || this.#connecting) throw new LocalError('ALREADY_CONNECTED', 'This client is already connected; close it first');
     const tap = new RequestIdTap(transport);
-    const peer = new Peer({ requestTimeoutMs: this.#settings.requestTimeoutMs, onInternalError: this.#options.onError && ((error) => this.#report(error)) });
+    const peer = new Peer({
+      requestTimeoutMs: this.#settings.requestTimeoutMs,
+      onInternalError: this.#options.onError && ((error) => this.#report(error)),
+    });
     this.#connecting = peer;
     let session: Session | undefined;
     try {
@@ -128,7 +164,9 @@ export class McpClient implements AsyncDisposable {
 
   /** Legacy `ping`. */
   ping(options?: CallOptions): Promise<JsonObject> {
-    return this.#call('ping', (s) => (s.era === 'modern' ? Promise.reject(s.wrongEra('ping', 'use discover()')) : s.request('ping', undefined, options)));
+    return this.#call('ping', (s) =>
+      s.era === 'modern' ? Promise.reject(s.wrongEra('ping', 'use discover()')) : s.request('ping', undefined, options),
+    );
   }
 
   /** Modern `server/discover`; refreshes `serverCapabilities`, `serverInfo` and `instructions`. */
@@ -142,7 +180,8 @@ export class McpClient implements AsyncDisposable {
   /** One page of `tools/list`; remembers the tools for output validation. */
   listTools(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListToolsResult> {
     return this.#list<ListToolsResult>('tools/list', params.cursor, options).then((result) => {
-      if (Array.isArray(result.tools)) this.#validator.remember(result.tools, params.cursor === undefined && result.nextCursor === undefined);
+      if (Array.isArray(result.tools))
+        this.#validator.remember(result.tools, params.cursor === undefined && result.nextCursor === undefined);
       return result;
     });
   }
@@ -182,7 +221,11 @@ export class McpClient implements AsyncDisposable {
 
   /** Every resource template, following cursors. */
   listAllResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
-    return this.#listAll<ListResourceTemplatesResult, ResourceTemplate>('resources/templates/list', (page) => page.resourceTemplates, options);
+    return this.#listAll<ListResourceTemplatesResult, ResourceTemplate>(
+      'resources/templates/list',
+      (page) => page.resourceTemplates,
+      options,
+    );
   }
 
   /** Reads a resource (modern: cached while fresh, input rounds served by the handlers). */
@@ -283,7 +326,8 @@ export class McpClient implements AsyncDisposable {
   notifyRootsListChanged(): Promise<void> {
     return this.#call('notifications/roots/list_changed', (s) => {
       if (s.era === 'modern') return Promise.resolve();
-      if (!s.clientCapabilities.roots) return Promise.reject(new LocalError('CAPABILITY_NOT_SUPPORTED', 'The client declared no roots capability'));
+      if (!s.clientCapabilities.roots)
+        return Promise.reject(new LocalError('CAPABILITY_NOT_SUPPORTED', 'The client declared no roots capability'));
       return s.peer.notify('notifications/roots/list_changed');
     });
   }
@@ -291,7 +335,9 @@ export class McpClient implements AsyncDisposable {
   /** Any request, shaped for the era (modern `_meta`, gates, input rounds); the escape hatch for other methods. */
   request<R = JsonObject>(method: string, params?: JsonObject, options?: CallOptions): Promise<R> {
     return this.#call(method, (s) =>
-      MRTR_METHODS.has(method) && s.era === 'modern' ? s.requestWithInputs(method, params ?? {}, options) : s.request(method, params, options),
+      MRTR_METHODS.has(method) && s.era === 'modern'
+        ? s.requestWithInputs(method, params ?? {}, options)
+        : s.request(method, params, options),
     );
   }
 
@@ -377,7 +423,9 @@ export class McpClient implements AsyncDisposable {
   #list<R extends PaginatedResult>(method: string, cursor: string | undefined, options: ListOptions | undefined): Promise<R> {
     return this.#call(method, (s) => {
       const cacheable = this.#settings.cacheResults && s.era === 'modern';
-      return this.#cache.through(method, cursor ?? '', cacheable, options?.fresh === true, () => s.request(method, cursor === undefined ? undefined : { cursor }, options));
+      return this.#cache.through(method, cursor ?? '', cacheable, options?.fresh === true, () =>
+        s.request(method, cursor === undefined ? undefined : { cursor }, options),
+      );
     });
   }
 

@@ -36,7 +36,9 @@ describe('era detection', () => {
       if (method === 'initialize') return initializeResult('2025-11-25', { tools: { listChanged: true } });
       return {};
     });
-    const client = new McpClient(INFO, { handlers: { sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' }) } });
+    const client = new McpClient(INFO, {
+      handlers: { sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' }) },
+    });
     await client.connect(fake.transport);
     expect(client.era).toBe('legacy');
     expect(client.protocolVersion).toBe('2025-11-25');
@@ -95,7 +97,8 @@ describe('era detection', () => {
 
   test('-32022 listing only legacy versions: initialize with the newest shared one', async () => {
     const fake = await scripted((method, params) => {
-      if (method === 'server/discover') throw new RpcError(-32022, 'Unsupported protocol version', { supported: ['2025-03-26', '2024-11-05'], requested: 'x' });
+      if (method === 'server/discover')
+        throw new RpcError(-32022, 'Unsupported protocol version', { supported: ['2025-03-26', '2024-11-05'], requested: 'x' });
       if (method === 'initialize') return initializeResult(params?.protocolVersion as string);
       return {};
     });
@@ -107,7 +110,9 @@ describe('era detection', () => {
   });
 
   test('an initialize answer with a version the client does not speak closes and throws UNSUPPORTED_PROTOCOL_VERSION', async () => {
-    const fake = await scripted((method) => (method === 'initialize' ? initializeResult('1999-01-01') : Promise.reject(new RpcError(-32601, 'x'))));
+    const fake = await scripted((method) =>
+      method === 'initialize' ? initializeResult('1999-01-01') : Promise.reject(new RpcError(-32601, 'x')),
+    );
     const client = new McpClient(INFO);
     await expect(client.connect(fake.transport)).rejects.toMatchObject({ code: 'UNSUPPORTED_PROTOCOL_VERSION' });
     expect(client.connected).toBe(false);
@@ -183,7 +188,8 @@ describe('era cache', () => {
     cache.set('srv', { era: 'legacy', protocolVersion: '2025-11-25' });
     // A modern-only server: refuses initialize naming its versions, answers discover.
     const fake = await scripted((method) => {
-      if (method === 'initialize') throw new RpcError(-32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: '2025-11-25' });
+      if (method === 'initialize')
+        throw new RpcError(-32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: '2025-11-25' });
       return { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'public' };
     });
     const client = new McpClient(INFO, { eraCache: cache, serverKey: 'srv' });
@@ -198,7 +204,13 @@ describe('era cache', () => {
     const { server } = demoServer();
     const [a, b] = createLinkedPair();
     await server.connect(b);
-    const broken = { get: () => { throw new Error('disk'); }, set: () => Promise.reject(new Error('disk')), delete: () => {} };
+    const broken = {
+      get: () => {
+        throw new Error('disk');
+      },
+      set: () => Promise.reject(new Error('disk')),
+      delete: () => {},
+    };
     const client = new McpClient(INFO, { eraCache: broken, serverKey: 'x' });
     await client.connect(a);
     expect(client.era).toBe('modern');

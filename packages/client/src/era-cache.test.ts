@@ -29,7 +29,11 @@ describe('era cache', () => {
   });
 
   test('cacheCall turns a failing cache (sync or async) into undefined', async () => {
-    expect(await cacheCall(() => { throw new Error('x'); })).toBeUndefined();
+    expect(
+      await cacheCall(() => {
+        throw new Error('x');
+      }),
+    ).toBeUndefined();
     expect(await cacheCall(() => Promise.reject(new Error('y')))).toBeUndefined();
     expect(await cacheCall(() => 42)).toBe(42);
   });

@@ -17,8 +17,12 @@ describe('errors and the connection lifecycle', () => {
 
   test('bad options and clientInfo are INVALID_ARGUMENT at construction', () => {
     expect(() => new McpClient({ name: 'x' } as never)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-    expect(() => new McpClient(INFO, { protocolVersion: '2020-01-01' as never })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-    expect(() => new McpClient(INFO, { era: 'modern', supportedVersions: ['2025-11-25'] })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => new McpClient(INFO, { protocolVersion: '2020-01-01' as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+    expect(() => new McpClient(INFO, { era: 'modern', supportedVersions: ['2025-11-25'] })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
     expect(() => new McpClient(INFO, { probeTimeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 
@@ -62,12 +66,15 @@ describe('errors and the connection lifecycle', () => {
     await sleep(5);
     await serverEnd.close();
     await expect(pending).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
-    await expect(client.listTools()).rejects.toMatchObject({ code: 'CONNECTION_CLOSED', message: expect.stringMatching(/Cannot send 'tools\/list'/) });
+    await expect(client.listTools()).rejects.toMatchObject({
+      code: 'CONNECTION_CLOSED',
+      message: expect.stringMatching(/Cannot send 'tools\/list'/),
+    });
     expect(closes).toHaveLength(1);
     expect(closes[0]).toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
 
-  test("a transport closeReason (e.g. SERVER_EXITED) is what pending and later calls fail with", async () => {
+  test('a transport closeReason (e.g. SERVER_EXITED) is what pending and later calls fail with', async () => {
     const fake = await scripted((method) => (method === 'initialize' ? initializeResult() : new Promise(() => {})));
     const exited = new LocalError('SERVER_EXITED', "Server process 'x' exited with code 3");
     Object.defineProperty(fake.transport, 'closeReason', { get: () => (fake.transport.closed ? exited : undefined) });
@@ -109,7 +116,10 @@ describe('errors and the connection lifecycle', () => {
       const server = demoServer({ capabilities: { logging: false } }).server;
       const { client, written } = await connected(server, { era });
       const before = written.length;
-      await expect(client.setLoggingLevel('info')).rejects.toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', details: { capability: 'logging' } });
+      await expect(client.setLoggingLevel('info')).rejects.toMatchObject({
+        code: 'CAPABILITY_NOT_SUPPORTED',
+        details: { capability: 'logging' },
+      });
       expect(written.length).toBe(before);
       await client.close();
     }
@@ -154,7 +164,9 @@ describe('errors and the connection lifecycle', () => {
     });
     const client = new McpClient(INFO, { era: 'legacy', protocolVersion: '2024-11-05' });
     await client.connect(fake.transport);
-    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } })).completion.values).toEqual(['a']);
+    expect(
+      (await client.complete({ ref: { type: 'ref/prompt', name: 'p' }, argument: { name: 'a', value: '' } })).completion.values,
+    ).toEqual(['a']);
     await client.close();
   });
 

@@ -24,14 +24,22 @@ describe('negotiate', () => {
       if (version !== '2026-07-28') {
         throw new RpcError(-32022, 'Unsupported protocol version', { supported: ['2026-07-28', '2025-11-25'], requested: version });
       }
-      return { resultType: 'complete', supportedVersions: ['2026-07-28', '2025-11-25'], capabilities: { prompts: {} }, ttlMs: 5, cacheScope: 'private' };
+      return {
+        resultType: 'complete',
+        supportedVersions: ['2026-07-28', '2025-11-25'],
+        capabilities: { prompts: {} },
+        ttlMs: 5,
+        cacheScope: 'private',
+      };
     });
     const peer = new Peer();
     await peer.connect(fake.transport);
     const negotiated = await negotiate(peer, settings, undefined);
     expect(negotiated).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', serverCapabilities: { prompts: {} } });
     expect(fake.methods()).toEqual(['server/discover', 'server/discover']);
-    const versions = fake.received.map((m) => ((m as unknown as { params: { _meta: Record<string, unknown> } }).params._meta)[MetaKey.protocolVersion]);
+    const versions = fake.received.map(
+      (m) => (m as unknown as { params: { _meta: Record<string, unknown> } }).params._meta[MetaKey.protocolVersion],
+    );
     expect(versions).toEqual(['2099-01-01', '2026-07-28']);
     await peer.close();
   });
@@ -53,7 +61,9 @@ describe('negotiate', () => {
     const fake = await scripted(() => ({ resultType: 'input_required', supportedVersions: ['2026-07-28'], capabilities: {} }));
     const peer = new Peer();
     await peer.connect(fake.transport);
-    await expect(negotiate(peer, { ...settings, modernVersion: '2026-07-28' }, undefined)).rejects.toMatchObject({ code: 'INVALID_RESULT' });
+    await expect(negotiate(peer, { ...settings, modernVersion: '2026-07-28' }, undefined)).rejects.toMatchObject({
+      code: 'INVALID_RESULT',
+    });
     await peer.close();
   });
 });

@@ -58,7 +58,12 @@ export interface Negotiated {
 }
 
 /** Runs the handshake on a connected peer. Rejects with RpcError or LocalError; the caller closes on failure. */
-export async function negotiate(peer: Peer, settings: HandshakeSettings, cached: CachedEra | undefined, now = Date.now()): Promise<Negotiated> {
+export async function negotiate(
+  peer: Peer,
+  settings: HandshakeSettings,
+  cached: CachedEra | undefined,
+  now = Date.now(),
+): Promise<Negotiated> {
   if (settings.era === 'legacy') return initialize(peer, settings, settings.legacyVersion);
   if (cached && settings.era === 'auto') {
     if (cached.era === 'legacy') {
@@ -83,12 +88,21 @@ async function probe(peer: Peer, settings: HandshakeSettings, allowLegacy: boole
   let version = first;
   for (;;) {
     tried.add(version);
-    const meta = buildModernMeta(version, clientCapabilitiesFor(settings.handlers, version, settings.capabilities), settings.clientInfo, undefined);
+    const meta = buildModernMeta(
+      version,
+      clientCapabilitiesFor(settings.handlers, version, settings.capabilities),
+      settings.clientInfo,
+      undefined,
+    );
     let result: unknown;
     try {
-      result = await peer.request('server/discover', { _meta: meta }, {
-        timeoutMs: settings.era === 'auto' ? settings.probeTimeoutMs : settings.requestTimeoutMs,
-      });
+      result = await peer.request(
+        'server/discover',
+        { _meta: meta },
+        {
+          timeoutMs: settings.era === 'auto' ? settings.probeTimeoutMs : settings.requestTimeoutMs,
+        },
+      );
     } catch (error) {
       if (error instanceof RpcError) {
         if (error.code === ErrorCode.UnsupportedProtocolVersion) {
@@ -100,10 +114,14 @@ async function probe(peer: Peer, settings: HandshakeSettings, allowLegacy: boole
           }
           const legacy = legacyChoice(supported, settings);
           if (legacy !== undefined && settings.era !== 'modern') return initialize(peer, settings, legacy);
-          throw new LocalError('UNSUPPORTED_PROTOCOL_VERSION', `The server supports none of the versions this client speaks (it supports ${supported.join(', ') || 'nothing it named'})`, {
-            cause: error,
-            details: { supported, requested: version },
-          });
+          throw new LocalError(
+            'UNSUPPORTED_PROTOCOL_VERSION',
+            `The server supports none of the versions this client speaks (it supports ${supported.join(', ') || 'nothing it named'})`,
+            {
+              cause: error,
+              details: { supported, requested: version },
+            },
+          );
         }
         // Other recognised modern errors: the server is modern but refuses this client; nothing to fall back to.
         if (error.code === ErrorCode.HeaderMismatch || error.code === ErrorCode.MissingRequiredClientCapability) throw error;
@@ -116,7 +134,9 @@ async function probe(peer: Peer, settings: HandshakeSettings, allowLegacy: boole
     }
     if (!isDiscoverResult(result)) {
       if (allowLegacy) return initialize(peer, settings, settings.legacyVersion);
-      throw new LocalError('INVALID_RESULT', 'The server answered server/discover with something that is not a DiscoverResult', { details: result });
+      throw new LocalError('INVALID_RESULT', 'The server answered server/discover with something that is not a DiscoverResult', {
+        details: result,
+      });
     }
     const type = result.resultType;
     if (type !== undefined && type !== 'complete') {
@@ -152,9 +172,13 @@ async function initialize(peer: Peer, settings: HandshakeSettings, requested: st
     throw new LocalError('INVALID_RESULT', 'The initialize result has no protocolVersion', { details: result });
   }
   if (!isLegacyProtocolVersion(version) || !settings.accepted.includes(version)) {
-    throw new LocalError('UNSUPPORTED_PROTOCOL_VERSION', `The server answered initialize with protocol version ${JSON.stringify(version)}, which this client does not speak`, {
-      details: { requested, answered: version, accepted: settings.accepted },
-    });
+    throw new LocalError(
+      'UNSUPPORTED_PROTOCOL_VERSION',
+      `The server answered initialize with protocol version ${JSON.stringify(version)}, which this client does not speak`,
+      {
+        details: { requested, answered: version, accepted: settings.accepted },
+      },
+    );
   }
   const serverCapabilities = typeof result.capabilities === 'object' && result.capabilities !== null ? result.capabilities : {};
   peer.acceptBatches = supportsBatching(version);
@@ -191,5 +215,9 @@ function legacyChoice(supported: readonly string[], settings: HandshakeSettings)
 
 function notModern(cause: unknown): LocalError {
   const how = cause instanceof RpcError ? `answered server/discover with ${cause.code} ${cause.message}` : 'did not answer server/discover';
-  return new LocalError('UNSUPPORTED_PROTOCOL_VERSION', `The server ${how}: it does not speak the modern era (era: 'modern' was requested)`, { cause });
+  return new LocalError(
+    'UNSUPPORTED_PROTOCOL_VERSION',
+    `The server ${how}: it does not speak the modern era (era: 'modern' was requested)`,
+    { cause },
+  );
 }

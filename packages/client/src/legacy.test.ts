@@ -16,7 +16,11 @@ describe('legacy era against McpServer', () => {
     const { client, written } = await legacy({ handlers });
     expect(client.era).toBe('legacy');
     expect(client.protocolVersion).toBe('2025-11-25');
-    expect(JSON.parse(written[0]!).params.capabilities).toEqual({ sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } });
+    expect(JSON.parse(written[0]!).params.capabilities).toEqual({
+      sampling: {},
+      elicitation: { form: {}, url: {} },
+      roots: { listChanged: true },
+    });
     expect(client.clientCapabilities).toEqual({ sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } });
     expect(client.serverInfo).toMatchObject({ name: 'demo', version: '1.0.0' });
     expect(client.instructions).toBe('Be nice.');
@@ -44,9 +48,16 @@ describe('legacy era against McpServer', () => {
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([{ uriTemplate: 'demo://items/{id}', name: 'item' }]);
     expect(await client.readResource('demo://items/7')).toEqual({ contents: [{ uri: 'demo://items/7', text: 'item 7' }] });
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['hello']);
-    expect(await client.getPrompt('hello', { who: 'Ada' })).toEqual({ messages: [{ role: 'user', content: { type: 'text', text: 'Hello Ada' } }] });
-    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'who', value: 'A' } })).completion.values).toEqual(['Ada', 'Alan']);
-    expect((await client.complete({ ref: { type: 'ref/resource', uri: 'demo://items/{id}' }, argument: { name: 'id', value: '1' } })).completion.values).toEqual(['1', '10']);
+    expect(await client.getPrompt('hello', { who: 'Ada' })).toEqual({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Hello Ada' } }],
+    });
+    expect(
+      (await client.complete({ ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'who', value: 'A' } })).completion.values,
+    ).toEqual(['Ada', 'Alan']);
+    expect(
+      (await client.complete({ ref: { type: 'ref/resource', uri: 'demo://items/{id}' }, argument: { name: 'id', value: '1' } })).completion
+        .values,
+    ).toEqual(['1', '10']);
     await client.close();
   });
 
@@ -72,7 +83,10 @@ describe('legacy era against McpServer', () => {
     expect(await client.callTool('greet')).toEqual({ content: [{ type: 'text', text: 'Hello Ada, sampled 10' }] });
     expect(await client.callTool('roots')).toEqual({ content: [{ type: 'text', text: 'file:///work' }] });
     const parallel = await client.callTool('parallel');
-    expect(JSON.parse((parallel.content[0] as { text: string }).text)).toEqual({ roots: [{ uri: 'file:///work', name: 'work' }], action: 'accept' });
+    expect(JSON.parse((parallel.content[0] as { text: string }).text)).toEqual({
+      roots: [{ uri: 'file:///work', name: 'work' }],
+      action: 'accept',
+    });
     await client.close();
   });
 
@@ -171,7 +185,11 @@ describe('legacy era against McpServer', () => {
     await expect(call).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
     await until(() => log.cancelled.length === 1);
     const cancel = JSON.parse(written.at(-1)!);
-    expect(cancel).toEqual({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: cancel.params.requestId, reason: 'Request cancelled: user gave up' } });
+    expect(cancel).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: cancel.params.requestId, reason: 'Request cancelled: user gave up' },
+    });
     expect(log.cancelled).toEqual([`hang#${cancel.params.requestId}`]);
     await client.close();
   });
@@ -189,7 +207,11 @@ describe('legacy era against McpServer', () => {
     // The first call compiles the tool's schema (ajv is loaded lazily); keep that out of the timed call.
     await client.callTool('slow', { steps: 0, ms: 0 });
     // 6 steps of 40 ms take longer than the 120 ms timeout, which only progress keeps resetting.
-    const result = await client.callTool('slow', { steps: 6, ms: 40 }, { timeoutMs: 120, resetTimeoutOnProgress: true, onprogress: () => {} });
+    const result = await client.callTool(
+      'slow',
+      { steps: 6, ms: 40 },
+      { timeoutMs: 120, resetTimeoutOnProgress: true, onprogress: () => {} },
+    );
     expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
     await client.close();
   });

@@ -5,7 +5,8 @@ import { McpClient } from './client.js';
 import { connected, demoServer, scripted, sleep, until } from './client.test-util.js';
 import type { ServerNotification } from './notification-hub.js';
 
-const sent = (written: string[]) => written.map((line) => JSON.parse(line) as { id?: number; method?: string; params?: Record<string, any> });
+const sent = (written: string[]) =>
+  written.map((line) => JSON.parse(line) as { id?: number; method?: string; params?: Record<string, any> });
 
 describe('subscriptions/listen', () => {
   test('resolves on the acknowledgement with the honoured subset; notifications are demultiplexed by subscription id', async () => {
@@ -24,7 +25,10 @@ describe('subscriptions/listen', () => {
     server.notifyResourceUpdated('demo://a');
     await until(() => toolsOnly.length === 1 && resourceOnly.length === 1);
     expect(toolsOnly[0]).toEqual({ method: 'notifications/tools/list_changed', params: { _meta: { [MetaKey.subscriptionId]: a.id } } });
-    expect(resourceOnly[0]).toEqual({ method: 'notifications/resources/updated', params: { _meta: { [MetaKey.subscriptionId]: b.id }, uri: 'demo://a' } });
+    expect(resourceOnly[0]).toEqual({
+      method: 'notifications/resources/updated',
+      params: { _meta: { [MetaKey.subscriptionId]: b.id }, uri: 'demo://a' },
+    });
     await a.close();
     await b.close();
     await client.close();
@@ -43,8 +47,13 @@ describe('subscriptions/listen', () => {
     const fake = await scripted((method, _params, ctx) => {
       if (method === 'server/discover') return { supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } } };
       if (method === 'subscriptions/listen') {
-        void ctx.notify('notifications/subscriptions/acknowledged', { _meta: { [MetaKey.subscriptionId]: ctx.id }, notifications: { toolsListChanged: true } });
-        return new Promise((resolve) => setTimeout(() => resolve({ resultType: 'complete', _meta: { [MetaKey.subscriptionId]: ctx.id } }), 5));
+        void ctx.notify('notifications/subscriptions/acknowledged', {
+          _meta: { [MetaKey.subscriptionId]: ctx.id },
+          notifications: { toolsListChanged: true },
+        });
+        return new Promise((resolve) =>
+          setTimeout(() => resolve({ resultType: 'complete', _meta: { [MetaKey.subscriptionId]: ctx.id } }), 5),
+        );
       }
       return {};
     });
@@ -59,7 +68,10 @@ describe('subscriptions/listen', () => {
     const fake = await scripted((method, _params, ctx) => {
       if (method === 'server/discover') return { supportedVersions: ['2026-07-28'], capabilities: { tools: { listChanged: true } } };
       if (method === 'subscriptions/listen') {
-        void ctx.notify('notifications/subscriptions/acknowledged', { _meta: { [MetaKey.subscriptionId]: ctx.id }, notifications: { toolsListChanged: true } });
+        void ctx.notify('notifications/subscriptions/acknowledged', {
+          _meta: { [MetaKey.subscriptionId]: ctx.id },
+          notifications: { toolsListChanged: true },
+        });
         setTimeout(() => void fake.peer.notify('notifications/cancelled', { requestId: ctx.id, reason: 'shutting down' }), 5);
         return new Promise(() => {});
       }
@@ -79,7 +91,10 @@ describe('subscriptions/listen', () => {
     const { client, written } = await connected(server);
     const controller = new AbortController();
     const seen: string[] = [];
-    const stream = await client.listen({ toolsListChanged: true }, { signal: controller.signal, onNotification: (n) => seen.push(n.method) });
+    const stream = await client.listen(
+      { toolsListChanged: true },
+      { signal: controller.signal, onNotification: (n) => seen.push(n.method) },
+    );
     controller.abort();
     expect(await stream.done).toEqual({ reason: 'client-cancelled' });
     expect(sent(written).at(-1)).toEqual({
@@ -155,7 +170,9 @@ describe('era-neutral listeners in the modern era (the managed listen stream)', 
     const updates: string[] = [];
     client.onResourceUpdated((params) => updates.push(params.uri));
     await client.subscribeResource('demo://a');
-    const listen = sent(written).filter((m) => m.method === 'subscriptions/listen').at(-1)!;
+    const listen = sent(written)
+      .filter((m) => m.method === 'subscriptions/listen')
+      .at(-1)!;
     expect(listen.params!.notifications).toEqual({ resourceSubscriptions: ['demo://a'] });
     server.notifyResourceUpdated('demo://a');
     await until(() => updates.length === 1);

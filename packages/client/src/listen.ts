@@ -87,7 +87,11 @@ export class ListenStream implements ListenSubscription {
         if (error instanceof RpcError) this.#end({ reason: 'error', error });
         else if (isLocalError(error, 'CONNECTION_CLOSED') || isLocalError(error, 'SERVER_EXITED') || isLocalError(error, 'NOT_CONNECTED')) {
           this.#end({ reason: 'connection-closed', error });
-        } else this.#end({ reason: 'error', error: error instanceof LocalError ? error : new LocalError('PROTOCOL_VIOLATION', String(error), { cause: error }) });
+        } else
+          this.#end({
+            reason: 'error',
+            error: error instanceof LocalError ? error : new LocalError('PROTOCOL_VIOLATION', String(error), { cause: error }),
+          });
       },
     );
     this.#signal = options.signal;

@@ -10,7 +10,8 @@ const handlers: InputHandlers = {
   roots: () => ({ roots: [{ uri: 'file:///work' }] }),
 };
 
-const sent = (written: string[]) => written.map((line) => JSON.parse(line) as { id?: number; method?: string; params?: Record<string, any> });
+const sent = (written: string[]) =>
+  written.map((line) => JSON.parse(line) as { id?: number; method?: string; params?: Record<string, any> });
 
 describe('modern era against McpServer', () => {
   test('every request carries the same _meta; capabilities follow the handlers', async () => {
@@ -41,7 +42,9 @@ describe('modern era against McpServer', () => {
     expect((await client.readResource('demo://b')).contents).toEqual([{ uri: 'demo://b', blob: 'Qg==' }]);
     expect((await client.listAllPrompts()).map((p) => p.name)).toEqual(['hello']);
     expect((await client.getPrompt('hello', { who: 'Bo' })).messages[0]!.content).toEqual({ type: 'text', text: 'Hello Bo' });
-    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'who', value: 'G' } })).completion.values).toEqual(['Grace']);
+    expect(
+      (await client.complete({ ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'who', value: 'G' } })).completion.values,
+    ).toEqual(['Grace']);
     const discovered = await client.discover();
     expect(discovered.supportedVersions[0]).toBe('2026-07-28');
     await expect(client.readResource('demo://missing')).rejects.toMatchObject({ code: -32602 });
@@ -51,7 +54,10 @@ describe('modern era against McpServer', () => {
   test('legacy-only methods fail locally; notifyRootsListChanged is a no-op', async () => {
     const { client, written } = await connected(demoServer().server, { handlers });
     const before = written.length;
-    await expect(client.ping()).rejects.toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', message: expect.stringMatching(/ping.*2026-07-28/) });
+    await expect(client.ping()).rejects.toMatchObject({
+      code: 'CAPABILITY_NOT_SUPPORTED',
+      message: expect.stringMatching(/ping.*2026-07-28/),
+    });
     await client.notifyRootsListChanged();
     expect(written.length).toBe(before);
     await client.close();
@@ -67,7 +73,9 @@ describe('modern era against McpServer', () => {
     expect(calls[0]!.params).not.toHaveProperty('requestState');
     expect(calls[0]!.params).not.toHaveProperty('inputResponses');
     expect(calls[1]!.params!.inputResponses).toEqual({ 'elicit-0': { action: 'accept', content: { name: 'Ada' } } });
-    expect(calls[2]!.params!.inputResponses).toEqual({ 'sample-1': { role: 'assistant', content: { type: 'text', text: 'sampled 10' }, model: 'm' } });
+    expect(calls[2]!.params!.inputResponses).toEqual({
+      'sample-1': { role: 'assistant', content: { type: 'text', text: 'sampled 10' }, model: 'm' },
+    });
     for (const call of calls) expect(call.params).toMatchObject({ name: 'greet' });
     expect(typeof calls[1]!.params!.requestState).toBe('string');
     expect(calls[2]!.params!.requestState).not.toBe(calls[1]!.params!.requestState);
@@ -106,7 +114,9 @@ describe('modern era against McpServer', () => {
       },
     });
     await client.callTool('roots', {});
-    expect(contexts).toEqual([{ era: 'modern', key: 'roots-0', origin: { method: 'tools/call', params: { name: 'roots', arguments: {} } }, version: '2026-07-28' }]);
+    expect(contexts).toEqual([
+      { era: 'modern', key: 'roots-0', origin: { method: 'tools/call', params: { name: 'roots', arguments: {} } }, version: '2026-07-28' },
+    ]);
     await client.close();
   });
 
@@ -116,18 +126,26 @@ describe('modern era against McpServer', () => {
     await client.close();
     const rogue = await scripted((method) => {
       if (method === 'server/discover') return { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } };
-      return { resultType: 'input_required', inputRequests: { s: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } } }, requestState: 'st' };
+      return {
+        resultType: 'input_required',
+        inputRequests: { s: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } } },
+        requestState: 'st',
+      };
     });
     const other = new McpClient({ name: 'c', version: '1' });
     await other.connect(rogue.transport);
-    await expect(other.callTool('x')).rejects.toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', message: expect.stringMatching(/sampling handler/) });
+    await expect(other.callTool('x')).rejects.toMatchObject({
+      code: 'CAPABILITY_NOT_SUPPORTED',
+      message: expect.stringMatching(/sampling handler/),
+    });
     await other.close();
   });
 
   test('requestState is echoed exactly and never invented; load shedding retries after a backoff; rounds are bounded', async () => {
     let round = 0;
     const fake = await scripted((method, params) => {
-      if (method === 'server/discover') return { supportedVersions: ['2026-07-28'], capabilities: { tools: {}, prompts: {}, resources: {} } };
+      if (method === 'server/discover')
+        return { supportedVersions: ['2026-07-28'], capabilities: { tools: {}, prompts: {}, resources: {} } };
       round++;
       if (params?.name === 'forever') return { resultType: 'input_required', requestState: `s${round}` };
       if (round === 1) return { resultType: 'input_required', inputRequests: { r: { method: 'roots/list', params: {} } } };
@@ -139,7 +157,9 @@ describe('modern era against McpServer', () => {
     const started = Date.now();
     expect((await client.callTool('t')).content).toEqual([{ type: 'text', text: 'done after 3' }]);
     expect(Date.now() - started).toBeGreaterThanOrEqual(40);
-    const calls = fake.received.filter((m) => (m as { method?: string }).method === 'tools/call') as Array<{ params: Record<string, unknown> }>;
+    const calls = fake.received.filter((m) => (m as { method?: string }).method === 'tools/call') as Array<{
+      params: Record<string, unknown>;
+    }>;
     expect(calls[1]!.params).toMatchObject({ inputResponses: { r: { roots: [{ uri: 'file:///work' }] } } });
     expect(calls[1]!.params).not.toHaveProperty('requestState');
     expect(calls[2]!.params.requestState).toBe('opaque "state" ✓');

@@ -15,7 +15,9 @@ export interface ServerNotification {
 export type NotificationListener<P> = (params: P) => void;
 
 /** Params of `method`: the typed shape for known methods, an open object for others. */
-export type ParamsOf<M extends string> = M extends keyof ServerNotificationMap ? ServerNotificationMap[M] : Record<string, unknown> | undefined;
+export type ParamsOf<M extends string> = M extends keyof ServerNotificationMap
+  ? ServerNotificationMap[M]
+  : Record<string, unknown> | undefined;
 
 type Untyped = (params: unknown) => void;
 

@@ -59,7 +59,10 @@ describe('structuredContent validation against outputSchema', () => {
     const client = new McpClient(INFO, { era: 'legacy' });
     await client.connect(fake.transport);
     await client.listAllTools();
-    await expect(client.callTool('weather')).rejects.toMatchObject({ code: 'INVALID_RESULT', message: expect.stringMatching(/no structuredContent/) });
+    await expect(client.callTool('weather')).rejects.toMatchObject({
+      code: 'INVALID_RESULT',
+      message: expect.stringMatching(/no structuredContent/),
+    });
     expect((await client.callTool('list')).isError).toBe(true);
     await client.close();
   });

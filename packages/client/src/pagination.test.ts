@@ -63,7 +63,8 @@ describe('pagination helpers', () => {
       if (method === 'server/discover') return { supportedVersions: ['2026-07-28'], capabilities: { tools: {} } };
       const cursor = params?.cursor as string | undefined;
       const hints = { resultType: 'complete', ttlMs: 60_000, cacheScope: 'public' };
-      if (cursor === undefined) return { ...hints, tools: [{ name: `a${generation}`, inputSchema: { type: 'object' } }], nextCursor: `g${generation}` };
+      if (cursor === undefined)
+        return { ...hints, tools: [{ name: `a${generation}`, inputSchema: { type: 'object' } }], nextCursor: `g${generation}` };
       if (cursor !== `g${generation}`) throw new RpcError(-32602, 'Invalid cursor');
       // The last page is not cacheable: it is fetched every time, with the (possibly cached) cursor.
       return { ...hints, ttlMs: 0, tools: [{ name: `b${generation}`, inputSchema: { type: 'object' } }] };

@@ -7,7 +7,11 @@ function grammarServer(): McpServer {
   server.registerTool(
     {
       name: 'conjugate',
-      inputSchema: { type: 'object', properties: { verb: { type: 'string' }, tense: { type: 'string' }, person: { type: 'string' } }, required: ['verb', 'tense', 'person'] },
+      inputSchema: {
+        type: 'object',
+        properties: { verb: { type: 'string' }, tense: { type: 'string' }, person: { type: 'string' } },
+        required: ['verb', 'tense', 'person'],
+      },
       outputSchema: { type: 'object', properties: { form: { type: 'string' } }, required: ['form'] },
     },
     () => ({ content: [{ type: 'text', text: 'ate' }], structuredContent: { form: 'ate' } }),
@@ -17,7 +21,11 @@ function grammarServer(): McpServer {
 
 describe('seed compatibility', () => {
   test("era 'legacy' pinned to 2024-11-05 with empty capabilities writes exactly the seed trace", async () => {
-    const { client, written } = await connected(grammarServer(), { era: 'legacy', protocolVersion: '2024-11-05' }, { name: 'test', version: '0.1' });
+    const { client, written } = await connected(
+      grammarServer(),
+      { era: 'legacy', protocolVersion: '2024-11-05' },
+      { name: 'test', version: '0.1' },
+    );
     expect(client.protocolVersion).toBe('2024-11-05');
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toEqual(['conjugate']);

@@ -10,7 +10,16 @@ import { ListenStream, type ListenOptions } from './listen.js';
 import { buildModernMeta, withExtraMeta, withMeta } from './modern-meta.js';
 import { requestWithInputs, unknownResultType } from './mrtr.js';
 import type { CallOptions, InputHandlers } from './options.js';
-import type { ClientCapabilities, DiscoverResult, Implementation, JsonObject, Meta, ResultBase, ServerCapabilities, SubscriptionFilter } from './protocol-types.js';
+import type {
+  ClientCapabilities,
+  DiscoverResult,
+  Implementation,
+  JsonObject,
+  Meta,
+  ResultBase,
+  ServerCapabilities,
+  SubscriptionFilter,
+} from './protocol-types.js';
 import type { RequestIdTap } from './request-id-tap.js';
 
 /** What a session needs from its client. */
@@ -75,9 +84,13 @@ export class Session {
 
   /** The error for a method that does not exist in this session's era. */
   wrongEra(method: string, alternative: string): LocalError {
-    return new LocalError('CAPABILITY_NOT_SUPPORTED', `'${method}' does not exist in ${this.protocolVersion} (${this.era} era)${alternative ? `: ${alternative}` : ''}`, {
-      details: { method, era: this.era, protocolVersion: this.protocolVersion },
-    });
+    return new LocalError(
+      'CAPABILITY_NOT_SUPPORTED',
+      `'${method}' does not exist in ${this.protocolVersion} (${this.era} era)${alternative ? `: ${alternative}` : ''}`,
+      {
+        details: { method, era: this.era, protocolVersion: this.protocolVersion },
+      },
+    );
   }
 
   /**
@@ -88,18 +101,26 @@ export class Session {
     const missing = this.gate(method);
     if (missing) return Promise.reject(missing);
     if (this.era === 'legacy') return this.peer.request(method, withExtraMeta(params, options?.meta), options);
-    return this.peer.request(method, withMeta(params, this.meta, options?.meta), options).then((result) => checkComplete(method, result as ResultBase));
+    return this.peer
+      .request(method, withMeta(params, this.meta, options?.meta), options)
+      .then((result) => checkComplete(method, result as ResultBase));
   }
 
   /**
    * Sends a request that may need input from the client. Modern: loops over input-required rounds (see mrtr.ts).
    * `onFirstRound` sees a result that came without any retry (only those may be cached).
    */
-  requestWithInputs(method: string, params: JsonObject, options: CallOptions | undefined, onFirstRound?: (result: ResultBase) => void): Promise<any> {
+  requestWithInputs(
+    method: string,
+    params: JsonObject,
+    options: CallOptions | undefined,
+    onFirstRound?: (result: ResultBase) => void,
+  ): Promise<any> {
     const missing = this.gate(method);
     if (missing) return Promise.reject(missing);
     if (this.era === 'legacy') return this.peer.request(method, withExtraMeta(params, options?.meta), options);
-    const send = (roundParams: JsonObject) => this.peer.request(method, withMeta(roundParams, this.meta, options?.meta), options) as Promise<ResultBase>;
+    const send = (roundParams: JsonObject) =>
+      this.peer.request(method, withMeta(roundParams, this.meta, options?.meta), options) as Promise<ResultBase>;
     return send(params).then((first) => {
       const type = first.resultType;
       if (type === undefined || type === 'complete') {
@@ -175,7 +196,11 @@ export class Session {
       ? new LocalError('CONNECTION_CLOSED', 'The client closed the connection')
       : reason instanceof LocalError
         ? reason
-        : new LocalError('CONNECTION_CLOSED', reason ? `Connection closed: ${reason.message}` : 'The connection closed', reason ? { cause: reason } : undefined);
+        : new LocalError(
+            'CONNECTION_CLOSED',
+            reason ? `Connection closed: ${reason.message}` : 'The connection closed',
+            reason ? { cause: reason } : undefined,
+          );
     if (!this.closed.signal.aborted) {
       this.closed.abort(error);
       for (const stream of [...this.listens.values()]) stream.connectionClosed(error);
@@ -192,9 +217,13 @@ function checkComplete(method: string, result: ResultBase): ResultBase {
   const type = result.resultType;
   if (type === undefined || type === 'complete') return result;
   if (type === 'input_required') {
-    throw new LocalError('INVALID_RESULT', `'${method}' answered input_required, which only tools/call, prompts/get and resources/read may`, {
-      details: result,
-    });
+    throw new LocalError(
+      'INVALID_RESULT',
+      `'${method}' answered input_required, which only tools/call, prompts/get and resources/read may`,
+      {
+        details: result,
+      },
+    );
   }
   throw unknownResultType(method, result);
 }

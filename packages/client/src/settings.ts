@@ -44,7 +44,8 @@ export function resolveSettings(clientInfo: Implementation, options: ClientOptio
   }
   const supported = [...(options.supportedVersions ?? PROTOCOL_VERSIONS)];
   for (const version of supported) {
-    if (!isProtocolVersion(version)) throw new LocalError('INVALID_ARGUMENT', `Unknown protocol version ${JSON.stringify(version)} in supportedVersions`);
+    if (!isProtocolVersion(version))
+      throw new LocalError('INVALID_ARGUMENT', `Unknown protocol version ${JSON.stringify(version)} in supportedVersions`);
   }
   const pinned = options.protocolVersion;
   if (pinned !== undefined) {
@@ -54,7 +55,8 @@ export function resolveSettings(clientInfo: Implementation, options: ClientOptio
   const legacy = pinned !== undefined && eraOf(pinned) === 'legacy' ? pinned : newest(supported, 'legacy');
   const modern = pinned !== undefined && eraOf(pinned) === 'modern' ? pinned : newest(supported, 'modern');
   let era: EraPreference = options.era ?? 'auto';
-  if (era !== 'auto' && era !== 'legacy' && era !== 'modern') throw new LocalError('INVALID_ARGUMENT', `Unknown era ${JSON.stringify(era)}`);
+  if (era !== 'auto' && era !== 'legacy' && era !== 'modern')
+    throw new LocalError('INVALID_ARGUMENT', `Unknown era ${JSON.stringify(era)}`);
   if ((era === 'legacy' && !legacy) || (era === 'modern' && !modern)) {
     throw new LocalError('INVALID_ARGUMENT', `era '${era}' was requested but supportedVersions has no ${era} version`);
   }

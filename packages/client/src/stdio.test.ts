@@ -17,7 +17,13 @@ const started: StdioClientTransport[] = [];
 const scratch = mkdtempSync(join(tmpdir(), 'wiremcp-client-stdio-'));
 
 function spawnServer(name: string, args: string[] = [], options: Partial<StdioClientTransportOptions> = {}): StdioClientTransport {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [fixture(name), ...args], stderr: 'pipe', shutdownTimeoutMs: 500, ...options });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [fixture(name), ...args],
+    stderr: 'pipe',
+    shutdownTimeoutMs: 500,
+    ...options,
+  });
   started.push(transport);
   return transport;
 }

@@ -22,7 +22,8 @@ describe('Content-Length decoder', () => {
         'CONTENT-LENGTH:7\r\nX-Other: y\r\n\r\n{"b":2}' +
         'Content-Length: 7\n\n{"c":3}',
     );
-    for (const [name, chunks] of chunkings(stream)) expect(decodeAll(chunks, cl).summary(), name).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
+    for (const [name, chunks] of chunkings(stream))
+      expect(decodeAll(chunks, cl).summary(), name).toEqual(['{"a":1}', '{"b":2}', '{"c":3}']);
   });
 
   it('skips whitespace between frames (a writer that appends a newline after each body)', () => {
@@ -79,8 +80,14 @@ describe('strict Content-Length parsing', () => {
 
   it('says what is wrong and shows the offending line', () => {
     const errors = (input: string) => decodeAll([utf8(input)], cl).errors();
-    expect(errors('Content-Length: +5\r\n\r\n')[0]).toMatchObject({ code: 'INVALID_HEADER', framing: 'content-length', header: 'Content-Length: +5' });
-    expect(errors('Content-Length: +5\r\n\r\n')[0]!.message).toMatch(/decimal digits only.*"Content-Length: \+5".*skipping to the next Content-Length header/);
+    expect(errors('Content-Length: +5\r\n\r\n')[0]).toMatchObject({
+      code: 'INVALID_HEADER',
+      framing: 'content-length',
+      header: 'Content-Length: +5',
+    });
+    expect(errors('Content-Length: +5\r\n\r\n')[0]!.message).toMatch(
+      /decimal digits only.*"Content-Length: \+5".*skipping to the next Content-Length header/,
+    );
     expect(errors('Content-Length: 1\r\nContent-Length: 2\r\n\r\n')[0]!.message).toMatch(/conflicting Content-Length headers \(1 and 2\)/);
     expect(errors('Content-Length: 5000000000\r\n\r\n')[0]!.message).toMatch(/out of range \(max 4294967295\)/);
     expect(errors('Content-Type: x\r\n\r\n')[0]!.message).toMatch(/has no Content-Length header/);

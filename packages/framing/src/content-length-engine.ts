@@ -265,10 +265,14 @@ export class ContentLengthEngine implements FramingEngine {
     this.startResync(next);
     const onError = this.onError;
     onError(
-      new FramingError('INVALID_HEADER', `invalid Content-Length header block: ${reason}: "${header}"; skipping to the next Content-Length header`, {
-        framing: 'content-length',
-        header,
-      }),
+      new FramingError(
+        'INVALID_HEADER',
+        `invalid Content-Length header block: ${reason}: "${header}"; skipping to the next Content-Length header`,
+        {
+          framing: 'content-length',
+          header,
+        },
+      ),
     );
     return next;
   }

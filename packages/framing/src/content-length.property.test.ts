@@ -15,7 +15,10 @@ describe('Content-Length properties', () => {
     fc.assert(
       fc.property(fc.array(payload, { maxLength: 12 }), cuts, fc.constantFrom('content-length', 'auto'), (payloads, cutPoints, framing) => {
         const stream = concatBytes(...payloads.map((p) => encodeFrame(p, 'content-length')));
-        const chunks = splitAt(stream, cutPoints.map((c) => c % (stream.length + 1)));
+        const chunks = splitAt(
+          stream,
+          cutPoints.map((c) => c % (stream.length + 1)),
+        );
         const r = decodeAll(chunks, { framing });
         // Auto-detection needs a first frame; an empty stream stays undecided and emits nothing.
         expect(r.events.length).toBe(payloads.length);
@@ -29,22 +32,36 @@ describe('Content-Length properties', () => {
 
   it('text encoder counts UTF-8 bytes exactly for any JSON value', () => {
     fc.assert(
-      fc.property(fc.array(fc.jsonValue({ stringUnit: 'binary', maxDepth: 3 }).map((v) => JSON.stringify(v)), { maxLength: 10 }), cuts, (jsons, cutPoints) => {
-        const stream = concatBytes(...jsons.map((json) => encodeTextFrame(json, 'content-length')));
-        const chunks = splitAt(stream, cutPoints.map((c) => c % (stream.length + 1)));
-        expect(decodeAll(chunks, { framing: 'content-length' }).summary()).toEqual(jsons);
-      }),
+      fc.property(
+        fc.array(
+          fc.jsonValue({ stringUnit: 'binary', maxDepth: 3 }).map((v) => JSON.stringify(v)),
+          { maxLength: 10 },
+        ),
+        cuts,
+        (jsons, cutPoints) => {
+          const stream = concatBytes(...jsons.map((json) => encodeTextFrame(json, 'content-length')));
+          const chunks = splitAt(
+            stream,
+            cutPoints.map((c) => c % (stream.length + 1)),
+          );
+          expect(decodeAll(chunks, { framing: 'content-length' }).summary()).toEqual(jsons);
+        },
+      ),
     );
   });
 
   it('every proper prefix of a frame ends in exactly one TRUNCATED_FRAME', () => {
     fc.assert(
-      fc.property(payload.filter((p) => p.length > 0), fc.nat(), (body, at) => {
-        const frame = encodeFrame(body, 'content-length');
-        const cut = 1 + (at % (frame.length - 1));
-        const r = decodeAll([frame.slice(0, cut)], { framing: 'content-length' });
-        expect(r.summary()).toEqual(['!TRUNCATED_FRAME']);
-      }),
+      fc.property(
+        payload.filter((p) => p.length > 0),
+        fc.nat(),
+        (body, at) => {
+          const frame = encodeFrame(body, 'content-length');
+          const cut = 1 + (at % (frame.length - 1));
+          const r = decodeAll([frame.slice(0, cut)], { framing: 'content-length' });
+          expect(r.summary()).toEqual(['!TRUNCATED_FRAME']);
+        },
+      ),
     );
   });
 });

@@ -127,7 +127,10 @@ describe('decoder lifecycle', () => {
         reused.fill(0x21);
         return frames;
       };
-      const input = framing === 'ndjson' ? ['{"a":', '1}\n{"b"', ':2}\n'] : ['Content-Length: 7\r', '\n\r\n{"a":', '1}Content-Length: 7\r\n\r\n{"b":2}'];
+      const input =
+        framing === 'ndjson'
+          ? ['{"a":', '1}\n{"b"', ':2}\n']
+          : ['Content-Length: 7\r', '\n\r\n{"a":', '1}Content-Length: 7\r\n\r\n{"b":2}'];
       let last: string[] = [];
       for (const piece of input) last = send(piece);
       expect(last, framing).toEqual(['{"a":1}', '{"b":2}']);
@@ -157,7 +160,11 @@ describe('throwing callbacks', () => {
   it('loses and repeats nothing when onFrame throws, whatever the framing and chunking', () => {
     const ndjson = utf8('{"n":1}\n{"n":2}\n{"n":3}\n{"n":4}');
     const cl = utf8(['{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}'].map((b) => `Content-Length: 7\r\n\r\n${b}`).join(''));
-    for (const [framing, stream] of [['ndjson', ndjson], ['content-length', cl], ['auto', cl]] as const) {
+    for (const [framing, stream] of [
+      ['ndjson', ndjson],
+      ['content-length', cl],
+      ['auto', cl],
+    ] as const) {
       for (const [name, chunks] of chunkings(stream)) {
         const seen: string[] = [];
         const decoder = createDecoder({

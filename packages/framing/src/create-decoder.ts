@@ -47,7 +47,9 @@ class StreamDecoder implements FrameDecoder {
 
   push(chunk: Uint8Array): void {
     if (this.ended) {
-      throw new FramingError('DECODER_ENDED', 'push() called after end(); create a new decoder for a new stream', { framing: this.framing });
+      throw new FramingError('DECODER_ENDED', 'push() called after end(); create a new decoder for a new stream', {
+        framing: this.framing,
+      });
     }
     let bytes = chunk;
     if (this.saved !== null) {

@@ -40,9 +40,12 @@ function invalid(message: string): FramingError {
 function checkNdjsonBytes(payload: Uint8Array): void {
   const length = payload.length;
   if (payload.indexOf(0x0a) !== -1) {
-    throw invalid(`NDJSON payload contains a raw newline at byte ${payload.indexOf(0x0a)}; it would split the frame (JSON.stringify output never does)`);
+    throw invalid(
+      `NDJSON payload contains a raw newline at byte ${payload.indexOf(0x0a)}; it would split the frame (JSON.stringify output never does)`,
+    );
   }
-  if (length > 0 && payload[length - 1] === 0x0d) throw invalid('NDJSON payload ends with \\r, which decoders strip as part of a CRLF line ending');
+  if (length > 0 && payload[length - 1] === 0x0d)
+    throw invalid('NDJSON payload ends with \\r, which decoders strip as part of a CRLF line ending');
   for (let i = 0; i < length; i++) {
     const b = payload[i]!;
     if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return;
@@ -52,9 +55,11 @@ function checkNdjsonBytes(payload: Uint8Array): void {
 
 function checkNdjsonText(json: string): void {
   const newline = json.indexOf('\n');
-  if (newline !== -1) throw invalid(`NDJSON payload contains a raw newline at index ${newline}; it would split the frame (JSON.stringify output never does)`);
+  if (newline !== -1)
+    throw invalid(`NDJSON payload contains a raw newline at index ${newline}; it would split the frame (JSON.stringify output never does)`);
   const length = json.length;
-  if (length > 0 && json.charCodeAt(length - 1) === 0x0d) throw invalid('NDJSON payload ends with \\r, which decoders strip as part of a CRLF line ending');
+  if (length > 0 && json.charCodeAt(length - 1) === 0x0d)
+    throw invalid('NDJSON payload ends with \\r, which decoders strip as part of a CRLF line ending');
   for (let i = 0; i < length; i++) {
     const c = json.charCodeAt(i);
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return;

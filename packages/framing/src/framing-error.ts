@@ -11,12 +11,7 @@ import type { Framing } from './framing.js';
  * - `DECODER_ENDED`: `push()` was called after `end()`.
  */
 export type FramingErrorCode =
-  | 'FRAME_TOO_LARGE'
-  | 'HEADER_TOO_LARGE'
-  | 'INVALID_HEADER'
-  | 'TRUNCATED_FRAME'
-  | 'INVALID_PAYLOAD'
-  | 'DECODER_ENDED';
+  'FRAME_TOO_LARGE' | 'HEADER_TOO_LARGE' | 'INVALID_HEADER' | 'TRUNCATED_FRAME' | 'INVALID_PAYLOAD' | 'DECODER_ENDED';
 
 /** Optional facts attached to a {@link FramingError}; every field is informational. */
 export interface FramingErrorDetails {

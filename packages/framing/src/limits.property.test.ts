@@ -28,7 +28,10 @@ describe('limit properties', () => {
               ? utf8(payloads.map((p) => `${p}${crlf ? '\r\n' : '\n'}`).join(''))
               : concatBytes(...payloads.map((p) => encodeTextFrame(p, 'content-length')));
           const r = record({ framing, maxFrameBytes: LIMIT, maxHeaderBytes: HEADER_LIMIT });
-          for (const chunk of splitAt(stream, cutPoints.map((c) => c % (stream.length + 1)))) {
+          for (const chunk of splitAt(
+            stream,
+            cutPoints.map((c) => c % (stream.length + 1)),
+          )) {
             r.decoder.push(chunk);
             expect(r.decoder.bufferedBytes).toBeLessThanOrEqual(Math.max(LIMIT, HEADER_LIMIT));
           }
@@ -41,12 +44,20 @@ describe('limit properties', () => {
   }
 
   it('content-length: malformed blocks give one INVALID_HEADER per resynchronisation and the valid frames around them still arrive', () => {
-    const bad = fc.constantFrom('Content-Length: -1\r\n\r\n', 'Content-Length: 1x\r\n\r\nz', 'X: 1\r\n\r\n{}', 'Content-Length: 1\r\nContent-Length: 2\r\n\r\n');
+    const bad = fc.constantFrom(
+      'Content-Length: -1\r\n\r\n',
+      'Content-Length: 1x\r\n\r\nz',
+      'X: 1\r\n\r\n{}',
+      'Content-Length: 1\r\nContent-Length: 2\r\n\r\n',
+    );
     const item = fc.oneof(fc.record({ bad }), fc.record({ good: fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)) }));
     fc.assert(
       fc.property(fc.array(item, { maxLength: 12 }), cuts, (items, cutPoints) => {
         const stream = concatBytes(...items.map((it) => ('bad' in it ? utf8(it.bad) : encodeFrame(utf8(it.good), 'content-length'))));
-        const chunks = splitAt(stream, cutPoints.map((c) => c % (stream.length + 1)));
+        const chunks = splitAt(
+          stream,
+          cutPoints.map((c) => c % (stream.length + 1)),
+        );
         const r = record({ framing: 'content-length' });
         for (const chunk of chunks) r.decoder.push(chunk);
         r.decoder.end();
@@ -66,7 +77,10 @@ describe('limit properties', () => {
     fc.assert(
       fc.property(
         fc.constantFrom('ndjson', 'content-length', 'auto'),
-        fc.array(fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)), { minLength: 1, maxLength: 10 }),
+        fc.array(
+          fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+          { minLength: 1, maxLength: 10 },
+        ),
         fc.array(fc.boolean(), { maxLength: 10 }),
         cuts,
         (framing, jsons, throwAt, cutPoints) => {
@@ -80,7 +94,10 @@ describe('limit properties', () => {
               if (throwAt[seen.length - 1] === true) throw new Error('callback failure');
             },
           });
-          const steps: Array<() => void> = splitAt(stream, cutPoints.map((c) => c % (stream.length + 1))).map((chunk) => () => decoder.push(chunk));
+          const steps: Array<() => void> = splitAt(
+            stream,
+            cutPoints.map((c) => c % (stream.length + 1)),
+          ).map((chunk) => () => decoder.push(chunk));
           steps.push(() => decoder.end());
           for (const step of steps) {
             try {

@@ -145,7 +145,10 @@ describe('NDJSON limits', () => {
     const ok = new Uint8Array(DEFAULT_MAX_FRAME_BYTES + 1).fill(0x62);
     ok[ok.length - 1] = 0x0a;
     const r = decodeAll(chunksOf(concatBytes(big, ok), 1 << 20), ndjson);
-    expect(r.events.map((e) => (e.kind === 'frame' ? e.payload.length : e.error.code))).toEqual(['FRAME_TOO_LARGE', DEFAULT_MAX_FRAME_BYTES]);
+    expect(r.events.map((e) => (e.kind === 'frame' ? e.payload.length : e.error.code))).toEqual([
+      'FRAME_TOO_LARGE',
+      DEFAULT_MAX_FRAME_BYTES,
+    ]);
   });
 
   it('orders errors between the frames around them, whatever the chunking', () => {

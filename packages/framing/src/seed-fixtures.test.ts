@@ -83,8 +83,14 @@ describe('seed 002 wire bytes (NDJSON)', () => {
       const expectedLines = lines(stdin);
       for (const [name, chunks] of chunkings(stdin)) {
         const got = payloads(decodeAll(chunks, { framing }));
-        expect(got.map((p) => JSON.parse(text(p)) as unknown), name).toEqual(STDIN_MESSAGES);
-        expect(got.every((p, i) => bytesEqual(p, expectedLines[i]!)), name).toBe(true);
+        expect(
+          got.map((p) => JSON.parse(text(p)) as unknown),
+          name,
+        ).toEqual(STDIN_MESSAGES);
+        expect(
+          got.every((p, i) => bytesEqual(p, expectedLines[i]!)),
+          name,
+        ).toBe(true);
       }
     });
 
@@ -105,7 +111,10 @@ describe('seed 002 wire bytes (NDJSON)', () => {
     for (const [name, chunks] of chunkings(framed)) {
       const r = decodeAll(chunks);
       expect(r.decoder.framing).toBe('content-length');
-      expect(payloads(r).map((p) => JSON.parse(text(p)) as unknown), name).toEqual(STDIN_MESSAGES);
+      expect(
+        payloads(r).map((p) => JSON.parse(text(p)) as unknown),
+        name,
+      ).toEqual(STDIN_MESSAGES);
     }
   });
 });

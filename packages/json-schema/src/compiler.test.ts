@@ -73,7 +73,9 @@ describe('compile and validate', () => {
 describe('refusals', () => {
   test('unknown dialects, invalid schemas and oversized schemas are refused with a SchemaError', async () => {
     const compiler = createSchemaCompiler({ maxSchemaBytes: 200 });
-    await expect(compiler.compile({ $schema: 'http://json-schema.org/draft-04/schema#' })).rejects.toThrow(/Unsupported JSON Schema dialect/);
+    await expect(compiler.compile({ $schema: 'http://json-schema.org/draft-04/schema#' })).rejects.toThrow(
+      /Unsupported JSON Schema dialect/,
+    );
     await expect(compiler.compile({ type: 'no-such-type' })).rejects.toThrow(/Invalid JSON Schema/);
     await expect(compiler.compile({ description: 'x'.repeat(500) })).rejects.toThrow(/exceeds the limit of 200 bytes/);
   });

@@ -50,7 +50,12 @@ export class SchemaError extends Error {
   }
 }
 
-const DRAFT_07 = new Set(['http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-07/schema', 'https://json-schema.org/draft-07/schema#', 'https://json-schema.org/draft-07/schema']);
+const DRAFT_07 = new Set([
+  'http://json-schema.org/draft-07/schema#',
+  'http://json-schema.org/draft-07/schema',
+  'https://json-schema.org/draft-07/schema#',
+  'https://json-schema.org/draft-07/schema',
+]);
 const DRAFT_2020 = new Set(['https://json-schema.org/draft/2020-12/schema', 'https://json-schema.org/draft/2020-12/schema#']);
 
 /** The dialect a schema declares (or the default when it declares none). Throws SchemaError for others. */
@@ -65,7 +70,11 @@ export function dialectOf(schema: object, fallback: SchemaDialect = '2020-12'): 
 }
 
 interface AjvLike {
-  compile(schema: object): ((value: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown>; keyword: string }> | null };
+  compile(
+    schema: object,
+  ): ((value: unknown) => boolean) & {
+    errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown>; keyword: string }> | null;
+  };
 }
 
 interface Engines {
@@ -147,8 +156,7 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
       } catch (cause) {
         throw new SchemaError(`Invalid JSON Schema: ${(cause as Error).message}`, { cause });
       }
-      const validator: SchemaValidator = (value) =>
-        check(value) ? VALID : { valid: false, errors: describe(check.errors ?? []) };
+      const validator: SchemaValidator = (value) => (check(value) ? VALID : { valid: false, errors: describe(check.errors ?? []) });
       cache.set(schema, validator);
       return validator;
     },

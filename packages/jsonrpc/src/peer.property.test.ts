@@ -12,13 +12,16 @@ type Action =
   | { type: 'close'; side: 'client' | 'server' };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({
-    type: fc.constant('request' as const),
-    delay: fc.integer({ min: 0, max: 50 }),
-    timeoutMs: fc.constantFrom(0, 5, 30, 1000),
-    withSignal: fc.boolean(),
-    fail: fc.boolean(),
-  }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      type: fc.constant('request' as const),
+      delay: fc.integer({ min: 0, max: 50 }),
+      timeoutMs: fc.constantFrom(0, 5, 30, 1000),
+      withSignal: fc.boolean(),
+      fail: fc.boolean(),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ type: fc.constant('abort' as const), index: fc.nat(40) }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('notify' as const) }) },
   { weight: 3, arbitrary: fc.record({ type: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 40 }) }) },
@@ -42,10 +45,14 @@ test('random interleavings of requests, responses, cancellations, timeouts and c
         const { n, delay, fail } = params as { n: number; delay: number; fail: boolean };
         return new Promise((resolve, reject) => {
           const timer = setTimeout(() => (fail ? reject(new RpcError(-32000, `failed ${n}`)) : resolve({ n })), delay);
-          ctx.signal.addEventListener('abort', () => {
-            clearTimeout(timer);
-            reject(ctx.signal.reason);
-          }, { once: true });
+          ctx.signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(timer);
+              reject(ctx.signal.reason);
+            },
+            { once: true },
+          );
         });
       });
       let notified = 0;
@@ -65,10 +72,14 @@ test('random interleavings of requests, responses, cancellations, timeouts and c
           const id = n++;
           outcomes.push(
             client
-              .request('op', { n: id, delay: step.delay, fail: step.fail }, {
-                timeoutMs: step.timeoutMs,
-                ...(step.withSignal ? { signal: controller.signal } : {}),
-              })
+              .request(
+                'op',
+                { n: id, delay: step.delay, fail: step.fail },
+                {
+                  timeoutMs: step.timeoutMs,
+                  ...(step.withSignal ? { signal: controller.signal } : {}),
+                },
+              )
               .then(
                 (value) => ({ n: id, ok: true, value }),
                 (error: unknown) => ({ n: id, ok: false, value: error }),
@@ -103,9 +114,7 @@ test('random interleavings of requests, responses, cancellations, timeouts and c
           if (error instanceof RpcError) expect(error.message).toBe(`failed ${outcome.n}`);
           else {
             expect(error).toBeInstanceOf(LocalError);
-            expect(['REQUEST_CANCELLED', 'REQUEST_TIMEOUT', 'CONNECTION_CLOSED', 'NOT_CONNECTED']).toContain(
-              (error as LocalError).code,
-            );
+            expect(['REQUEST_CANCELLED', 'REQUEST_TIMEOUT', 'CONNECTION_CLOSED', 'NOT_CONNECTED']).toContain((error as LocalError).code);
           }
         }
       }

@@ -167,12 +167,16 @@ describe('cancellation', () => {
   test('notifications/cancelled aborts the handler signal and suppresses the response', async () => {
     const h = await rawHarness();
     let aborted: unknown;
-    h.peer.setRequestHandler('long', (_params, ctx) => new Promise((resolve) => {
-      ctx.signal.addEventListener('abort', () => {
-        aborted = ctx.signal.reason;
-        resolve({ late: true });
-      });
-    }));
+    h.peer.setRequestHandler(
+      'long',
+      (_params, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            aborted = ctx.signal.reason;
+            resolve({ late: true });
+          });
+        }),
+    );
     h.peer.setRequestHandler('ping', () => ({}));
     h.send({ jsonrpc: '2.0', id: 1, method: 'long' });
     await h.settle();
@@ -240,11 +244,15 @@ describe('timeouts and progress', () => {
       return { done: true };
     });
     const seen: unknown[] = [];
-    const result = await client.request('work', {}, {
-      timeoutMs: 60,
-      resetTimeoutOnProgress: true,
-      onprogress: (p) => seen.push(p),
-    });
+    const result = await client.request(
+      'work',
+      {},
+      {
+        timeoutMs: 60,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => seen.push(p),
+      },
+    );
     expect(result).toEqual({ done: true });
     expect(seen).toEqual([
       { progress: 1, total: 4, message: 'step 1' },

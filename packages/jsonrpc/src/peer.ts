@@ -1,11 +1,4 @@
-import {
-  ErrorCode,
-  LocalError,
-  RpcError,
-  type RequestId,
-  type RpcErrorObject,
-  type RpcMessage,
-} from '@wiremcp/protocol';
+import { ErrorCode, LocalError, RpcError, type RequestId, type RpcErrorObject, type RpcMessage } from '@wiremcp/protocol';
 import { receiveBatch } from './batch.js';
 import { answerForTransportError, describeInvalid, isBrokenResponse, MessageKind, messageKind } from './classify.js';
 import { abortError, DEFAULT_REQUEST_TIMEOUT_MS, PendingRequest, type PendingHost } from './outbound.js';
@@ -156,10 +149,7 @@ export class Peer<
   }
 
   /** Registers the handler of inbound notifications for `method`, replacing any previous one. */
-  setNotificationHandler<M extends keyof InNotifications & string>(
-    method: M,
-    handler: NotificationHandler<InNotifications[M]>,
-  ): void {
+  setNotificationHandler<M extends keyof InNotifications & string>(method: M, handler: NotificationHandler<InNotifications[M]>): void {
     this.#handlers.notifications.set(method, handler as UntypedNotificationHandler);
   }
 
@@ -183,7 +173,8 @@ export class Peer<
     if (!transport || this.#closing) {
       return Promise.reject(new LocalError('NOT_CONNECTED', `Cannot send '${method}': not connected`));
     }
-    if (this.#inputEnded) return Promise.reject(new LocalError('CONNECTION_CLOSED', `Cannot send '${method}': the peer closed its side of the connection`));
+    if (this.#inputEnded)
+      return Promise.reject(new LocalError('CONNECTION_CLOSED', `Cannot send '${method}': the peer closed its side of the connection`));
     if (options?.signal?.aborted) return Promise.reject(abortError(options.signal.reason));
     const id = this.#nextId++;
     let outParams = params;
@@ -199,19 +190,13 @@ export class Peer<
       const relatedRequestId = options?.relatedRequestId;
       transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch((error: unknown) => {
         this.#pending.remove(pending);
-        pending.reject(
-          error instanceof LocalError ? error : new LocalError('SEND_FAILED', `Could not send '${method}'`, { cause: error }),
-        );
+        pending.reject(error instanceof LocalError ? error : new LocalError('SEND_FAILED', `Could not send '${method}'`, { cause: error }));
       });
     });
   }
 
   /** Sends a notification. Rejects with a LocalError when it cannot be sent. */
-  notify<M extends keyof OutNotifications & string>(
-    method: M,
-    params?: OutNotifications[M],
-    options?: NotificationOptions,
-  ): Promise<void>;
+  notify<M extends keyof OutNotifications & string>(method: M, params?: OutNotifications[M], options?: NotificationOptions): Promise<void>;
   notify(method: string, params?: unknown, options?: NotificationOptions): Promise<void> {
     return this.#notify(method, params as Params, options);
   }
@@ -264,7 +249,12 @@ export class Peer<
 
   #receiveBatch(messages: unknown[], info: MessageInfo | undefined): void {
     if (!this.acceptBatches) {
-      this.#respondError(undefined, null, ErrorCode.InvalidRequest, 'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version');
+      this.#respondError(
+        undefined,
+        null,
+        ErrorCode.InvalidRequest,
+        'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version',
+      );
       return;
     }
     receiveBatch(messages, info, {
@@ -275,7 +265,12 @@ export class Peer<
 
   #dispatch(id: RequestId, method: string, params: Params, info: MessageInfo | undefined, batch: BatchCollector | undefined): void {
     if (this.#inflight.has(id)) {
-      this.#respondError(batch, id, ErrorCode.InvalidRequest, `Invalid request: id ${JSON.stringify(id)} is already in use by a request in progress`);
+      this.#respondError(
+        batch,
+        id,
+        ErrorCode.InvalidRequest,
+        `Invalid request: id ${JSON.stringify(id)} is already in use by a request in progress`,
+      );
       return;
     }
     if (!this.#handlers.serves(method)) {
@@ -321,7 +316,6 @@ export class Peer<
     if (context.batch) context.batch.add(response);
     else this.#write(response, context.id);
   }
-
 
   #respondError(batch: BatchCollector | undefined, id: RequestId | null, code: number, message: string): void {
     const response = { jsonrpc: '2.0' as const, id, error: { code, message } };
@@ -389,7 +383,14 @@ export class Peer<
     this.#transport = undefined;
     this.#inputEnded = false;
     const reason = transport.closeReason;
-    const closed = reason instanceof LocalError ? reason : new LocalError('CONNECTION_CLOSED', reason ? `Connection closed: ${reason.message}` : 'Connection closed', reason ? { cause: reason } : undefined);
+    const closed =
+      reason instanceof LocalError
+        ? reason
+        : new LocalError(
+            'CONNECTION_CLOSED',
+            reason ? `Connection closed: ${reason.message}` : 'Connection closed',
+            reason ? { cause: reason } : undefined,
+          );
     this.#pending.rejectAll(closed);
     this.#inflight.cancelAll(closed);
     transport.onmessage = transport.onerror = transport.onclose = transport.onend = undefined;

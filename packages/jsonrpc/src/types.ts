@@ -22,17 +22,10 @@ export interface AnyNotifications {
 }
 
 /** Handles one inbound request; its return value (or resolved value) is the result sent back. */
-export type RequestHandler<P = Record<string, unknown> | undefined, R = unknown> = (
-  params: P,
-  context: RequestContext,
-) => R | Promise<R>;
+export type RequestHandler<P = Record<string, unknown> | undefined, R = unknown> = (params: P, context: RequestContext) => R | Promise<R>;
 
 /** Handles an inbound request for any method that has no handler of its own. */
-export type FallbackRequestHandler = (
-  method: string,
-  params: Record<string, unknown> | undefined,
-  context: RequestContext,
-) => unknown;
+export type FallbackRequestHandler = (method: string, params: Record<string, unknown> | undefined, context: RequestContext) => unknown;
 
 /** Handles one inbound notification. Exceptions are reported through `onInternalError`, never sent. */
 export type NotificationHandler<P = Record<string, unknown> | undefined> = (

@@ -8,12 +8,7 @@
  * ways (`ping`, `notifications/cancelled`, `notifications/progress`, the 2025-11-25 tasks methods) are in both
  * maps of their kind.
  */
-import type {
-  ClientNotificationMap,
-  ClientRequestMap,
-  ServerNotificationMap,
-  ServerRequestMap,
-} from './generated/method-maps.js';
+import type { ClientNotificationMap, ClientRequestMap, ServerNotificationMap, ServerRequestMap } from './generated/method-maps.js';
 
 export type { ClientNotificationMap, ClientRequestMap, ServerNotificationMap, ServerRequestMap };
 

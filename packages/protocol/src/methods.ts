@@ -199,9 +199,7 @@ export function capabilityFor(method: string, revision: ProtocolVersion): Capabi
 
 /** Every method of `revision`, optionally only one kind, in table order. */
 export function methodsIn(revision: ProtocolVersion, kind?: MethodKind): MethodInfo[] {
-  return Object.values(METHODS).filter(
-    (info) => info.byRevision[revision] !== undefined && (kind === undefined || info.kind === kind),
-  );
+  return Object.values(METHODS).filter((info) => info.byRevision[revision] !== undefined && (kind === undefined || info.kind === kind));
 }
 
 /** True when `side` may send `method` in `revision` (false when the method does not exist there). */

@@ -86,9 +86,7 @@ describe('validateMessage discriminates results by resultType', () => {
     expect(validate(example.type, example.value).valid).toBe(true);
     const result = validateMessage(example.value, { method: 'resources/read' });
     expect(result.definitions).toEqual(['JSONRPCResultResponse', 'ReadResourceResult']);
-    expect(result.errors.map((issue) => `${issue.path}: ${issue.message}`)).toEqual([
-      "/result: must have required property 'cacheScope'",
-    ]);
+    expect(result.errors.map((issue) => `${issue.path}: ${issue.message}`)).toEqual(["/result: must have required property 'cacheScope'"]);
   });
 });
 

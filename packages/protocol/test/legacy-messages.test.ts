@@ -141,7 +141,12 @@ describe('revision differences the schemas encode', () => {
     const form = corpus('2025-06-18').find((entry) => (entry.message as { method?: string }).method === 'elicitation/create')!.message;
     expect(v2025a.validateMessage(form)).toMatchObject({ valid: true, knownMethod: false });
     expect(v2025b.validateMessage(form, { from: 'server' })).toMatchObject({ valid: true, knownMethod: true });
-    const url = { jsonrpc: '2.0', id: 3, method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/login' } };
+    const url = {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'elicitation/create',
+      params: { mode: 'url', message: 'Sign in', url: 'https://example.com/login' },
+    };
     const missingId = v2025c.validateMessage(url);
     expect(missingId.valid).toBe(false);
     expect(missingId.errors.some((issue) => issue.message === "must have required property 'elicitationId'")).toBe(true);
@@ -185,6 +190,10 @@ describe('2025-03-26 batches', () => {
     expect(mixed.errors.map((issue) => issue.message)).toEqual(['a batch holds either requests and notifications or responses, not both']);
     const withInitialize = v2025a.validateMessage([initialize, toolsList]);
     expect(withInitialize.valid).toBe(false);
-    expect(withInitialize.errors).toContainEqual({ path: '/0', message: 'initialize must not be part of a JSON-RPC batch', keyword: 'batch' });
+    expect(withInitialize.errors).toContainEqual({
+      path: '/0',
+      message: 'initialize must not be part of a JSON-RPC batch',
+      keyword: 'batch',
+    });
   });
 });

@@ -1,15 +1,7 @@
 // The method table against the schemas (re-derived here independently of the generator) and against the spec
 // facts it must encode: directions, revisions, eras, gates, definitions.
 import { describe, expect, it } from 'vitest';
-import {
-  METHODS,
-  canSend,
-  capabilityFor,
-  getMethodInfo,
-  getMethodRevisionInfo,
-  methodExistsIn,
-  methodsIn,
-} from '../src/methods.js';
+import { METHODS, canSend, capabilityFor, getMethodInfo, getMethodRevisionInfo, methodExistsIn, methodsIn } from '../src/methods.js';
 import { PROTOCOL_VERSIONS } from '../src/versions.js';
 import { SPECS, type SchemaNode } from './support/spec-files.js';
 
@@ -36,7 +28,10 @@ describe('method table vs schemas', () => {
     });
 
     it('gives each method its kind and senders', () => {
-      for (const [kind, unions] of [['request', requests], ['notification', notifications]] as const) {
+      for (const [kind, unions] of [
+        ['request', requests],
+        ['notification', notifications],
+      ] as const) {
         for (const method of new Set([...unions.client, ...unions.server])) {
           expect(getMethodInfo(method)?.kind, method).toBe(kind);
           expect(canSend(method, revision, 'client'), `${method} from client`).toBe(unions.client.includes(method));
@@ -146,16 +141,30 @@ describe('method facts', () => {
   });
 
   it('2026 list and read results are cacheable; tools/call, prompts/get and resources/read may be MRTR', () => {
-    const cacheable = methodsIn('2026-07-28', 'request').filter((info) => info.cacheable).map((info) => info.method);
-    expect(cacheable.sort()).toEqual(['prompts/list', 'resources/list', 'resources/read', 'resources/templates/list', 'server/discover', 'tools/list']);
-    const mrtr = methodsIn('2026-07-28', 'request').filter((info) => info.inputRequired).map((info) => info.method);
+    const cacheable = methodsIn('2026-07-28', 'request')
+      .filter((info) => info.cacheable)
+      .map((info) => info.method);
+    expect(cacheable.sort()).toEqual([
+      'prompts/list',
+      'resources/list',
+      'resources/read',
+      'resources/templates/list',
+      'server/discover',
+      'tools/list',
+    ]);
+    const mrtr = methodsIn('2026-07-28', 'request')
+      .filter((info) => info.inputRequired)
+      .map((info) => info.method);
     expect(mrtr.sort()).toEqual(['prompts/get', 'resources/read', 'tools/call']);
     expect(getMethodRevisionInfo('tools/list', '2025-11-25')?.cacheable).toBeUndefined(); // absent flags are false
   });
 
   it('paginated methods are the four lists (plus tasks/list in 2025-11-25)', () => {
     const paginated = (revision: (typeof PROTOCOL_VERSIONS)[number]) =>
-      methodsIn(revision, 'request').filter((info) => info.byRevision[revision]?.paginated).map((info) => info.method).sort();
+      methodsIn(revision, 'request')
+        .filter((info) => info.byRevision[revision]?.paginated)
+        .map((info) => info.method)
+        .sort();
     expect(paginated('2024-11-05')).toEqual(['prompts/list', 'resources/list', 'resources/templates/list', 'tools/list']);
     expect(paginated('2025-11-25')).toEqual(['prompts/list', 'resources/list', 'resources/templates/list', 'tasks/list', 'tools/list']);
   });

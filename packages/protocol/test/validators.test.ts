@@ -35,8 +35,13 @@ describe('per-revision validators', () => {
     expect(level.errors[0]?.message).toBe(
       'must be equal to one of the allowed values: "alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"',
     );
-    const nested = v2026.validate('CallToolRequest', { ...callTool, params: { ...callTool.params, _meta: { 'io.modelcontextprotocol/protocolVersion': 1 } } });
-    expect(formatValidationIssues(nested.errors)).toBe("/params/_meta: must have required property 'io.modelcontextprotocol/clientCapabilities'");
+    const nested = v2026.validate('CallToolRequest', {
+      ...callTool,
+      params: { ...callTool.params, _meta: { 'io.modelcontextprotocol/protocolVersion': 1 } },
+    });
+    expect(formatValidationIssues(nested.errors)).toBe(
+      "/params/_meta: must have required property 'io.modelcontextprotocol/clientCapabilities'",
+    );
     expect(formatValidationIssues(v2026.validate('Tool', 'x').errors)).toBe('(root): must be object');
   });
 
@@ -110,7 +115,9 @@ describe('validateMessage', () => {
     expect(v2026.validateMessage(withoutId).errors).toEqual([
       { path: '', message: '"tools/call" is a request in 2026-07-28: it must carry an id', keyword: 'kind' },
     ]);
-    expect(v2026.validateMessage({ jsonrpc: '2.0', id: 4, method: 'notifications/cancelled', params: { requestId: 1 } }).errors[0]?.keyword).toBe('kind');
+    expect(
+      v2026.validateMessage({ jsonrpc: '2.0', id: 4, method: 'notifications/cancelled', params: { requestId: 1 } }).errors[0]?.keyword,
+    ).toBe('kind');
   });
 
   it('with `from`, reports a method the sender may not send', () => {
@@ -153,7 +160,14 @@ describe('validateMessage', () => {
 
 describe('formats', () => {
   it('uri: a scheme, then no whitespace or control characters', () => {
-    for (const ok of ['file:///home/user/a.txt', 'https://example.com/x?y=1#z', 'data:image/png;base64,AAAA', 'test://static/1', 'urn:isbn:0451450523', 'file:///Users/José']) {
+    for (const ok of [
+      'file:///home/user/a.txt',
+      'https://example.com/x?y=1#z',
+      'data:image/png;base64,AAAA',
+      'test://static/1',
+      'urn:isbn:0451450523',
+      'file:///Users/José',
+    ]) {
       expect(isUri(ok), ok).toBe(true);
     }
     for (const bad of ['', '/home/user', 'relative/path', '1abc:x', 'file:///a b', 'https://x\n', ':nothing']) {

@@ -31,11 +31,7 @@ export interface RegistryState {
  * The server capabilities for a revision: derived from what is registered unless forced by the options.
  * List-change notifications are always declared, since the registries can change at runtime.
  */
-export function deriveCapabilities(
-  options: CapabilityOptions,
-  state: RegistryState,
-  version: ProtocolVersion,
-): Record<string, unknown> {
+export function deriveCapabilities(options: CapabilityOptions, state: RegistryState, version: ProtocolVersion): Record<string, unknown> {
   const caps: Record<string, unknown> = {};
   if (options.experimental) caps.experimental = options.experimental;
   if (options.logging !== false) caps.logging = {};
@@ -56,6 +52,9 @@ export function deriveCapabilities(
 /** The server's `Implementation` with only the fields the revision defines. */
 export function implementationFor(info: Implementation, version: ProtocolVersion): Implementation {
   if (version === '2024-11-05' || version === '2025-03-26') return { name: info.name, version: info.version };
-  if (version === '2025-06-18') return info.title === undefined ? { name: info.name, version: info.version } : { name: info.name, title: info.title, version: info.version };
+  if (version === '2025-06-18')
+    return info.title === undefined
+      ? { name: info.name, version: info.version }
+      : { name: info.name, title: info.title, version: info.version };
   return info;
 }

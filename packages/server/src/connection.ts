@@ -112,7 +112,8 @@ export class ServerConnection {
     const meta = params?._meta;
     if (isModernMeta(meta) || MODERN_ONLY_METHODS.has(method)) {
       const scope = modernScope(meta as Record<string, unknown> | undefined, this.#server.modernVersions, this.#server.versions);
-      if (LEGACY_ONLY_METHODS.has(method)) throw methodNotFound(method, { reason: `'${method}' does not exist in ${scope.protocolVersion}` });
+      if (LEGACY_ONLY_METHODS.has(method))
+        throw methodNotFound(method, { reason: `'${method}' does not exist in ${scope.protocolVersion}` });
       return this.#modern(method, params, scope, rpc);
     }
     if (method === 'initialize') return this.#initialize(params, rpc);
@@ -204,7 +205,8 @@ export class ServerConnection {
     const gate = serverCapabilityPath(method, scope.protocolVersion);
     if (gate) {
       const caps = scope.era === 'legacy' ? (scope as LegacySession).serverCapabilities : server.capabilitiesFor(scope.protocolVersion);
-      if (!hasCapability(caps, gate)) throw methodNotFound(method, { reason: `the server does not declare the '${gate.join('.')}' capability` });
+      if (!hasCapability(caps, gate))
+        throw methodNotFound(method, { reason: `the server does not declare the '${gate.join('.')}' capability` });
     }
     switch (method) {
       case 'tools/call': {
@@ -289,10 +291,14 @@ export class ServerConnection {
     const server = this.#server;
     if (server.legacyVersions.length === 0) {
       // A modern-only server: this error is a legacy client's only diagnostic, so it names what is spoken.
-      throw new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: this server speaks ${server.versions.join(', ')} only (no initialize)`, {
-        supported: [...server.versions].reverse(),
-        requested,
-      });
+      throw new RpcError(
+        ErrorCode.UnsupportedProtocolVersion,
+        `Unsupported protocol version: this server speaks ${server.versions.join(', ')} only (no initialize)`,
+        {
+          supported: [...server.versions].reverse(),
+          requested,
+        },
+      );
     }
     const version = negotiateLegacyVersion(requested, server.legacyVersions);
     const serverCapabilities = server.capabilitiesFor(version);
@@ -333,7 +339,8 @@ export class ServerConnection {
     }
     const caps = this.#server.capabilitiesFor(scope.protocolVersion);
     const honoured: Record<string, unknown> = {};
-    const wants = (key: string, path: string[]): boolean => requested[key] === true && hasCapability(caps, path) && ((honoured[key] = true), true);
+    const wants = (key: string, path: string[]): boolean =>
+      requested[key] === true && hasCapability(caps, path) && ((honoured[key] = true), true);
     const tools = wants('toolsListChanged', ['tools', 'listChanged']);
     const prompts = wants('promptsListChanged', ['prompts', 'listChanged']);
     const resourcesList = wants('resourcesListChanged', ['resources', 'listChanged']);
@@ -373,7 +380,8 @@ export class ServerConnection {
       this.peer.notify(method).catch(() => {});
     }
     for (const stream of this.#listens.values()) {
-      const wanted = kind === 'tools' ? stream.toolsListChanged : kind === 'prompts' ? stream.promptsListChanged : stream.resourcesListChanged;
+      const wanted =
+        kind === 'tools' ? stream.toolsListChanged : kind === 'prompts' ? stream.promptsListChanged : stream.resourcesListChanged;
       if (wanted) stream.rpc.notify(method, { _meta: { [MetaKey.subscriptionId]: stream.id } }).catch(() => {});
     }
   }

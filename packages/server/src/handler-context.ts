@@ -1,4 +1,13 @@
-import { ErrorCode, hasCapability, LocalError, RpcError, shouldLog, type LogLevel, type ProtocolVersion, type RequestId } from '@wiremcp/protocol';
+import {
+  ErrorCode,
+  hasCapability,
+  LocalError,
+  RpcError,
+  shouldLog,
+  type LogLevel,
+  type ProtocolVersion,
+  type RequestId,
+} from '@wiremcp/protocol';
 import type { MessageInfo, RequestContext } from '@wiremcp/jsonrpc';
 import type { Implementation } from './types.js';
 
@@ -65,7 +74,11 @@ function missingInRevision(method: InputRequest['method'], params: Record<string
   if (method === 'elicitation/create') {
     if (version < '2025-06-18') return 'Elicitation';
     if (params.mode === 'url' && version < '2025-11-25') return 'URL-mode elicitation';
-  } else if (method === 'sampling/createMessage' && (params.tools !== undefined || params.toolChoice !== undefined) && version < '2025-11-25') {
+  } else if (
+    method === 'sampling/createMessage' &&
+    (params.tools !== undefined || params.toolChoice !== undefined) &&
+    version < '2025-11-25'
+  ) {
     return 'Sampling with tools';
   }
   return undefined;
@@ -174,7 +187,9 @@ export class HandlerContext {
   ): Promise<Record<string, unknown>> {
     const missing = missingInRevision(method, params, this.scope.protocolVersion);
     if (missing !== undefined) {
-      return Promise.reject(new LocalError('CAPABILITY_NOT_SUPPORTED', `${missing} does not exist in protocol version ${this.scope.protocolVersion}`));
+      return Promise.reject(
+        new LocalError('CAPABILITY_NOT_SUPPORTED', `${missing} does not exist in protocol version ${this.scope.protocolVersion}`),
+      );
     }
     if (!hasCapability(this.scope.clientCapabilities, path)) {
       const required = path.length > 1 ? { [path[0]!]: { [path[1]!]: {} } } : { [name]: {} };

@@ -2,7 +2,13 @@ export { McpServer, type ServerOptions, type CustomRequestHandler, type Cacheabl
 export { ServerConnection, type LegacySession } from './connection.js';
 export { HandlerContext, InputRequiredError, type RequestScope, type InputRequest, type InputOptions } from './handler-context.js';
 export type { ToolHandler, RegisteredTool } from './tool-registry.js';
-export { ResourceNotFoundError, type ResourceReader, type TemplateReader, type TemplateOptions, type RegisteredResource } from './resource-registry.js';
+export {
+  ResourceNotFoundError,
+  type ResourceReader,
+  type TemplateReader,
+  type TemplateOptions,
+  type RegisteredResource,
+} from './resource-registry.js';
 export type { PromptHandler, PromptOptions, RegisteredPrompt } from './prompt-registry.js';
 export type { CapabilityOptions } from './capabilities.js';
 export { UriTemplate, UriTemplateError, isUriTemplate, type TemplateValues } from './uri-template.js';

@@ -223,27 +223,44 @@ describe('resources, prompts, completion', () => {
       resources: { subscribe: true, listChanged: true },
     });
     expect((await client.request('resources/list')).resources).toEqual([{ uri: 'grammar://a13', name: 'a13', mimeType: 'text/markdown' }]);
-    expect((await client.request('resources/templates/list')).resourceTemplates).toEqual([{ uriTemplate: 'grammar://a13/{verb}', name: 'verb' }]);
-    expect(await client.request('resources/read', { uri: 'grammar://a13/eat' })).toEqual({ contents: [{ uri: 'grammar://a13/eat', text: '# eat' }] });
+    expect((await client.request('resources/templates/list')).resourceTemplates).toEqual([
+      { uriTemplate: 'grammar://a13/{verb}', name: 'verb' },
+    ]);
+    expect(await client.request('resources/read', { uri: 'grammar://a13/eat' })).toEqual({
+      contents: [{ uri: 'grammar://a13/eat', text: '# eat' }],
+    });
   });
 
   test('a missing resource is -32002 in legacy revisions', async () => {
     const client = await rawClient(resourceServer());
     await client.initialize();
-    await expect(client.request('resources/read', { uri: 'other://x' })).rejects.toMatchObject({ code: -32002, data: { uri: 'other://x' } });
+    await expect(client.request('resources/read', { uri: 'other://x' })).rejects.toMatchObject({
+      code: -32002,
+      data: { uri: 'other://x' },
+    });
   });
 
   test('completions of template variables and prompt arguments, capped at 100 with total and hasMore', async () => {
     const client = await rawClient(resourceServer());
     await client.initialize();
-    expect(await client.request('completion/complete', { ref: { type: 'ref/resource', uri: 'grammar://a13/{verb}' }, argument: { name: 'verb', value: 'e' } })).toEqual({
+    expect(
+      await client.request('completion/complete', {
+        ref: { type: 'ref/resource', uri: 'grammar://a13/{verb}' },
+        argument: { name: 'verb', value: 'e' },
+      }),
+    ).toEqual({
       completion: { values: ['eat'], total: 1, hasMore: false },
     });
-    const many = await client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'explain' }, argument: { name: 'verb', value: '' } });
+    const many = await client.request('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'explain' },
+      argument: { name: 'verb', value: '' },
+    });
     expect(many.completion.values).toHaveLength(100);
     expect(many.completion.total).toBe(150);
     expect(many.completion.hasMore).toBe(true);
-    await expect(client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      client.request('completion/complete', { ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   test('prompts: get, missing required argument, unknown prompt', async () => {
@@ -252,7 +269,10 @@ describe('resources, prompts, completion', () => {
     expect(await client.request('prompts/get', { name: 'explain', arguments: { verb: 'eat' } })).toEqual({
       messages: [{ role: 'user', content: { type: 'text', text: 'Explain eat' } }],
     });
-    await expect(client.request('prompts/get', { name: 'explain', arguments: {} })).rejects.toMatchObject({ code: -32602, message: "Missing required argument 'verb' for prompt 'explain'" });
+    await expect(client.request('prompts/get', { name: 'explain', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: "Missing required argument 'verb' for prompt 'explain'",
+    });
     await expect(client.request('prompts/get', { name: 'nope' })).rejects.toMatchObject({ code: -32602 });
   });
 
@@ -306,7 +326,11 @@ describe('logging, progress, client requests, batches', () => {
     });
     const client = await rawClient(server);
     client.peer.setRequestHandler('elicitation/create', () => ({ action: 'accept', content: { name: 'Ada' } }));
-    client.peer.setRequestHandler('sampling/createMessage', () => ({ role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' }));
+    client.peer.setRequestHandler('sampling/createMessage', () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'hello' },
+      model: 'm',
+    }));
     client.peer.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work' }] }));
     await client.initialize('2025-11-25', { elicitation: {}, sampling: {}, roots: { listChanged: true } });
     const result = await client.request('tools/call', { name: 'ask', arguments: {} });
@@ -354,8 +378,12 @@ describe('logging, progress, client requests, batches', () => {
     mid.peer.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));
     await mid.initialize('2025-06-18', caps);
     expect((await mid.request('tools/call', { name: 'form', arguments: {} })).content[0].text).toBe('asked');
-    expect((await mid.request('tools/call', { name: 'url', arguments: {} })).content[0].text).toBe('URL-mode elicitation does not exist in protocol version 2025-06-18');
-    expect((await mid.request('tools/call', { name: 'sample', arguments: {} })).content[0].text).toBe('Sampling with tools does not exist in protocol version 2025-06-18');
+    expect((await mid.request('tools/call', { name: 'url', arguments: {} })).content[0].text).toBe(
+      'URL-mode elicitation does not exist in protocol version 2025-06-18',
+    );
+    expect((await mid.request('tools/call', { name: 'sample', arguments: {} })).content[0].text).toBe(
+      'Sampling with tools does not exist in protocol version 2025-06-18',
+    );
   });
 
   test('progress notifications reach the client for a request with a progress token', async () => {

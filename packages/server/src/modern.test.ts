@@ -7,18 +7,30 @@ import { rawClient } from './server.test-util.js';
 const SERVER_INFO = { [MetaKey.serverInfo]: { name: 'modern-server', version: '2.0.0' } };
 
 function server(options: ConstructorParameters<typeof McpServer>[1] = {}) {
-  const s = new McpServer({ name: 'modern-server', version: '2.0.0' }, { caching: { default: { ttlMs: 60_000, cacheScope: 'public' } }, ...options });
-  s.registerTool({ name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }, (args: { text?: string }) => ({
-    content: [{ type: 'text', text: args.text ?? '' }],
-  }));
+  const s = new McpServer(
+    { name: 'modern-server', version: '2.0.0' },
+    { caching: { default: { ttlMs: 60_000, cacheScope: 'public' } }, ...options },
+  );
+  s.registerTool(
+    { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+    (args: { text?: string }) => ({
+      content: [{ type: 'text', text: args.text ?? '' }],
+    }),
+  );
   s.registerTool({ name: 'greet', inputSchema: { type: 'object' } }, async (_args, ctx) => {
-    const who = await ctx.elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } });
+    const who = await ctx.elicit({
+      message: 'Your name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    });
     const mood = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'mood?' } }], maxTokens: 10 });
     const content = (who as { content: { name: string } }).content;
     return { content: [{ type: 'text', text: `Hello ${content.name}, ${(mood.content as { text: string }).text}` }] };
   });
   s.registerTool({ name: 'both', inputSchema: { type: 'object' } }, async (_args, ctx) => {
-    const [roots, who] = await Promise.all([ctx.listRoots(), ctx.elicit({ message: 'x', requestedSchema: { type: 'object', properties: {} } })]);
+    const [roots, who] = await Promise.all([
+      ctx.listRoots(),
+      ctx.elicit({ message: 'x', requestedSchema: { type: 'object', properties: {} } }),
+    ]);
     return { content: [{ type: 'text', text: JSON.stringify({ roots, who }) }] };
   });
   s.registerResource({ uri: 'demo://a', name: 'a' }, (uri) => ({ contents: [{ uri, text: 'A' }] }));
@@ -93,7 +105,10 @@ describe('server/discover and the per-request envelope', () => {
 
   test('a missing resource is -32602 in 2026-07-28', async () => {
     const client = await rawClient(server());
-    await expect(client.modern('resources/read', { uri: 'demo://missing' })).rejects.toMatchObject({ code: -32602, data: { uri: 'demo://missing' } });
+    await expect(client.modern('resources/read', { uri: 'demo://missing' })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: 'demo://missing' },
+    });
   });
 
   test('a modern-only server refuses initialize, naming the versions it speaks', async () => {
@@ -142,7 +157,12 @@ describe('input-required results (MRTR)', () => {
 
     const second = await client.modern(
       'tools/call',
-      { name: 'greet', arguments: {}, inputResponses: { 'elicit-0': { action: 'accept', content: { name: 'Ada' } } }, requestState: first.requestState },
+      {
+        name: 'greet',
+        arguments: {},
+        inputResponses: { 'elicit-0': { action: 'accept', content: { name: 'Ada' } } },
+        requestState: first.requestState,
+      },
       caps,
     );
     expect(second.resultType).toBe('input_required');
@@ -183,7 +203,10 @@ describe('input-required results (MRTR)', () => {
     const s = server();
     s.registerTool({ name: 'named', inputSchema: { type: 'object' } }, async (_args, ctx) => {
       const [who, roots] = await Promise.all([
-        ctx.elicit({ message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, { key: 'user_name' }),
+        ctx.elicit(
+          { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+          { key: 'user_name' },
+        ),
         ctx.listRoots({ key: 'client_roots' }),
       ]);
       const answer = await ctx.sample({ messages: [], maxTokens: 5 }, { key: 'capital_question' });
@@ -229,12 +252,16 @@ describe('input-required results (MRTR)', () => {
       code: -32602,
       message: 'Invalid requestState: integrity check failed',
     });
-    await expect(client.modern('tools/call', { name: 'greet', arguments: { other: 1 }, requestState: first.requestState }, caps)).rejects.toMatchObject({
+    await expect(
+      client.modern('tools/call', { name: 'greet', arguments: { other: 1 }, requestState: first.requestState }, caps),
+    ).rejects.toMatchObject({
       code: -32602,
       message: 'Invalid requestState: it was issued for a different request',
     });
     const otherServer = await rawClient(server());
-    await expect(otherServer.modern('tools/call', { name: 'greet', arguments: {}, requestState: first.requestState }, caps)).rejects.toMatchObject({
+    await expect(
+      otherServer.modern('tools/call', { name: 'greet', arguments: {}, requestState: first.requestState }, caps),
+    ).rejects.toMatchObject({
       code: -32602,
     });
   });
@@ -250,7 +277,9 @@ describe('input-required results (MRTR)', () => {
     expect(Object.keys(upFront.inputRequests)).toEqual(['sample-1']);
     const empty = await client.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: {} }, caps);
     expect(Object.keys(empty.inputRequests)).toEqual(['elicit-0']);
-    await expect(client.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: [] }, caps)).rejects.toMatchObject({ code: -32602 });
+    await expect(client.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: [] }, caps)).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   test('a client without the capability gets -32021 naming it', async () => {
@@ -265,7 +294,9 @@ describe('input-required results (MRTR)', () => {
     const client = await rawClient(server({ requestState: { ttlMs: 1 } }));
     const first = await client.modern('tools/call', { name: 'greet', arguments: {} }, caps);
     await new Promise((resolve) => setTimeout(resolve, 10));
-    await expect(client.modern('tools/call', { name: 'greet', arguments: {}, requestState: first.requestState }, caps)).rejects.toMatchObject({
+    await expect(
+      client.modern('tools/call', { name: 'greet', arguments: {}, requestState: first.requestState }, caps),
+    ).rejects.toMatchObject({
       code: -32602,
       message: 'Invalid requestState: expired, start the request again',
     });
@@ -294,7 +325,10 @@ describe('subscriptions/listen', () => {
     const delivered = client.notifications.filter((n) => n.method !== 'notifications/subscriptions/acknowledged');
     expect(delivered).toHaveLength(2);
     expect(delivered).toContainEqual({ method: 'notifications/tools/list_changed', params: { _meta: { [MetaKey.subscriptionId]: 0 } } });
-    expect(delivered).toContainEqual({ method: 'notifications/resources/updated', params: { _meta: { [MetaKey.subscriptionId]: 0 }, uri: 'demo://a' } });
+    expect(delivered).toContainEqual({
+      method: 'notifications/resources/updated',
+      params: { _meta: { [MetaKey.subscriptionId]: 0 }, uri: 'demo://a' },
+    });
     // The server ends the stream on close: notifications/cancelled for the listen request, then its response.
     const closing = s.close();
     await expect(listen).resolves.toEqual({ resultType: 'complete', _meta: { [MetaKey.subscriptionId]: 0, ...SERVER_INFO } });
@@ -314,10 +348,12 @@ describe('subscriptions/listen', () => {
       seen.push(message);
       original(message, info);
     };
-    void client.peer.request('subscriptions/listen', {
-      notifications: { toolsListChanged: true },
-      _meta: { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} },
-    }).catch(() => {});
+    void client.peer
+      .request('subscriptions/listen', {
+        notifications: { toolsListChanged: true },
+        _meta: { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} },
+      })
+      .catch(() => {});
     await client.settle();
     const serverEnd = [...s.connections][0]!.peer.transport as unknown as { endInput(): void };
     const closed = new Promise<void>((resolve) => ([...s.connections][0]!.peer.onclose = resolve));
@@ -367,6 +403,9 @@ describe('stampModernResult', () => {
   });
   test('complete results of cacheable methods get the caching hint unless they set their own', () => {
     expect(stampModernResult({ tools: [] }, info, { ttlMs: 5, cacheScope: 'private' })).toMatchObject({ ttlMs: 5, cacheScope: 'private' });
-    expect(stampModernResult({ tools: [], ttlMs: 1 }, info, { ttlMs: 5, cacheScope: 'private' })).toMatchObject({ ttlMs: 1, cacheScope: 'private' });
+    expect(stampModernResult({ tools: [], ttlMs: 1 }, info, { ttlMs: 5, cacheScope: 'private' })).toMatchObject({
+      ttlMs: 1,
+      cacheScope: 'private',
+    });
   });
 });

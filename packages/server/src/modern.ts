@@ -1,14 +1,7 @@
 /**
  * The 2026-07-28 request envelope: reading a request's `_meta` into a scope, and stamping results.
  */
-import {
-  ErrorCode,
-  invalidParams,
-  isLogLevel,
-  MetaKey,
-  RpcError,
-  type ProtocolVersion,
-} from '@wiremcp/protocol';
+import { ErrorCode, invalidParams, isLogLevel, MetaKey, RpcError, type ProtocolVersion } from '@wiremcp/protocol';
 import type { RequestScope } from './handler-context.js';
 import type { CacheHint, Implementation } from './types.js';
 

@@ -38,7 +38,8 @@ export class PromptRegistry {
 
   /** Adds a prompt; throws `INVALID_ARGUMENT` for a duplicate name. */
   register(definition: PromptDefinition, handler: PromptHandler, options: PromptOptions = {}): RegisteredPrompt {
-    if (typeof definition.name !== 'string' || definition.name.length === 0) throw new LocalError('INVALID_ARGUMENT', 'A prompt needs a name');
+    if (typeof definition.name !== 'string' || definition.name.length === 0)
+      throw new LocalError('INVALID_ARGUMENT', 'A prompt needs a name');
     if (this.#entries.has(definition.name)) throw new LocalError('INVALID_ARGUMENT', `Prompt '${definition.name}' is already registered`);
     const entry = { definition, handler, options };
     this.#entries.set(definition.name, entry);

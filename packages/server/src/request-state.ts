@@ -50,7 +50,9 @@ function fromBase64Url(text: string): Uint8Array | undefined {
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value as object).filter((key) => (value as Record<string, unknown>)[key] !== undefined).sort();
+  const keys = Object.keys(value as object)
+    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+    .sort();
   return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`).join(',')}}`;
 }
 
@@ -93,7 +95,12 @@ export class RequestStateSigner {
   }
 
   /** Issues a state for a request that still needs the inputs `keys`, carrying earlier `answers`. */
-  async sign(method: string, params: Record<string, unknown> | undefined, keys: readonly string[], answers: Record<string, unknown>): Promise<string> {
+  async sign(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    keys: readonly string[],
+    answers: Record<string, unknown>,
+  ): Promise<string> {
     const payload: RequestStatePayload = { m: method, d: await this.#digest(params), t: Date.now(), k: keys, a: answers };
     const body = encoder.encode(JSON.stringify(payload));
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await this.#key, body as BufferSource));
@@ -105,7 +112,8 @@ export class RequestStateSigner {
    * `-32602` RpcError saying why (tampered, expired, or issued for another request).
    */
   async verify(state: unknown, method: string, params: Record<string, unknown> | undefined): Promise<RequestStatePayload> {
-    if (typeof state !== 'string' || state.length > 1_000_000) throw invalidParams('Invalid requestState: not a state issued by this server');
+    if (typeof state !== 'string' || state.length > 1_000_000)
+      throw invalidParams('Invalid requestState: not a state issued by this server');
     const dot = state.indexOf('.');
     const body = dot > 0 ? fromBase64Url(state.slice(0, dot)) : undefined;
     const mac = dot > 0 ? fromBase64Url(state.slice(dot + 1)) : undefined;

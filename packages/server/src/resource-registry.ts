@@ -66,7 +66,8 @@ export class ResourceRegistry {
 
   /** Adds a fixed resource; throws `INVALID_ARGUMENT` for a duplicate URI. */
   register(definition: ResourceDefinition, read: ResourceReader): RegisteredResource {
-    if (typeof definition.uri !== 'string' || definition.uri.length === 0) throw new LocalError('INVALID_ARGUMENT', 'A resource needs a uri');
+    if (typeof definition.uri !== 'string' || definition.uri.length === 0)
+      throw new LocalError('INVALID_ARGUMENT', 'A resource needs a uri');
     if (this.#fixed.has(definition.uri)) throw new LocalError('INVALID_ARGUMENT', `Resource '${definition.uri}' is already registered`);
     const entry = { definition, read };
     this.#fixed.set(definition.uri, entry);

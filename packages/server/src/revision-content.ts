@@ -29,7 +29,10 @@ export function contentForRevision(blocks: ContentBlock[], version: string): Con
 }
 
 /** A tool result or prompt result with its content adapted to `version` (the same object when unchanged). */
-export function resultForRevision<T extends { content?: ContentBlock[]; messages?: Array<{ role: string; content: ContentBlock }> }>(result: T, version: string): T {
+export function resultForRevision<T extends { content?: ContentBlock[]; messages?: Array<{ role: string; content: ContentBlock }> }>(
+  result: T,
+  version: string,
+): T {
   if (version >= '2025-06-18' || typeof result !== 'object' || result === null) return result;
   if (Array.isArray(result.content)) {
     const content = contentForRevision(result.content, version);

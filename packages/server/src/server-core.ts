@@ -39,7 +39,8 @@ import type {
 export type CustomRequestHandler = (params: Record<string, unknown> | undefined, context: HandlerContext) => unknown;
 
 /** Methods whose results carry caching hints in 2026-07-28. */
-export type CacheableMethod = 'server/discover' | 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read';
+export type CacheableMethod =
+  'server/discover' | 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read';
 
 /** Options of {@link McpServer}. */
 export interface ServerOptions {

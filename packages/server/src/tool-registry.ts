@@ -33,7 +33,10 @@ function text(message: string): CallToolResult {
 
 function checkDefinition(definition: ToolDefinition): void {
   if (typeof definition.name !== 'string' || !NAME.test(definition.name)) {
-    throw new LocalError('INVALID_ARGUMENT', `Invalid tool name ${JSON.stringify(definition.name)}: use 1-128 characters of A-Z a-z 0-9 _ . -`);
+    throw new LocalError(
+      'INVALID_ARGUMENT',
+      `Invalid tool name ${JSON.stringify(definition.name)}: use 1-128 characters of A-Z a-z 0-9 _ . -`,
+    );
   }
   const input = definition.inputSchema as { type?: unknown } | undefined;
   if (typeof input !== 'object' || input === null || input.type !== 'object') {
@@ -199,12 +202,15 @@ export class ToolRegistry {
       }
       const checked = output(result.structuredContent);
       if (!checked.valid) {
-        return text(`Tool '${entry.definition.name}' returned structuredContent that does not match its outputSchema: ${checked.errors.join('; ')}`);
+        return text(
+          `Tool '${entry.definition.name}' returned structuredContent that does not match its outputSchema: ${checked.errors.join('; ')}`,
+        );
       }
     }
     if (result.content === undefined) {
       // Clients that predate structured output read the JSON from a text block (the spec's SHOULD).
-      const content = result.structuredContent === undefined ? [] : [{ type: 'text' as const, text: JSON.stringify(result.structuredContent) }];
+      const content =
+        result.structuredContent === undefined ? [] : [{ type: 'text' as const, text: JSON.stringify(result.structuredContent) }];
       return { ...result, content };
     }
     return result;

@@ -163,7 +163,8 @@ export class UriTemplate {
             .filter((pair) => pair === variable.name || pair.startsWith(`${variable.name}=`))
             .map((pair) => safeDecode(pair.slice(variable.name.length + 1)));
           if (values.length === 0) continue;
-          result[variable.name] = variable.explode || values.length > 1 ? values : values[0]!.includes(',') ? values[0]!.split(',') : values[0]!;
+          result[variable.name] =
+            variable.explode || values.length > 1 ? values : values[0]!.includes(',') ? values[0]!.split(',') : values[0]!;
         }
         continue;
       }
@@ -201,9 +202,10 @@ export class UriTemplate {
       part.variables.forEach((variable, i) => {
         const lead = i === 0 ? escapeRegex(rule.first) : escapeRegex(rule.separator);
         if (variable.explode) {
-          source += part.operator === '' || part.operator === '+'
-            ? `(${valueClass}*(?:${escapeRegex(rule.separator)}${valueClass}*)*)`
-            : `((?:${lead}${valueClass}*)*)`;
+          source +=
+            part.operator === '' || part.operator === '+'
+              ? `(${valueClass}*(?:${escapeRegex(rule.separator)}${valueClass}*)*)`
+              : `((?:${lead}${valueClass}*)*)`;
         } else {
           source += `(?:${lead}(${valueClass}*))${part.variables.length > 1 ? '?' : ''}`;
         }

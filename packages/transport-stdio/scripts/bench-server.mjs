@@ -9,7 +9,10 @@ import { createProcessStdioTransport } from '@wiremcp/transport-stdio';
 let answered = 0;
 process.on('exit', () => {
   const { user, system } = process.cpuUsage();
-  if (answered > 0) process.stderr.write(`[bench-server ${process.env.BENCH_SERVER ?? 'wiremcp'}] ${((user + system) / answered).toFixed(2)} µs CPU per request (${answered} requests)\n`);
+  if (answered > 0)
+    process.stderr.write(
+      `[bench-server ${process.env.BENCH_SERVER ?? 'wiremcp'}] ${((user + system) / answered).toFixed(2)} µs CPU per request (${answered} requests)\n`,
+    );
 });
 
 const result = (params) => ({ content: [{ type: 'text', text: String(params?.arguments?.text ?? '') }], isError: false });

@@ -39,7 +39,10 @@ async function wiremcpClient(serverKind) {
 }
 
 async function rawClient(serverKind) {
-  const child = spawn(process.execPath, [server], { env: { ...process.env, BENCH_SERVER: serverKind }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [server], {
+    env: { ...process.env, BENCH_SERVER: serverKind },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   let nextId = 0;
   let done = 0;
   let rest = '';

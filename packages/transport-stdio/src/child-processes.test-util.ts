@@ -11,10 +11,7 @@ const children = new Set<ChildProcess>();
 const cleanups: Array<() => Promise<void> | void> = [];
 
 /** Spawns `node <fixture>`; the child is SIGKILLed by {@link stopEverything} if it is still running. */
-export function spawnFixture(
-  name: string,
-  options: { env?: Record<string, string>; stdio?: StdioOptions } = {},
-): ChildProcess {
+export function spawnFixture(name: string, options: { env?: Record<string, string>; stdio?: StdioOptions } = {}): ChildProcess {
   const child = spawn(process.execPath, [fixture(name)], {
     env: { ...process.env, ...options.env },
     stdio: options.stdio ?? ['pipe', 'pipe', 'pipe'],

@@ -25,7 +25,9 @@ describe('parsePayload', () => {
   test('invalid UTF-8 is a PARSE_ERROR, not a U+FFFD replacement', () => {
     const payload = Buffer.concat([bytes('{"text":"'), Buffer.from([0xc3, 0x28]), bytes('"}')]);
     expect(() => parsePayload(payload)).toThrow(LocalError);
-    expect(() => parsePayload(payload)).toThrow(expect.objectContaining({ code: 'PARSE_ERROR', message: expect.stringContaining('UTF-8') }));
+    expect(() => parsePayload(payload)).toThrow(
+      expect.objectContaining({ code: 'PARSE_ERROR', message: expect.stringContaining('UTF-8') }),
+    );
     // An encoded surrogate (CESU-8) and an overlong encoding are invalid UTF-8 too.
     expect(() => parsePayload(Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22]))).toThrow(expect.objectContaining({ code: 'PARSE_ERROR' }));
     expect(() => parsePayload(Buffer.from([0x22, 0xc0, 0xaf, 0x22]))).toThrow(expect.objectContaining({ code: 'PARSE_ERROR' }));

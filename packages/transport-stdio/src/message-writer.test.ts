@@ -57,10 +57,11 @@ describe('MessageWriter', () => {
   test('messages sent from promise chains of the same turn are coalesced too', async () => {
     const { output, calls } = recordingOutput();
     const writer = new MessageWriter(output, 'ndjson', () => undefined);
-    for (let id = 0; id < 20; id++) void Promise.resolve().then(async () => {
-      await null;
-      await writer.send(message(id));
-    });
+    for (let id = 0; id < 20; id++)
+      void Promise.resolve().then(async () => {
+        await null;
+        await writer.send(message(id));
+      });
     await sleep(5);
     expect(calls).toHaveLength(1);
   });
@@ -74,9 +75,7 @@ describe('MessageWriter', () => {
     expect(calls).toHaveLength(1);
     const one = JSON.stringify(message(1));
     const two = JSON.stringify(message(2));
-    expect(text()).toBe(
-      `Content-Length: ${Buffer.byteLength(one)}\r\n\r\n${one}Content-Length: ${Buffer.byteLength(two)}\r\n\r\n${two}`,
-    );
+    expect(text()).toBe(`Content-Length: ${Buffer.byteLength(one)}\r\n\r\n${one}Content-Length: ${Buffer.byteLength(two)}\r\n\r\n${two}`);
     expect(Buffer.byteLength(one)).toBe(one.length + 1); // 'ñ' is two bytes
   });
 

@@ -94,8 +94,12 @@ describe('StdioClientTransport: messages', () => {
 
   test('invalid options are refused up front', () => {
     expect(() => new StdioClientTransport({ command: '' })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-    expect(() => new StdioClientTransport({ command: 'node', framing: 'auto' as never })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
-    expect(() => new StdioClientTransport({ command: 'node', shutdownTimeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => new StdioClientTransport({ command: 'node', framing: 'auto' as never })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
+    expect(() => new StdioClientTransport({ command: 'node', shutdownTimeoutMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
   });
 
   test('send() before start() rejects; start() twice rejects', async () => {
@@ -108,7 +112,10 @@ describe('StdioClientTransport: messages', () => {
 
 describe('StdioClientTransport: shutdown sequence', () => {
   test('a child that ignores stdin EOF but exits on SIGTERM', async () => {
-    const { peer, transport, closes } = await clientFor('stubborn-server.mjs', { shutdownTimeoutMs: 300, env: { WIREMCP_MODE: 'ignore-eof' } });
+    const { peer, transport, closes } = await clientFor('stubborn-server.mjs', {
+      shutdownTimeoutMs: 300,
+      env: { WIREMCP_MODE: 'ignore-eof' },
+    });
     expect(await peer.request('ping', {})).toEqual({ mode: 'ignore-eof' });
     const started = Date.now();
     await withTimeout(transport.close(), 3000, 'close');

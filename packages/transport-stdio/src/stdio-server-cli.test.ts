@@ -12,7 +12,10 @@ test('defaults to auto framing; accepts both flag spellings and extra flags', ()
 
 test('help wins; bad framing, unknown flags and positionals are usage errors naming the problem', () => {
   expect(parseStdioServerArgs(['--framing', 'ndjson', '-h'])).toEqual({ kind: 'help' });
-  expect(parseStdioServerArgs(['--framing', 'xml'])).toEqual({ kind: 'error', message: '--framing must be one of ndjson, content-length, auto, got "xml"' });
+  expect(parseStdioServerArgs(['--framing', 'xml'])).toEqual({
+    kind: 'error',
+    message: '--framing must be one of ndjson, content-length, auto, got "xml"',
+  });
   expect(parseStdioServerArgs(['--framing'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--framing') });
   expect(parseStdioServerArgs(['--verbose'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--verbose') });
   expect(parseStdioServerArgs(['stdio'])).toMatchObject({ kind: 'error', message: expect.stringContaining('stdio') });

@@ -53,7 +53,10 @@ export interface StdioServable {
  * period. When stdin closes, the connection finishes what is in flight and closes, and the process exits 0 on
  * its own. Only protocol bytes ever reach stdout.
  */
-export async function serveProcessStdio(server: StdioServable, options: { name: string; version: string; framing: StdioServerFraming }): Promise<void> {
+export async function serveProcessStdio(
+  server: StdioServable,
+  options: { name: string; version: string; framing: StdioServerFraming },
+): Promise<void> {
   const connection = await server.connect(createProcessStdioTransport({ framing: options.framing }));
   process.stderr.write(`${options.name} ${options.version}: serving MCP on stdio (framing: ${options.framing})\n`);
   const stop = (signal: string): void => {

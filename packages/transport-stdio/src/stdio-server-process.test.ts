@@ -103,7 +103,11 @@ describe('a stdio server process', () => {
     const { child, stdout, stderr } = startServer();
     child.stdin!.write(Array.from({ length: 500 }, (_, id) => request(id) + '\n').join(''));
     const count = () => stdout.text().split('\n').length - 1;
-    await waitUntil(() => count() >= 500, 10_000, () => `500 replies (got ${count()}; stderr: ${stderr.text()})`);
+    await waitUntil(
+      () => count() >= 500,
+      10_000,
+      () => `500 replies (got ${count()}; stderr: ${stderr.text()})`,
+    );
     child.stdin!.end();
     await withTimeout(exitOf(child), 5000, 'exit');
     expect(protocolLines(stdout.bytes()).map((reply) => reply.id)).toEqual(Array.from({ length: 500 }, (_, id) => id));

@@ -85,7 +85,13 @@ describe('StdioServerTransport', () => {
     s.input.write(request(2) + '\n');
     s.input.write(request(3, 'echo', { pad: 'x'.repeat(300) }) + '\n');
     s.input.write(request(4) + '\n');
-    s.input.write(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":5,"method":"echo","params":{"t":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}\n')]));
+    s.input.write(
+      Buffer.concat([
+        Buffer.from('{"jsonrpc":"2.0","id":5,"method":"echo","params":{"t":"'),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from('"}}\n'),
+      ]),
+    );
     s.input.write(request(6) + '\n');
     await waitUntil(() => s.lines().length === 6, 2000, 'six replies');
     const replies = s.lines();
@@ -152,7 +158,9 @@ describe('StdioServerTransport', () => {
     await transport.close();
     expect(closes).toBe(1);
     await waitUntil(() => output.readableEnded || received.length > 0, 2000, 'flushed output');
-    expect(Buffer.concat(received).toString()).toBe('{"jsonrpc":"2.0","method":"notifications/one"}\n{"jsonrpc":"2.0","method":"notifications/two"}\n');
+    expect(Buffer.concat(received).toString()).toBe(
+      '{"jsonrpc":"2.0","method":"notifications/one"}\n{"jsonrpc":"2.0","method":"notifications/two"}\n',
+    );
     expect(output.writableEnded).toBe(true);
     expect(input.isPaused()).toBe(true);
     expect(input.listenerCount('data')).toBe(0);

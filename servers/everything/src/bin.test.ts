@@ -10,7 +10,11 @@ describe('wiremcp-everything over stdio', () => {
     const init = await server.request(1, 'initialize', initializeParams('2025-06-18'));
     expect(init.result).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: { name: 'wiremcp-everything' } });
     server.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    const result = await server.request(2, 'tools/call', { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 'p1' } });
+    const result = await server.request(2, 'tools/call', {
+      name: 'test_tool_with_progress',
+      arguments: {},
+      _meta: { progressToken: 'p1' },
+    });
     expect(result.result.content[0].text).toMatch(/Progress test completed/);
     const progress = server.messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress);
     expect(progress).toEqual([0, 50, 100]);
@@ -25,7 +29,10 @@ describe('wiremcp-everything over stdio', () => {
   test('Content-Length (fixed by flag): 2026-07-28 requests, replies framed the same way', async () => {
     const server = startServer(['--framing', 'content-length'], 'content-length');
     const discover = await server.request('d', 'server/discover', { _meta: modernMeta() });
-    expect(discover.result).toMatchObject({ resultType: 'complete', supportedVersions: expect.arrayContaining(['2026-07-28', '2024-11-05']) });
+    expect(discover.result).toMatchObject({
+      resultType: 'complete',
+      supportedVersions: expect.arrayContaining(['2026-07-28', '2024-11-05']),
+    });
     const read = await server.request('r', 'resources/read', { uri: 'test://static-text', _meta: modernMeta() });
     expect(read.result.contents[0].text).toBe('This is the content of the static text resource.');
     expect(server.stdout.toString('ascii')).toMatch(/^Content-Length: \d+\r\n\r\n/);
@@ -68,7 +75,12 @@ describe('wiremcp-everything over stdio', () => {
 
   test('stdin EOF with work in progress: the answer is still sent, then the process exits 0', async () => {
     const server = startServer();
-    server.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_long_running_operation', arguments: { durationMs: 300, steps: 3 }, _meta: modernMeta() } });
+    server.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'test_long_running_operation', arguments: { durationMs: 300, steps: 3 }, _meta: modernMeta() },
+    });
     server.endInput();
     const { code } = await server.exited;
     expect(code).toBe(0);
@@ -77,7 +89,16 @@ describe('wiremcp-everything over stdio', () => {
 
   test('a cancelled call sends no result; the server keeps serving', async () => {
     const server = startServer();
-    server.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_long_running_operation', arguments: { durationMs: 5000, steps: 50 }, _meta: { ...modernMeta(), progressToken: 1 } } });
+    server.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'test_long_running_operation',
+        arguments: { durationMs: 5000, steps: 50 },
+        _meta: { ...modernMeta(), progressToken: 1 },
+      },
+    });
     await server.next((m) => m.method === 'notifications/progress');
     server.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'test' } });
     const ping = await server.request(2, 'tools/call', { name: 'test_simple_text', arguments: {}, _meta: modernMeta() });
@@ -98,7 +119,12 @@ describe('wiremcp-everything over stdio', () => {
     const server = startServer();
     // Once a request is answered the server is up (and its signal handlers installed).
     await server.request(0, 'tools/list', { _meta: modernMeta() });
-    server.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'test_long_running_operation', arguments: { durationMs: 60000 }, _meta: modernMeta() } });
+    server.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'test_long_running_operation', arguments: { durationMs: 60000 }, _meta: modernMeta() },
+    });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = Date.now();
     server.kill('SIGTERM');

@@ -24,7 +24,8 @@ async function main(): Promise<void> {
   const { framing, pageSize } = parsed.options;
   const server = createEverythingServer({
     pageSize,
-    onInternalError: (error) => process.stderr.write(`${NAME}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    onInternalError: (error) =>
+      process.stderr.write(`${NAME}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
   await serveProcessStdio(server, { name: NAME, version: EVERYTHING_SERVER_INFO.version, framing });
 }

@@ -6,7 +6,10 @@ test('defaults: auto framing, server page size', () => {
 });
 
 test('--framing and --page-size, separate or with =', () => {
-  expect(parseCliArgs(['--framing', 'content-length', '--page-size', '10'])).toEqual({ kind: 'run', options: { framing: 'content-length', pageSize: 10 } });
+  expect(parseCliArgs(['--framing', 'content-length', '--page-size', '10'])).toEqual({
+    kind: 'run',
+    options: { framing: 'content-length', pageSize: 10 },
+  });
   expect(parseCliArgs(['--framing=ndjson', '--page-size=3'])).toEqual({ kind: 'run', options: { framing: 'ndjson', pageSize: 3 } });
 });
 
@@ -16,7 +19,10 @@ test('help', () => {
 });
 
 test('errors name the problem', () => {
-  expect(parseCliArgs(['--framing', 'xml'])).toEqual({ kind: 'error', message: '--framing must be one of ndjson, content-length, auto, got "xml"' });
+  expect(parseCliArgs(['--framing', 'xml'])).toEqual({
+    kind: 'error',
+    message: '--framing must be one of ndjson, content-length, auto, got "xml"',
+  });
   expect(parseCliArgs(['--framing'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--framing') });
   expect(parseCliArgs(['--page-size', '0'])).toMatchObject({ kind: 'error', message: expect.stringContaining('positive integer') });
   expect(parseCliArgs(['--page-size', '1.5'])).toMatchObject({ kind: 'error' });

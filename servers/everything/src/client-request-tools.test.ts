@@ -19,14 +19,26 @@ describe.each(ERAS)('tools that need the client (%s)', (era) => {
     const result = await client.tool('test_sampling', { prompt: 'Test prompt for sampling' });
     expect(result.content).toEqual([{ type: 'text', text: 'LLM response: echo: Test prompt for sampling' }]);
     expect(seen).toEqual([
-      { kind: 'sampling', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Test prompt for sampling' } }], maxTokens: 100 } },
+      {
+        kind: 'sampling',
+        params: { messages: [{ role: 'user', content: { type: 'text', text: 'Test prompt for sampling' } }], maxTokens: 100 },
+      },
     ]);
   });
 
   test('test_sampling accepts an array of content blocks (2025-11-25 shape)', async () => {
     const client = await connectEverything(era, {
       capabilities: ALL_CAPABILITIES,
-      answers: { sampling: () => ({ role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], model: 'm' }) },
+      answers: {
+        sampling: () => ({
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'a' },
+            { type: 'text', text: 'b' },
+          ],
+          model: 'm',
+        }),
+      },
     });
     expect((await client.tool('test_sampling', { prompt: 'x' })).content[0].text).toBe('LLM response: a\nb');
   });
@@ -36,11 +48,17 @@ describe.each(ERAS)('tools that need the client (%s)', (era) => {
     const client = await connectEverything(era, { capabilities: ALL_CAPABILITIES, answers });
     const result = await client.tool('test_elicitation', { message: 'Please provide your information' });
     expect(result.content[0].text).toBe('User response: action=accept, content={"username":"username-value","email":"email-value"}');
-    expect(seen[0]!.params).toMatchObject({ message: 'Please provide your information', requestedSchema: { required: ['username', 'email'] } });
+    expect(seen[0]!.params).toMatchObject({
+      message: 'Please provide your information',
+      requestedSchema: { required: ['username', 'email'] },
+    });
   });
 
   test('a declined elicitation is reported, not an error', async () => {
-    const client = await connectEverything(era, { capabilities: ALL_CAPABILITIES, answers: { elicitation: () => ({ action: 'decline' }) } });
+    const client = await connectEverything(era, {
+      capabilities: ALL_CAPABILITIES,
+      answers: { elicitation: () => ({ action: 'decline' }) },
+    });
     const result = await client.tool('test_elicitation', { message: 'm' });
     expect(result.isError).toBeUndefined();
     expect(result.content[0].text).toBe('User response: action=decline, content={}');
@@ -49,11 +67,19 @@ describe.each(ERAS)('tools that need the client (%s)', (era) => {
   test('test_elicitation_sep1034_defaults and _sep1330_enums send their schemas', async () => {
     const { answers, seen } = recording();
     const client = await connectEverything(era, { capabilities: ALL_CAPABILITIES, answers });
-    expect((await client.tool('test_elicitation_sep1034_defaults')).content[0].text).toMatch(/^Elicitation completed: action=accept, content=/);
+    expect((await client.tool('test_elicitation_sep1034_defaults')).content[0].text).toMatch(
+      /^Elicitation completed: action=accept, content=/,
+    );
     expect((await client.tool('test_elicitation_sep1330_enums')).content[0].text).toMatch(/^Elicitation completed: action=accept/);
     expect(seen.map((s) => s.params.requestedSchema)).toEqual([DEFAULTS_SCHEMA, ENUMS_SCHEMA]);
     const props = DEFAULTS_SCHEMA.properties;
-    expect([props.name.default, props.age.default, props.score.default, props.status.default, props.verified.default]).toEqual(['John Doe', 30, 95.5, 'active', true]);
+    expect([props.name.default, props.age.default, props.score.default, props.status.default, props.verified.default]).toEqual([
+      'John Doe',
+      30,
+      95.5,
+      'active',
+      true,
+    ]);
   });
 
   test('test_elicitation_url uses URL mode (with an elicitationId only in 2025-11-25)', async () => {
@@ -112,8 +138,17 @@ describe('a client without the capability', () => {
 
   test('2026-07-28: -32021 with the missing capability as a ClientCapabilities object', async () => {
     const client = await connectEverything('modern');
-    await expect(client.tool('test_missing_capability')).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { sampling: {} } } });
-    await expect(client.tool('test_streaming_elicitation')).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: {} } } });
-    await expect(client.tool('test_elicitation_url')).rejects.toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } });
+    await expect(client.tool('test_missing_capability')).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { sampling: {} } },
+    });
+    await expect(client.tool('test_streaming_elicitation')).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
+    await expect(client.tool('test_elicitation_url')).rejects.toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { elicitation: { url: {} } } },
+    });
   });
 });

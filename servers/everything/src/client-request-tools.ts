@@ -181,7 +181,7 @@ export function registerClientRequestTools(server: McpServer): void {
     {
       name: 'test_list_roots',
       title: 'Roots',
-      description: "Asks the client for its roots (roots/list) and returns them, one per line and as structured output.",
+      description: 'Asks the client for its roots (roots/list) and returns them, one per line and as structured output.',
       inputSchema: NO_ARGUMENTS,
       outputSchema: {
         type: 'object',

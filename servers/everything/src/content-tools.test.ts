@@ -13,7 +13,9 @@ describe.each(ERAS)('content tools (%s)', (era) => {
 
   test('test_image_content returns a PNG image block', async () => {
     const client = await connectEverything(era);
-    expect((await client.tool('test_image_content')).content).toEqual([{ type: 'image', data: RED_PIXEL_PNG_BASE64, mimeType: PNG_MIME_TYPE }]);
+    expect((await client.tool('test_image_content')).content).toEqual([
+      { type: 'image', data: RED_PIXEL_PNG_BASE64, mimeType: PNG_MIME_TYPE },
+    ]);
   });
 
   test('test_audio_content returns an audio/wav block', async () => {
@@ -24,7 +26,10 @@ describe.each(ERAS)('content tools (%s)', (era) => {
   test('test_embedded_resource returns an embedded text resource', async () => {
     const client = await connectEverything(era);
     expect((await client.tool('test_embedded_resource')).content).toEqual([
-      { type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } },
+      {
+        type: 'resource',
+        resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' },
+      },
     ]);
   });
 
@@ -33,7 +38,11 @@ describe.each(ERAS)('content tools (%s)', (era) => {
     const { content } = await client.tool('test_multiple_content_types');
     expect(content.map((block: { type: string }) => block.type)).toEqual(['text', 'image', 'resource']);
     expect(content[0].text).toBe('Multiple content types test:');
-    expect(content[2].resource).toEqual({ uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' });
+    expect(content[2].resource).toEqual({
+      uri: 'test://mixed-content-resource',
+      mimeType: 'application/json',
+      text: '{"test":"data","value":123}',
+    });
   });
 
   test('test_error_handling answers isError with the conformance text', async () => {
@@ -73,7 +82,11 @@ describe.each(ERAS)('content tools (%s)', (era) => {
     const client = await connectEverything(era);
     const { content } = await client.tool('test_resource_links');
     const links = content.filter((block: { type: string }) => block.type === 'resource_link');
-    expect(links.map((link: { uri: string }) => link.uri)).toEqual(['test://static-text', 'test://static-binary', 'test://template/123/data']);
+    expect(links.map((link: { uri: string }) => link.uri)).toEqual([
+      'test://static-text',
+      'test://static-binary',
+      'test://template/123/data',
+    ]);
     for (const link of links) {
       const read = await client.call('resources/read', { uri: link.uri });
       expect(read.contents[0]).toMatchObject({ uri: link.uri, mimeType: link.mimeType });

@@ -91,7 +91,11 @@ export function registerContentTools(server: McpServer): void {
         { type: 'image', data: RED_PIXEL_PNG_BASE64, mimeType: PNG_MIME_TYPE },
         {
           type: 'resource',
-          resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) },
+          resource: {
+            uri: 'test://mixed-content-resource',
+            mimeType: 'application/json',
+            text: JSON.stringify({ test: 'data', value: 123 }),
+          },
         },
       ],
     }),
@@ -101,7 +105,8 @@ export function registerContentTools(server: McpServer): void {
     {
       name: 'test_error_handling',
       title: 'Tool error',
-      description: 'Always fails: answers isError: true with a readable text (a tool error, not a JSON-RPC error). Conformance: tools-call-error.',
+      description:
+        'Always fails: answers isError: true with a readable text (a tool error, not a JSON-RPC error). Conformance: tools-call-error.',
       inputSchema: NO_ARGUMENTS,
       annotations: READ_ONLY,
     },
@@ -176,9 +181,21 @@ export function registerContentTools(server: McpServer): void {
     () => ({
       content: [
         { type: 'text', text: 'Three resources of this server:' },
-        { type: 'resource_link', uri: STATIC_TEXT_URI, name: 'static-text', mimeType: 'text/plain', description: 'A static text resource.' },
+        {
+          type: 'resource_link',
+          uri: STATIC_TEXT_URI,
+          name: 'static-text',
+          mimeType: 'text/plain',
+          description: 'A static text resource.',
+        },
         { type: 'resource_link', uri: STATIC_BINARY_URI, name: 'static-binary', mimeType: PNG_MIME_TYPE, description: 'A static PNG.' },
-        { type: 'resource_link', uri: templateDataUri('123'), name: 'template-123', mimeType: 'application/json', description: 'Template data.' },
+        {
+          type: 'resource_link',
+          uri: templateDataUri('123'),
+          name: 'template-123',
+          mimeType: 'application/json',
+          description: 'Template data.',
+        },
       ],
     }),
   );

@@ -75,7 +75,12 @@ describe('identity and capabilities', () => {
     const client = await connectEverything('modern');
     const result = await client.modern('server/discover');
     expect(result.supportedVersions).toEqual(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']);
-    expect(result.capabilities).toMatchObject({ tools: { listChanged: true }, resources: { subscribe: true }, completions: {}, logging: {} });
+    expect(result.capabilities).toMatchObject({
+      tools: { listChanged: true },
+      resources: { subscribe: true },
+      completions: {},
+      logging: {},
+    });
     expect(result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'wiremcp-everything' });
     expect(result).toMatchObject({ resultType: 'complete', ttlMs: expect.any(Number), cacheScope: 'public' });
   });
@@ -89,7 +94,10 @@ describe('identity and capabilities', () => {
       ['resources/templates/list', {}],
       ['resources/read', { uri: 'test://static-text' }],
     ] as const) {
-      expect(await client.call(method, params)).toMatchObject({ ttlMs: expect.any(Number), cacheScope: expect.stringMatching(/^(public|private)$/) });
+      expect(await client.call(method, params)).toMatchObject({
+        ttlMs: expect.any(Number),
+        cacheScope: expect.stringMatching(/^(public|private)$/),
+      });
     }
   });
 });
@@ -105,7 +113,9 @@ describe.each(ERAS)('listings (%s)', (era) => {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.annotations).toBeDefined();
     }
-    expect(tools[0].icons).toEqual([{ src: expect.stringMatching(/^data:image\/svg\+xml;base64,/), mimeType: 'image/svg+xml', sizes: ['any'] }]);
+    expect(tools[0].icons).toEqual([
+      { src: expect.stringMatching(/^data:image\/svg\+xml;base64,/), mimeType: 'image/svg+xml', sizes: ['any'] },
+    ]);
   });
 
   test('prompts/list: every prompt with a description; arguments where they take some', async () => {
@@ -131,15 +141,28 @@ describe.each(ERAS)('prompts (%s)', (era) => {
   test('test_prompt_with_arguments substitutes both arguments and requires them', async () => {
     const client = await connectEverything(era);
     const result = await client.call('prompts/get', { name: 'test_prompt_with_arguments', arguments: { arg1: 'hello', arg2: 'world' } });
-    expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='hello', arg2='world'" } }]);
-    await expect(client.call('prompts/get', { name: 'test_prompt_with_arguments', arguments: { arg1: 'x' } })).rejects.toMatchObject({ code: -32602 });
+    expect(result.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='hello', arg2='world'" } },
+    ]);
+    await expect(client.call('prompts/get', { name: 'test_prompt_with_arguments', arguments: { arg1: 'x' } })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   test('test_prompt_with_embedded_resource embeds the given URI', async () => {
     const client = await connectEverything(era);
-    const result = await client.call('prompts/get', { name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } });
+    const result = await client.call('prompts/get', {
+      name: 'test_prompt_with_embedded_resource',
+      arguments: { resourceUri: 'test://example-resource' },
+    });
     expect(result.messages).toEqual([
-      { role: 'user', content: { type: 'resource', resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+        },
+      },
       { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
     ]);
   });
@@ -158,7 +181,9 @@ describe.each(ERAS)('prompts (%s)', (era) => {
       answers: { ...CANNED_ANSWERS, elicitation: () => ({ action: 'accept', content: { context: 'grammar homework' } }) },
     });
     const result = await client.call('prompts/get', { name: 'test_input_required_result_prompt' });
-    expect(result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Please help with the following context: grammar homework' } }]);
+    expect(result.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Please help with the following context: grammar homework' } },
+    ]);
     if (era === 'modern') expect(client.inputRounds.map((round) => Object.keys(round))).toEqual([['user_context']]);
   });
 

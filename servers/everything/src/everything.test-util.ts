@@ -91,7 +91,10 @@ export async function connectEverything(era: Era, options: ConnectOptions = {}) 
     if (era === 'legacy') return (await peer.request(method, params, requestOptions)) as Record<string, any>;
     let retry: Record<string, unknown> = {};
     for (let round = 0; round < 10; round++) {
-      const result = (await peer.request(method, { ...params, ...retry, _meta: meta(callOptions.logLevel) }, requestOptions)) as Record<string, any>;
+      const result = (await peer.request(method, { ...params, ...retry, _meta: meta(callOptions.logLevel) }, requestOptions)) as Record<
+        string,
+        any
+      >;
       if (result.resultType !== 'input_required' || callOptions.followInputs === false) return result;
       inputRounds.push(result.inputRequests ?? {});
       const inputResponses: Record<string, unknown> = {};
@@ -123,7 +126,8 @@ export async function connectEverything(era: Era, options: ConnectOptions = {}) 
     inputRounds,
     call,
     /** Calls a tool. */
-    tool: (name: string, args: Record<string, unknown> = {}, callOptions?: CallOptions) => call('tools/call', { name, arguments: args }, callOptions),
+    tool: (name: string, args: Record<string, unknown> = {}, callOptions?: CallOptions) =>
+      call('tools/call', { name, arguments: args }, callOptions),
     /** Raw 2026-07-28 request: `_meta` added, no input handling. */
     modern: (method: string, params: Record<string, unknown> = {}, extraMeta: Record<string, unknown> = {}) =>
       peer.request(method, { ...params, _meta: { ...meta(), ...extraMeta } }) as Promise<Record<string, any>>,

@@ -40,7 +40,12 @@ describe('input-required fixtures on the wire (2026-07-28)', () => {
     const roots = await client.tool('test_input_required_result_list_roots');
     expect(roots.content[0].text).toBe('Client roots:\nfile:///workspace (workspace)\nfile:///tmp');
     expect(client.inputRounds).toEqual([
-      { capital_question: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 } } },
+      {
+        capital_question: {
+          method: 'sampling/createMessage',
+          params: { messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 },
+        },
+      },
       { client_roots: { method: 'roots/list', params: {} } },
     ]);
   });
@@ -81,11 +86,15 @@ describe('input-required fixtures on the wire (2026-07-28)', () => {
     const samplingOnly = await modernClient({ sampling: {} });
     const first = await samplingOnly.tool('test_input_required_result_capabilities', {}, { followInputs: false });
     expect(Object.values(first.inputRequests).map((r: any) => r.method)).toEqual(['sampling/createMessage']);
-    expect((await samplingOnly.tool('test_input_required_result_capabilities')).content[0].text).toBe('capabilities-ok: received sample_input');
+    expect((await samplingOnly.tool('test_input_required_result_capabilities')).content[0].text).toBe(
+      'capabilities-ok: received sample_input',
+    );
     const none = await modernClient({});
     expect((await none.tool('test_input_required_result_capabilities')).content[0].text).toBe('No supported capabilities declared');
     const all = await modernClient();
-    expect((await all.tool('test_input_required_result_capabilities')).content[0].text).toBe('capabilities-ok: received elicit_input,sample_input,roots_input');
+    expect((await all.tool('test_input_required_result_capabilities')).content[0].text).toBe(
+      'capabilities-ok: received elicit_input,sample_input,roots_input',
+    );
   });
 
   test('input-required results only come from tools/call, prompts/get and resources/read', async () => {
@@ -97,7 +106,11 @@ describe('input-required fixtures on the wire (2026-07-28)', () => {
 
   test('inputResponses sent without a requestState are taken as first-round answers', async () => {
     const client = await modernClient();
-    const result = await client.call('tools/call', { name: 'test_input_required_result_elicitation', arguments: {}, inputResponses: { user_name: ELICIT_NAME } });
+    const result = await client.call('tools/call', {
+      name: 'test_input_required_result_elicitation',
+      arguments: {},
+      inputResponses: { user_name: ELICIT_NAME },
+    });
     expect(result.resultType).toBe('complete');
   });
 });
@@ -107,15 +120,23 @@ describe('the same fixtures in a legacy session', () => {
     const client = await connectEverything('legacy', { capabilities: ALL_CAPABILITIES, answers: CANNED_ANSWERS });
     expect((await client.tool('test_input_required_result_elicitation')).content[0].text).toBe('Hello, name-value!');
     expect((await client.tool('test_input_required_result_request_state')).content[0].text).toMatch(/^answered directly \(legacy session/);
-    expect((await client.tool('test_input_required_result_multi_round')).content[0].text).toBe('Multi-round complete: name=name-value, color=color-value');
+    expect((await client.tool('test_input_required_result_multi_round')).content[0].text).toBe(
+      'Multi-round complete: name=name-value, color=color-value',
+    );
     expect((await client.tool('test_input_required_result_capabilities')).content[0].text).toBe(
       'capabilities-ok: received elicit_input,sample_input,roots_input',
     );
-    expect((await client.tool('test_input_required_result_sampling')).content[0].text).toBe('Sampling response: echo: What is the capital of France?');
-    expect((await client.tool('test_input_required_result_list_roots')).content[0].text).toBe('Client roots:\nfile:///workspace (workspace)\nfile:///tmp');
+    expect((await client.tool('test_input_required_result_sampling')).content[0].text).toBe(
+      'Sampling response: echo: What is the capital of France?',
+    );
+    expect((await client.tool('test_input_required_result_list_roots')).content[0].text).toBe(
+      'Client roots:\nfile:///workspace (workspace)\nfile:///tmp',
+    );
     expect((await client.tool('test_input_required_result_multiple_inputs')).content[0].text).toBe(
       'All inputs received: name=name-value, greeting=echo: Generate a greeting, roots=2',
     );
-    expect((await client.tool('test_input_required_result_tampered_state')).content[0].text).toBe('Confirmed: action=accept, content={"ok":true}');
+    expect((await client.tool('test_input_required_result_tampered_state')).content[0].text).toBe(
+      'Confirmed: action=accept, content={"ok":true}',
+    );
   });
 });

@@ -12,10 +12,7 @@ const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: fal
 
 /** A one-field form elicitation. */
 function askField(ctx: HandlerContext, key: string, message: string, field: string, type: 'string' | 'boolean') {
-  return ctx.elicit(
-    { message, requestedSchema: { type: 'object', properties: { [field]: { type } }, required: [field] } },
-    { key },
-  );
+  return ctx.elicit({ message, requestedSchema: { type: 'object', properties: { [field]: { type } }, required: [field] } }, { key });
 }
 
 function text(value: string) {

@@ -50,14 +50,18 @@ export function registerEverythingPrompts(server: McpServer): void {
     {
       name: 'test_prompt_with_embedded_resource',
       title: 'Prompt with an embedded resource',
-      description: 'A prompt that embeds a text resource under the given URI, then asks to process it. Conformance: prompts-get-embedded-resource.',
+      description:
+        'A prompt that embeds a text resource under the given URI, then asks to process it. Conformance: prompts-get-embedded-resource.',
       arguments: [{ name: 'resourceUri', title: 'Resource URI', description: 'URI of the resource to embed', required: true }],
     },
     (args) => ({
       messages: [
         {
           role: 'user',
-          content: { type: 'resource', resource: { uri: args.resourceUri!, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } },
+          content: {
+            type: 'resource',
+            resource: { uri: args.resourceUri!, mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+          },
         },
         { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
       ],

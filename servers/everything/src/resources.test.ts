@@ -9,13 +9,18 @@ describe.each(ERAS)('resources (%s)', (era) => {
     const client = await connectEverything(era);
     const first = await client.call('resources/list');
     expect(first.resources).toHaveLength(100);
-    expect(first.resources.slice(0, 3).map((r: { uri: string }) => r.uri)).toEqual(['test://static-text', 'test://static-binary', 'test://watched-resource']);
+    expect(first.resources.slice(0, 3).map((r: { uri: string }) => r.uri)).toEqual([
+      'test://static-text',
+      'test://static-binary',
+      'test://watched-resource',
+    ]);
     expect(typeof first.nextCursor).toBe('string');
     const second = await client.call('resources/list', { cursor: first.nextCursor });
     expect(second.nextCursor).toBeUndefined();
     const all = [...first.resources, ...second.resources];
     expect(all).toHaveLength(3 + ITEM_COUNT);
-    for (const resource of all) expect(resource).toMatchObject({ uri: expect.any(String), name: expect.any(String), description: expect.any(String) });
+    for (const resource of all)
+      expect(resource).toMatchObject({ uri: expect.any(String), name: expect.any(String), description: expect.any(String) });
     expect(all[0]).toMatchObject({ mimeType: 'text/plain', annotations: { priority: 0.8 }, icons: [{ mimeType: 'image/svg+xml' }] });
     await expect(client.call('resources/list', { cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: -32602 });
   });
@@ -55,7 +60,10 @@ describe.each(ERAS)('resources (%s)', (era) => {
   test('a missing resource is -32002 in legacy revisions and -32602 in 2026-07-28', async () => {
     const client = await connectEverything(era);
     for (const uri of ['test://nonexistent-resource-for-conformance-testing', 'test://items/151', 'test://items/007']) {
-      await expect(client.call('resources/read', { uri })).rejects.toMatchObject({ code: era === 'legacy' ? -32002 : -32602, data: { uri } });
+      await expect(client.call('resources/read', { uri })).rejects.toMatchObject({
+        code: era === 'legacy' ? -32002 : -32602,
+        data: { uri },
+      });
     }
   });
 
@@ -68,14 +76,22 @@ describe.each(ERAS)('resources (%s)', (era) => {
       total: 3,
       hasMore: false,
     });
-    expect((await complete({ type: 'ref/resource', uri: 'test://items/{n}' }, 'n', '1')).completion).toMatchObject({ total: 62, hasMore: false });
-    expect((await complete({ type: 'ref/prompt', name: 'test_prompt_with_arguments' }, 'arg1', 'par')).completion.values).toEqual(['paris', 'park', 'party']);
-    expect((await complete({ type: 'ref/prompt', name: 'test_prompt_with_arguments' }, 'arg1', 'test')).completion.values).toEqual(['test', 'testing']);
-    expect((await complete({ type: 'ref/prompt', name: 'test_prompt_with_arguments' }, 'arg2', '', { arg1: 'hi' })).completion.values).toEqual([
-      'hi-world',
-      'hi-again',
-      'hi-hi',
+    expect((await complete({ type: 'ref/resource', uri: 'test://items/{n}' }, 'n', '1')).completion).toMatchObject({
+      total: 62,
+      hasMore: false,
+    });
+    expect((await complete({ type: 'ref/prompt', name: 'test_prompt_with_arguments' }, 'arg1', 'par')).completion.values).toEqual([
+      'paris',
+      'park',
+      'party',
     ]);
+    expect((await complete({ type: 'ref/prompt', name: 'test_prompt_with_arguments' }, 'arg1', 'test')).completion.values).toEqual([
+      'test',
+      'testing',
+    ]);
+    expect(
+      (await complete({ type: 'ref/prompt', name: 'test_prompt_with_arguments' }, 'arg2', '', { arg1: 'hi' })).completion.values,
+    ).toEqual(['hi-world', 'hi-again', 'hi-hi']);
     await expect(complete({ type: 'ref/prompt', name: 'nope' }, 'x', '')).rejects.toMatchObject({ code: -32602 });
   });
 });
@@ -87,7 +103,9 @@ describe('watched resource subscriptions', () => {
     await client.tool('test_update_watched_resource');
     await client.settle();
     expect(client.received('notifications/resources/updated')).toEqual([{ uri: 'test://watched-resource' }]);
-    expect((await client.call('resources/read', { uri: 'test://watched-resource' })).contents[0].text).toBe('Watched resource content (version 2)');
+    expect((await client.call('resources/read', { uri: 'test://watched-resource' })).contents[0].text).toBe(
+      'Watched resource content (version 2)',
+    );
     expect(await client.call('resources/unsubscribe', { uri: 'test://watched-resource' })).toEqual({});
     const bumped = await client.tool('test_update_watched_resource');
     expect(bumped.structuredContent).toEqual({ uri: 'test://watched-resource', version: 3 });
@@ -113,7 +131,9 @@ describe('watched resource subscriptions', () => {
     const id = ack._meta[MetaKey.subscriptionId];
     await client.tool('test_update_watched_resource');
     await client.settle();
-    expect(client.received('notifications/resources/updated')).toEqual([{ _meta: { [MetaKey.subscriptionId]: id }, uri: 'test://watched-resource' }]);
+    expect(client.received('notifications/resources/updated')).toEqual([
+      { _meta: { [MetaKey.subscriptionId]: id }, uri: 'test://watched-resource' },
+    ]);
     controller.abort();
     await expect(listen).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
   });

@@ -122,7 +122,9 @@ export function registerEverythingResources(server: McpServer, watched: WatchedR
     },
     (uri, variables) => {
       const id = String(variables.id);
-      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }] };
+      return {
+        contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
+      };
     },
     { complete: { id: prefixCompleter(TEMPLATE_IDS) } },
   );

@@ -65,7 +65,11 @@ export class ServerProcess {
   /** Sends one message in this process's framing. */
   send(message: unknown): void {
     const body = Buffer.from(JSON.stringify(message), 'utf8');
-    this.child.stdin.write(this.#framing === 'ndjson' ? Buffer.concat([body, Buffer.from('\n')]) : Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]));
+    this.child.stdin.write(
+      this.#framing === 'ndjson'
+        ? Buffer.concat([body, Buffer.from('\n')])
+        : Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]),
+    );
   }
 
   /** Sends raw bytes. */

@@ -58,7 +58,11 @@ describe.each(ERAS)('progress and cancellation (%s)', (era) => {
   test('test_long_running_operation completes with one progress per step', async () => {
     const client = await connectEverything(era);
     const updates: number[] = [];
-    const result = await client.tool('test_long_running_operation', { durationMs: 30, steps: 3 }, { onprogress: (p) => updates.push(p.progress) });
+    const result = await client.tool(
+      'test_long_running_operation',
+      { durationMs: 30, steps: 3 },
+      { onprogress: (p) => updates.push(p.progress) },
+    );
     expect(updates).toEqual([1, 2, 3]);
     expect(result.content[0].text).toBe('Long-running operation completed: 3 steps in 30 ms');
   });
@@ -114,8 +118,16 @@ describe('list changes', () => {
     const meta = { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} };
     const tools = new AbortController();
     const prompts = new AbortController();
-    const toolsStream = client.peer.request('subscriptions/listen', { notifications: { toolsListChanged: true }, _meta: meta }, { signal: tools.signal });
-    const promptsStream = client.peer.request('subscriptions/listen', { notifications: { promptsListChanged: true }, _meta: meta }, { signal: prompts.signal });
+    const toolsStream = client.peer.request(
+      'subscriptions/listen',
+      { notifications: { toolsListChanged: true }, _meta: meta },
+      { signal: tools.signal },
+    );
+    const promptsStream = client.peer.request(
+      'subscriptions/listen',
+      { notifications: { promptsListChanged: true }, _meta: meta },
+      { signal: prompts.signal },
+    );
     await client.settle();
     const acks = client.received('notifications/subscriptions/acknowledged');
     expect(acks.map((ack) => ack.notifications)).toEqual([{ toolsListChanged: true }, { promptsListChanged: true }]);

@@ -23,8 +23,7 @@ export function registerUtilityTools(server: McpServer, watched: WatchedResource
     {
       name: 'test_tool_with_logging',
       title: 'Logging during a call',
-      description:
-        'Sends three info log messages about 50 ms apart while it runs, then returns. Conformance: tools-call-with-logging.',
+      description: 'Sends three info log messages about 50 ms apart while it runs, then returns. Conformance: tools-call-with-logging.',
       inputSchema: NO_ARGUMENTS,
       annotations: READ_ONLY,
     },

@@ -19,7 +19,11 @@ afterEach(async () => {
 });
 
 /** Runs the bin with `input` on stdin (then closes it); resolves with stdout bytes, stderr text and the exit code. */
-function runRaw(args: string[], input: string | Buffer, timeoutMs = 10_000): Promise<{ stdout: Buffer; stderr: string; code: number | null }> {
+function runRaw(
+  args: string[],
+  input: string | Buffer,
+  timeoutMs = 10_000,
+): Promise<{ stdout: Buffer; stderr: string; code: number | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     children.push(child);
@@ -46,10 +50,12 @@ const SEED_STDIN = [
 ];
 
 function contentLength(lines: string[]): Buffer {
-  return Buffer.concat(lines.map((line) => {
-    const body = Buffer.from(line, 'utf8');
-    return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
-  }));
+  return Buffer.concat(
+    lines.map((line) => {
+      const body = Buffer.from(line, 'utf8');
+      return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
+    }),
+  );
 }
 
 function parseContentLength(bytes: Buffer): unknown[] {
@@ -83,7 +89,10 @@ describe('the seed session over stdio, raw bytes', () => {
     expect(code).toBe(0);
     const text = stdout.toString('utf8');
     expect(text.endsWith('\n')).toBe(true);
-    const messages = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
+    const messages = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>);
     messages.forEach((m) => expect(m.jsonrpc).toBe('2.0'));
     checkSeedAnswers(messages);
     expect(stderr).toMatch(/serving MCP on stdio/);
@@ -101,7 +110,11 @@ describe('the seed session over stdio, raw bytes', () => {
   test('malformed input gets -32700 and the server keeps serving', async () => {
     const { stdout, code } = await runRaw([], `{"jsonrpc":"2.0","id":1,"method":\n${SEED_STDIN[0]}\n`);
     expect(code).toBe(0);
-    const [parseError, init] = stdout.toString('utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+    const [parseError, init] = stdout
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(parseError).toMatchObject({ id: null, error: { code: -32700 } });
     expect(init).toMatchObject({ id: 0, result: { protocolVersion: '2024-11-05' } });
   });

@@ -32,7 +32,8 @@ async function main(): Promise<void> {
     return;
   }
   const server = createGrammarServer(table, {
-    onInternalError: (error) => process.stderr.write(`${NAME}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+    onInternalError: (error) =>
+      process.stderr.write(`${NAME}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
   await serveProcessStdio(server, { name: NAME, version: GRAMMAR_SERVER_INFO.version, framing: parsed.options.framing });
 }

@@ -31,7 +31,11 @@ const modernMeta = { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCap
 describe('the seed session (2024-11-05)', () => {
   test('initialize answers tools capability and the server identity', async () => {
     const { call } = await connect();
-    const result = await call('initialize', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'test', version: '0.1' } });
+    const result = await call('initialize', {
+      protocolVersion: '2024-11-05',
+      capabilities: {},
+      clientInfo: { name: 'test', version: '0.1' },
+    });
     expect(result.protocolVersion).toBe('2024-11-05');
     expect(result.capabilities.tools).toEqual({ listChanged: true });
     expect(result.serverInfo).toEqual({ name: 'wiremcp-grammar', version: '0.1.0' });
@@ -41,7 +45,12 @@ describe('the seed session (2024-11-05)', () => {
   test('tools/list has the four tools with complete schemas and annotations', async () => {
     const { call } = await legacy();
     const { tools } = await call('tools/list');
-    expect(tools.map((t: { name: string }) => t.name)).toEqual(['conjugate', 'lookup_irregular_verb', 'lookup_spanish', 'check_subject_verb_agreement']);
+    expect(tools.map((t: { name: string }) => t.name)).toEqual([
+      'conjugate',
+      'lookup_irregular_verb',
+      'lookup_spanish',
+      'check_subject_verb_agreement',
+    ]);
     for (const tool of tools) {
       expect(tool.description.length).toBeGreaterThan(60);
       expect(tool.inputSchema.type).toBe('object');
@@ -56,10 +65,20 @@ describe('the seed session (2024-11-05)', () => {
 
   test('conjugate eat / past simple / 3rd singular is "ate", in both spellings of the seeds', async () => {
     const { call } = await legacy();
-    const seed002 = await call('tools/call', { name: 'conjugate', arguments: { verb: 'eat', tense: 'past simple', person: '3rd singular' } });
+    const seed002 = await call('tools/call', {
+      name: 'conjugate',
+      arguments: { verb: 'eat', tense: 'past simple', person: '3rd singular' },
+    });
     expect(seed002.content).toEqual([{ type: 'text', text: 'ate' }]);
     expect(seed002.isError).toBe(false);
-    expect(seed002.structuredContent).toEqual({ verb: 'eat', tense: 'past_simple', person: '3sg', english: 'ate', spanish: 'comió', irregular: true });
+    expect(seed002.structuredContent).toEqual({
+      verb: 'eat',
+      tense: 'past_simple',
+      person: '3sg',
+      english: 'ate',
+      spanish: 'comió',
+      irregular: true,
+    });
     const seed000 = await call('tools/call', { name: 'conjugate', arguments: { verb: 'eat', tense: 'past_simple', person: '3sg' } });
     expect(seed000.content).toEqual([{ type: 'text', text: 'ate' }]);
   });
@@ -73,11 +92,16 @@ describe('the seed session (2024-11-05)', () => {
 
   test('a verb outside the table is isError with the exact seed text; an unknown tool is -32602', async () => {
     const { call } = await legacy();
-    expect(await call('tools/call', { name: 'conjugate', arguments: { verb: 'run', tense: 'past simple', person: '3rd singular' } })).toEqual({
+    expect(
+      await call('tools/call', { name: 'conjugate', arguments: { verb: 'run', tense: 'past simple', person: '3rd singular' } }),
+    ).toEqual({
       content: [{ type: 'text', text: "verb 'run' is out of scope (§A13)" }],
       isError: true,
     });
-    await expect(call('tools/call', { name: 'unkn_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: "Unknown tool: 'unkn_tool'" });
+    await expect(call('tools/call', { name: 'unkn_tool', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: "Unknown tool: 'unkn_tool'",
+    });
   });
 });
 
@@ -121,7 +145,10 @@ describe('resources and prompts', () => {
     expect(eat.contents[0].text).toContain('comió');
     expect(eat.contents[0].text).not.toContain('escribió');
     await expect(call('resources/read', { uri: 'grammar://a13/run' })).rejects.toMatchObject({ code: -32002 });
-    const completion = await call('completion/complete', { ref: { type: 'ref/resource', uri: 'grammar://a13/{verb}' }, argument: { name: 'verb', value: 'w' } });
+    const completion = await call('completion/complete', {
+      ref: { type: 'ref/resource', uri: 'grammar://a13/{verb}' },
+      argument: { name: 'verb', value: 'w' },
+    });
     expect(completion.completion.values).toEqual(['work', 'walk', 'watch', 'want', 'write']);
   });
 
@@ -129,7 +156,10 @@ describe('resources and prompts', () => {
     const { call } = await legacy();
     const prompt = await call('prompts/get', { name: 'explain_tense', arguments: { verb: 'eat', tense: 'past simple' } });
     expect(prompt.messages[0].content.text).toContain('ate — comió');
-    expect(prompt.messages[1].content).toMatchObject({ type: 'resource', resource: { uri: 'grammar://a13/eat', mimeType: 'text/markdown' } });
+    expect(prompt.messages[1].content).toMatchObject({
+      type: 'resource',
+      resource: { uri: 'grammar://a13/eat', mimeType: 'text/markdown' },
+    });
     await expect(call('prompts/get', { name: 'explain_tense', arguments: { verb: 'run', tense: 'past simple' } })).rejects.toMatchObject({
       code: -32602,
       message: "verb 'run' is out of scope (§A13)",

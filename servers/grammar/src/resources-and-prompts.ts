@@ -97,35 +97,36 @@ export function registerGrammarPrompts(server: McpServer, table: Table): void {
         { name: 'tense', description: 'A tense, e.g. "past simple".', required: true },
       ],
     },
-    (args) => withArguments(() => {
-      const tense = normalizeTense(args.tense!);
-      const rows = PERSONS.map((person) => conjugate(table, args.verb!, tense, person));
-      const verb = rows[0]!.verb;
-      const lines = rows.map((row) => `- ${PERSON_LABELS[row.person]}: ${row.english} — ${row.spanish}`).join('\n');
-      const parts = lookupIrregularVerb(table, verb);
-      return {
-        description: `Explain the ${TENSE_LABELS[tense]} of '${verb}'`,
-        messages: [
-          {
-            role: 'user',
-            content: {
-              type: 'text',
-              text:
-                `Explain to a Spanish-speaking learner how the ${TENSE_LABELS[tense]} of the English verb '${verb}' ` +
-                `(${parts.irregular ? 'irregular' : 'regular'}: ${parts.summary}) is formed, and how it maps to Spanish. ` +
-                `These are the §A13 forms:\n${lines}`,
+    (args) =>
+      withArguments(() => {
+        const tense = normalizeTense(args.tense!);
+        const rows = PERSONS.map((person) => conjugate(table, args.verb!, tense, person));
+        const verb = rows[0]!.verb;
+        const lines = rows.map((row) => `- ${PERSON_LABELS[row.person]}: ${row.english} — ${row.spanish}`).join('\n');
+        const parts = lookupIrregularVerb(table, verb);
+        return {
+          description: `Explain the ${TENSE_LABELS[tense]} of '${verb}'`,
+          messages: [
+            {
+              role: 'user',
+              content: {
+                type: 'text',
+                text:
+                  `Explain to a Spanish-speaking learner how the ${TENSE_LABELS[tense]} of the English verb '${verb}' ` +
+                  `(${parts.irregular ? 'irregular' : 'regular'}: ${parts.summary}) is formed, and how it maps to Spanish. ` +
+                  `These are the §A13 forms:\n${lines}`,
+              },
             },
-          },
-          {
-            role: 'user',
-            content: {
-              type: 'resource',
-              resource: { uri: `grammar://a13/${verb}`, mimeType: 'text/markdown', text: renderVerbMarkdown(table, verb) },
+            {
+              role: 'user',
+              content: {
+                type: 'resource',
+                resource: { uri: `grammar://a13/${verb}`, mimeType: 'text/markdown', text: renderVerbMarkdown(table, verb) },
+              },
             },
-          },
-        ],
-      };
-    }),
+          ],
+        };
+      }),
     { complete: { verb: completeVerb, tense: completeTense } },
   );
 
@@ -133,39 +134,41 @@ export function registerGrammarPrompts(server: McpServer, table: Table): void {
     {
       name: 'conjugation_drill',
       title: 'Conjugation drill',
-      description: 'A short quiz: the model asks the learner for forms of a §A13 verb (or of random verbs) and checks the answers against the table.',
+      description:
+        'A short quiz: the model asks the learner for forms of a §A13 verb (or of random verbs) and checks the answers against the table.',
       arguments: [
         { name: 'verb', description: `Optional: one of ${VERBS.join(', ')}. Without it, the drill mixes verbs.` },
         { name: 'questions', description: 'Optional: how many questions (1-10, default 5).' },
       ],
     },
-    (args) => withArguments(() => {
-      const count = Math.min(10, Math.max(1, Number.parseInt(args.questions ?? '5', 10) || 5));
-      // An unknown verb is refused (out of scope) rather than silently replaced by random ones.
-      const verbs: string[] = args.verb === undefined ? [...VERBS] : [normalizeVerb(args.verb, table)];
-      // A deterministic selection: the drill of the same arguments is the same drill.
-      const items = Array.from({ length: count }, (_, i) => {
-        const verb = verbs[(i * 7) % verbs.length]!;
-        const tense = TENSES[(i * 3 + 1) % TENSES.length]!;
-        const person = PERSONS[i % PERSONS.length]!;
-        const row = conjugate(table, verb, tense, person);
-        return `${i + 1}. ${verb} — ${TENSE_LABELS[tense]}, ${PERSON_LABELS[person]} (answer: ${row.english} / ${row.spanish})`;
-      });
-      return {
-        description: `A ${count}-question conjugation drill`,
-        messages: [
-          {
-            role: 'user',
-            content: {
-              type: 'text',
-              text:
-                `Run a conjugation drill with me. Ask one question at a time, wait for my answer, then tell me whether it is right ` +
-                `and give the Spanish translation. Do not reveal the answers in advance. Questions (answers for you only):\n${items.join('\n')}`,
+    (args) =>
+      withArguments(() => {
+        const count = Math.min(10, Math.max(1, Number.parseInt(args.questions ?? '5', 10) || 5));
+        // An unknown verb is refused (out of scope) rather than silently replaced by random ones.
+        const verbs: string[] = args.verb === undefined ? [...VERBS] : [normalizeVerb(args.verb, table)];
+        // A deterministic selection: the drill of the same arguments is the same drill.
+        const items = Array.from({ length: count }, (_, i) => {
+          const verb = verbs[(i * 7) % verbs.length]!;
+          const tense = TENSES[(i * 3 + 1) % TENSES.length]!;
+          const person = PERSONS[i % PERSONS.length]!;
+          const row = conjugate(table, verb, tense, person);
+          return `${i + 1}. ${verb} — ${TENSE_LABELS[tense]}, ${PERSON_LABELS[person]} (answer: ${row.english} / ${row.spanish})`;
+        });
+        return {
+          description: `A ${count}-question conjugation drill`,
+          messages: [
+            {
+              role: 'user',
+              content: {
+                type: 'text',
+                text:
+                  `Run a conjugation drill with me. Ask one question at a time, wait for my answer, then tell me whether it is right ` +
+                  `and give the Spanish translation. Do not reveal the answers in advance. Questions (answers for you only):\n${items.join('\n')}`,
+              },
             },
-          },
-        ],
-      };
-    }),
+          ],
+        };
+      }),
     { complete: { verb: completeVerb, questions: () => ['3', '5', '10'] } },
   );
 }

@@ -53,8 +53,16 @@ export function registerGrammarTools(server: McpServer, table: Table): void {
         type: 'object',
         properties: {
           verb: { type: 'string', description: `One of: ${VERB_LIST}.` },
-          tense: { type: 'string', enum: [...TENSE_SPELLINGS], description: 'The tense; both "past simple" and "past_simple" spellings are accepted.' },
-          person: { type: 'string', enum: [...PERSON_SPELLINGS], description: 'Singular person: "1st singular" (I), "2nd singular" (you), "3rd singular" (he/she/it), or 1sg/2sg/3sg.' },
+          tense: {
+            type: 'string',
+            enum: [...TENSE_SPELLINGS],
+            description: 'The tense; both "past simple" and "past_simple" spellings are accepted.',
+          },
+          person: {
+            type: 'string',
+            enum: [...PERSON_SPELLINGS],
+            description: 'Singular person: "1st singular" (I), "2nd singular" (you), "3rd singular" (he/she/it), or 1sg/2sg/3sg.',
+          },
         },
         required: ['verb', 'tense', 'person'],
         additionalProperties: false,

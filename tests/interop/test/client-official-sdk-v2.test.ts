@@ -42,7 +42,10 @@ serveStdio(() => {
 
 const transports: StdioClientTransport[] = [];
 
-function spawnServer(): { transport: StdioClientTransport; sent: Array<{ id?: unknown; method?: string; params?: Record<string, unknown> }> } {
+function spawnServer(): {
+  transport: StdioClientTransport;
+  sent: Array<{ id?: unknown; method?: string; params?: Record<string, unknown> }>;
+} {
   const transport = new StdioClientTransport({ command: process.execPath, args: ['-e', SERVER], stderr: 'pipe', shutdownTimeoutMs: 500 });
   transports.push(transport);
   const sent: Array<{ id?: unknown; method?: string; params?: Record<string, unknown> }> = [];
@@ -95,8 +98,14 @@ describe('official SDK v2 server (stdio, dual-era)', () => {
     expect(deploys).toHaveLength(2);
     expect(deploys[1]!.params!.inputResponses).toEqual({ confirm: { action: 'accept', content: { confirm: true } } });
     expect(deploys[1]!.id).not.toBe(deploys[0]!.id);
-    expect((await client.getPrompt('review', { code: 'x = 1' })).messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Review: x = 1' } }]);
-    expect(await client.readResource('docs://readme')).toMatchObject({ contents: [{ uri: 'docs://readme', text: 'hello' }], ttlMs: 0, cacheScope: 'private' });
+    expect((await client.getPrompt('review', { code: 'x = 1' })).messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Review: x = 1' } },
+    ]);
+    expect(await client.readResource('docs://readme')).toMatchObject({
+      contents: [{ uri: 'docs://readme', text: 'hello' }],
+      ttlMs: 0,
+      cacheScope: 'private',
+    });
     await client.close();
   });
 

@@ -55,7 +55,11 @@ describe('official server-everything (stdio)', () => {
   const handlers: InputHandlers = {
     sampling: (params) => {
       asked.push('sampling');
-      return { role: 'assistant', content: { type: 'text', text: `model says hi to ${params.messages.length} message(s)` }, model: 'wiremcp-test-model' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: `model says hi to ${params.messages.length} message(s)` },
+        model: 'wiremcp-test-model',
+      };
     },
     elicitation: (params) => {
       asked.push(`elicitation:${params.mode ?? 'form'}`);
@@ -73,7 +77,10 @@ describe('official server-everything (stdio)', () => {
   beforeAll(async () => {
     const spawned = spawn(everything, ['stdio']);
     sent = spawned.sent;
-    client = new McpClient({ name: 'wiremcp-interop', version: '1.0.0' }, { handlers, eraCache: new MemoryEraCache(), serverKey: `node ${everything} stdio` });
+    client = new McpClient(
+      { name: 'wiremcp-interop', version: '1.0.0' },
+      { handlers, eraCache: new MemoryEraCache(), serverKey: `node ${everything} stdio` },
+    );
     client.onLogMessage((params) => logs.push({ level: params.level, data: params.data }));
     await client.connect(spawned.transport);
   });
@@ -88,7 +95,12 @@ describe('official server-everything (stdio)', () => {
     expect(client.era).toBe('legacy');
     expect(client.protocolVersion).toBe('2025-11-25');
     expect(client.serverInfo).toMatchObject({ name: 'mcp-servers/everything', title: 'Everything Reference Server' });
-    expect(client.serverCapabilities).toMatchObject({ tools: { listChanged: true }, resources: { subscribe: true }, logging: {}, completions: {} });
+    expect(client.serverCapabilities).toMatchObject({
+      tools: { listChanged: true },
+      resources: { subscribe: true },
+      logging: {},
+      completions: {},
+    });
     expect(client.instructions).toMatch(/Everything Server/);
   });
 
@@ -100,12 +112,23 @@ describe('official server-everything (stdio)', () => {
 
   test('lists tools, resources, templates and prompts', async () => {
     const tools = (await client.listAllTools()).map((t) => t.name);
-    expect(tools).toEqual(expect.arrayContaining(['echo', 'get-sum', 'get-structured-content', 'trigger-long-running-operation', 'trigger-sampling-request', 'trigger-elicitation-request']));
+    expect(tools).toEqual(
+      expect.arrayContaining([
+        'echo',
+        'get-sum',
+        'get-structured-content',
+        'trigger-long-running-operation',
+        'trigger-sampling-request',
+        'trigger-elicitation-request',
+      ]),
+    );
     const resources = await client.listAllResources();
     expect(resources.length).toBeGreaterThan(0);
     expect(resources.every((r) => r.uri.startsWith('demo://'))).toBe(true);
     expect((await client.listAllResourceTemplates()).map((t) => t.uriTemplate)).toContain('demo://resource/dynamic/text/{resourceId}');
-    expect((await client.listAllPrompts()).map((p) => p.name)).toEqual(expect.arrayContaining(['simple-prompt', 'args-prompt', 'completable-prompt']));
+    expect((await client.listAllPrompts()).map((p) => p.name)).toEqual(
+      expect.arrayContaining(['simple-prompt', 'args-prompt', 'completable-prompt']),
+    );
   });
 
   test('calls echo, get-sum and a structured-output tool (validated against its draft-07 outputSchema)', async () => {
@@ -131,7 +154,11 @@ describe('official server-everything (stdio)', () => {
 
   test('a long-running tool reports progress to the callback', async () => {
     const progress: Array<{ progress: number; total?: number }> = [];
-    const result = await client.callTool('trigger-long-running-operation', { duration: 0.3, steps: 3 }, { onprogress: (p) => progress.push(p) });
+    const result = await client.callTool(
+      'trigger-long-running-operation',
+      { duration: 0.3, steps: 3 },
+      { onprogress: (p) => progress.push(p) },
+    );
     expect((result.content[0] as { text: string }).text).toMatch(/Long running operation completed/);
     expect(progress).toEqual([
       { progress: 1, total: 3 },
@@ -141,7 +168,9 @@ describe('official server-everything (stdio)', () => {
   });
 
   test('timeouts and AbortSignal cancellation against a slow tool', async () => {
-    await expect(client.callTool('trigger-long-running-operation', { duration: 5, steps: 5 }, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    await expect(client.callTool('trigger-long-running-operation', { duration: 5, steps: 5 }, { timeoutMs: 100 })).rejects.toMatchObject({
+      code: 'REQUEST_TIMEOUT',
+    });
     const controller = new AbortController();
     const call = client.callTool('trigger-long-running-operation', { duration: 5, steps: 5 }, { signal: controller.signal });
     setTimeout(() => controller.abort('enough'), 50);
@@ -173,7 +202,10 @@ describe('official server-everything (stdio)', () => {
       messages: [{ role: 'user', content: { type: 'text', text: "What's weather in Paris, Île-de-France?" } }],
     });
     expect((await client.getPrompt('simple-prompt')).messages).toHaveLength(1);
-    const departments = await client.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: 'department', value: 'S' } });
+    const departments = await client.complete({
+      ref: { type: 'ref/prompt', name: 'completable-prompt' },
+      argument: { name: 'department', value: 'S' },
+    });
     expect(departments.completion.values).toEqual(['Sales', 'Support']);
     const people = await client.complete({
       ref: { type: 'ref/prompt', name: 'completable-prompt' },
@@ -240,14 +272,18 @@ describe('official server-filesystem (stdio)', () => {
     expect(client.era).toBe('legacy');
     expect(client.serverInfo).toMatchObject({ name: 'secure-filesystem-server' });
     const tools = await client.listAllTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['read_text_file', 'write_file', 'list_directory', 'create_directory', 'move_file', 'search_files']));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['read_text_file', 'write_file', 'list_directory', 'create_directory', 'move_file', 'search_files']),
+    );
     expect(tools.every((t) => t.outputSchema !== undefined)).toBe(true);
   });
 
   test('reads, writes, lists, creates and moves inside the temporary directory', async () => {
     const read = await client.callTool('read_text_file', { path: join(dir, 'notes.txt') });
     expect(read.structuredContent).toEqual({ content: 'first line\nsecond line\n' });
-    expect((await client.callTool('read_text_file', { path: join(dir, 'notes.txt'), head: 1 })).structuredContent).toEqual({ content: 'first line' });
+    expect((await client.callTool('read_text_file', { path: join(dir, 'notes.txt'), head: 1 })).structuredContent).toEqual({
+      content: 'first line',
+    });
     await client.callTool('write_file', { path: join(dir, 'new.txt'), content: 'written by wiremcp ✓\n' });
     expect(readFileSync(join(dir, 'new.txt'), 'utf8')).toBe('written by wiremcp ✓\n');
     await client.callTool('create_directory', { path: join(dir, 'sub') });

@@ -29,7 +29,12 @@ describe.skipIf(!GRAMMAR_BUILT).each(CLIENTS)('official $flavor client → gramm
     if (connection.v2) expect(connection.v2.getProtocolEra()).toBe(era);
     expect(connection.serverInfo()).toMatchObject({ name: 'wiremcp-grammar' });
     const { tools } = await connection.client.listTools();
-    expect(tools.map((tool: { name: string }) => tool.name)).toEqual(['conjugate', 'lookup_irregular_verb', 'lookup_spanish', 'check_subject_verb_agreement']);
+    expect(tools.map((tool: { name: string }) => tool.name)).toEqual([
+      'conjugate',
+      'lookup_irregular_verb',
+      'lookup_spanish',
+      'check_subject_verb_agreement',
+    ]);
     const ate = await connection.callTool({ name: 'conjugate', arguments: { verb: 'eat', tense: 'past simple', person: '3rd singular' } });
     expect(ate.content).toEqual([{ type: 'text', text: 'ate' }]);
     expect(ate.structuredContent).toMatchObject({ verb: 'eat', english: 'ate', spanish: 'comió' });
@@ -50,7 +55,10 @@ describe.skipIf(!GRAMMAR_BUILT).each(CLIENTS)('official $flavor client → gramm
     const { resourceTemplates } = await connection.client.listResourceTemplates();
     expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual(['grammar://a13/{verb}']);
     expect((await connection.client.readResource({ uri: 'grammar://a13/eat' })).contents[0].text).toContain('ate');
-    const completion = await connection.client.complete({ ref: { type: 'ref/resource', uri: 'grammar://a13/{verb}' }, argument: { name: 'verb', value: 'w' } });
+    const completion = await connection.client.complete({
+      ref: { type: 'ref/resource', uri: 'grammar://a13/{verb}' },
+      argument: { name: 'verb', value: 'w' },
+    });
     expect(completion.completion.values).toEqual(['work', 'walk', 'watch', 'want', 'write']);
   });
 
@@ -60,6 +68,8 @@ describe.skipIf(!GRAMMAR_BUILT).each(CLIENTS)('official $flavor client → gramm
     expect(prompts.map((prompt: { name: string }) => prompt.name)).toEqual(['explain_tense', 'conjugation_drill']);
     const explained = await connection.client.getPrompt({ name: 'explain_tense', arguments: { verb: 'eat', tense: 'past simple' } });
     expect(explained.messages[1].content).toMatchObject({ type: 'resource', resource: { uri: 'grammar://a13/eat' } });
-    await expect(connection.client.getPrompt({ name: 'explain_tense', arguments: { verb: 'run', tense: 'past simple' } })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      connection.client.getPrompt({ name: 'explain_tense', arguments: { verb: 'run', tense: 'past simple' } }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 });

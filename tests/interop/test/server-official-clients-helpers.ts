@@ -179,7 +179,8 @@ export async function connectOfficial(
       },
       stderr,
       callTool: (toolParams, callOptions) => client.callTool(toolParams, CallToolResultSchema, callOptions) as Promise<Json>,
-      onNotification: (method, handler) => client.setNotificationHandler(V1_NOTIFICATION_SCHEMAS[method] as any, (n: any) => handler(n.params)),
+      onNotification: (method, handler) =>
+        client.setNotificationHandler(V1_NOTIFICATION_SCHEMAS[method] as any, (n: any) => handler(n.params)),
       serverInfo: () => client.getServerVersion(),
     };
     open.push({ connection, closed: false });
@@ -292,7 +293,14 @@ export const TEST_ANSWERS: Answers = {
     const properties: Record<string, { type?: string }> = params.requestedSchema?.properties ?? {};
     const content: Json = {};
     for (const [name, schema] of Object.entries(properties)) {
-      content[name] = schema.type === 'boolean' ? true : schema.type === 'number' || schema.type === 'integer' ? 42 : schema.type === 'array' ? [] : `${name}-answer`;
+      content[name] =
+        schema.type === 'boolean'
+          ? true
+          : schema.type === 'number' || schema.type === 'integer'
+            ? 42
+            : schema.type === 'array'
+              ? []
+              : `${name}-answer`;
     }
     return { action: 'accept', content };
   },

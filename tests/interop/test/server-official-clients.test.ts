@@ -69,7 +69,9 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
     const connection = await connect(flavor);
     const { tools } = await connection.client.listTools();
     const names = tools.map((tool: { name: string }) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(['test_simple_text', 'test_image_content', 'test_audio_content', 'test_sampling', 'json_schema_2020_12_tool']));
+    expect(names).toEqual(
+      expect.arrayContaining(['test_simple_text', 'test_image_content', 'test_audio_content', 'test_sampling', 'json_schema_2020_12_tool']),
+    );
     for (const tool of tools) expect(tool.description).toEqual(expect.any(String));
     // The JSON Schema 2020-12 keywords survive the client's tool parsing (conformance json-schema-2020-12).
     expect(tools.find((tool: { name: string }) => tool.name === 'json_schema_2020_12_tool').inputSchema).toMatchObject({
@@ -79,9 +81,17 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
     });
 
     expect(textOf(await connection.callTool({ name: 'test_simple_text' }))).toBe('This is a simple text response for testing.');
-    expect((await connection.callTool({ name: 'test_image_content', arguments: {} })).content[0]).toMatchObject({ type: 'image', mimeType: 'image/png' });
-    expect((await connection.callTool({ name: 'test_audio_content', arguments: {} })).content[0]).toMatchObject({ type: 'audio', mimeType: 'audio/wav' });
-    expect((await connection.callTool({ name: 'test_embedded_resource', arguments: {} })).content[0].resource.uri).toBe('test://embedded-resource');
+    expect((await connection.callTool({ name: 'test_image_content', arguments: {} })).content[0]).toMatchObject({
+      type: 'image',
+      mimeType: 'image/png',
+    });
+    expect((await connection.callTool({ name: 'test_audio_content', arguments: {} })).content[0]).toMatchObject({
+      type: 'audio',
+      mimeType: 'audio/wav',
+    });
+    expect((await connection.callTool({ name: 'test_embedded_resource', arguments: {} })).content[0].resource.uri).toBe(
+      'test://embedded-resource',
+    );
     const mixed = await connection.callTool({ name: 'test_multiple_content_types', arguments: {} });
     expect(mixed.content.map((block: { type: string }) => block.type)).toEqual(['text', 'image', 'resource']);
     const links = await connection.callTool({ name: 'test_resource_links', arguments: {} });
@@ -90,7 +100,10 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
     expect(annotated.content[0].annotations).toEqual({ audience: ['user'], priority: 1 });
 
     const failed = await connection.callTool({ name: 'test_error_handling', arguments: {} });
-    expect(failed).toMatchObject({ isError: true, content: [{ type: 'text', text: 'This tool intentionally returns an error for testing' }] });
+    expect(failed).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'This tool intentionally returns an error for testing' }],
+    });
     const invalid = await connection.callTool({ name: 'json_schema_2020_12_tool', arguments: { name: 5 } });
     expect(invalid.isError).toBe(true);
     await expect(connection.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
@@ -100,7 +113,12 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
     const connection = await connect(flavor);
     await connection.client.listTools(); // the clients validate structured output against the listed outputSchema
     const result = await connection.callTool({ name: 'test_structured_output', arguments: { city: 'Paris' } });
-    expect(result.structuredContent).toEqual({ city: 'Paris', temperatureC: expect.any(Number), conditions: expect.any(String), humidity: expect.any(Number) });
+    expect(result.structuredContent).toEqual({
+      city: 'Paris',
+      temperatureC: expect.any(Number),
+      conditions: expect.any(String),
+      humidity: expect.any(Number),
+    });
     expect(JSON.parse(textOf(result)!)).toEqual(result.structuredContent);
   });
 
@@ -118,10 +136,17 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
       expect(first.resources).toHaveLength(153);
       expect(connection.wire.sent.filter((message) => message.method === 'resources/list')).toHaveLength(2);
     }
-    expect(first.resources[0]).toMatchObject({ uri: 'test://static-text', name: 'static-text', mimeType: 'text/plain', annotations: { priority: 0.8 } });
+    expect(first.resources[0]).toMatchObject({
+      uri: 'test://static-text',
+      name: 'static-text',
+      mimeType: 'text/plain',
+      annotations: { priority: 0.8 },
+    });
 
     const text = await connection.client.readResource({ uri: 'test://static-text' });
-    expect(text.contents).toEqual([{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }]);
+    expect(text.contents).toEqual([
+      { uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' },
+    ]);
     const blob = await connection.client.readResource({ uri: 'test://static-binary' });
     expect(blob.contents[0]).toMatchObject({ uri: 'test://static-binary', mimeType: 'image/png', blob: expect.stringMatching(/^iVBOR/) });
 
@@ -175,23 +200,39 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
     const connection = await connect(flavor);
     const { prompts } = await connection.client.listPrompts();
     expect(prompts.map((prompt: { name: string }) => prompt.name)).toEqual(
-      expect.arrayContaining(['test_simple_prompt', 'test_prompt_with_arguments', 'test_prompt_with_embedded_resource', 'test_prompt_with_image']),
+      expect.arrayContaining([
+        'test_simple_prompt',
+        'test_prompt_with_arguments',
+        'test_prompt_with_embedded_resource',
+        'test_prompt_with_image',
+      ]),
     );
     expect((await connection.client.getPrompt({ name: 'test_simple_prompt' })).messages).toEqual([
       { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
     ]);
     const withArgs = await connection.client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'hello', arg2: 'world' } });
     expect(withArgs.messages[0].content.text).toBe("Prompt with arguments: arg1='hello', arg2='world'");
-    const embedded = await connection.client.getPrompt({ name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://static-text' } });
-    expect(embedded.messages[0].content).toMatchObject({ type: 'resource', resource: { uri: 'test://static-text', mimeType: 'text/plain' } });
+    const embedded = await connection.client.getPrompt({
+      name: 'test_prompt_with_embedded_resource',
+      arguments: { resourceUri: 'test://static-text' },
+    });
+    expect(embedded.messages[0].content).toMatchObject({
+      type: 'resource',
+      resource: { uri: 'test://static-text', mimeType: 'text/plain' },
+    });
     const image = await connection.client.getPrompt({ name: 'test_prompt_with_image' });
     expect(image.messages.map((message: { content: { type: string } }) => message.content.type)).toEqual(['image', 'text']);
-    await expect(connection.client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'only one' } })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      connection.client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'only one' } }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   test('completion: prompt arguments (with context) and template variables', async () => {
     const connection = await connect(flavor);
-    const prompt = await connection.client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } });
+    const prompt = await connection.client.complete({
+      ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+      argument: { name: 'arg1', value: 'par' },
+    });
     expect(prompt.completion).toEqual({ values: ['paris', 'park', 'party'], total: 3, hasMore: false });
     const dependent = await connection.client.complete({
       ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
@@ -199,7 +240,10 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
       context: { arguments: { arg1: 'hello' } },
     });
     expect(dependent.completion.values).toEqual(['hello-world', 'hello-again', 'hello-hello']);
-    const template = await connection.client.complete({ ref: { type: 'ref/resource', uri: 'test://template/{id}/data' }, argument: { name: 'id', value: '12' } });
+    const template = await connection.client.complete({
+      ref: { type: 'ref/resource', uri: 'test://template/{id}/data' },
+      argument: { name: 'id', value: '12' },
+    });
     expect(template.completion.values).toEqual(['123', '124', '125']);
   });
 
@@ -255,7 +299,10 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
   test('cancellation: aborting a call sends notifications/cancelled; the server stops the work and keeps serving', async () => {
     const connection = await connect(flavor);
     const controller = new AbortController();
-    const call = connection.callTool({ name: 'test_long_running_operation', arguments: { durationMs: 20_000, steps: 200 } }, { signal: controller.signal });
+    const call = connection.callTool(
+      { name: 'test_long_running_operation', arguments: { durationMs: 20_000, steps: 200 } },
+      { signal: controller.signal },
+    );
     await settle(300);
     controller.abort();
     await expect(call).rejects.toThrow(/abort/i);
@@ -279,16 +326,29 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
     expect(textOf(await connection.callTool({ name: 'test_elicitation', arguments: { message: 'Please provide your information' } }))).toBe(
       'User response: action=accept, content={"username":"username-answer","email":"email-answer"}',
     );
-    expect(textOf(await connection.callTool({ name: 'test_elicitation_sep1034_defaults', arguments: {} }))).toMatch(/^Elicitation completed: action=accept/);
-    expect(textOf(await connection.callTool({ name: 'test_elicitation_sep1330_enums', arguments: {} }))).toMatch(/^Elicitation completed: action=accept/);
-    expect(textOf(await connection.callTool({ name: 'test_elicitation_url', arguments: {} }))).toBe('URL elicitation completed: action=accept, content={}');
+    expect(textOf(await connection.callTool({ name: 'test_elicitation_sep1034_defaults', arguments: {} }))).toMatch(
+      /^Elicitation completed: action=accept/,
+    );
+    expect(textOf(await connection.callTool({ name: 'test_elicitation_sep1330_enums', arguments: {} }))).toMatch(
+      /^Elicitation completed: action=accept/,
+    );
+    expect(textOf(await connection.callTool({ name: 'test_elicitation_url', arguments: {} }))).toBe(
+      'URL elicitation completed: action=accept, content={}',
+    );
     expect((await connection.callTool({ name: 'test_list_roots', arguments: {} })).structuredContent).toEqual({
       roots: [{ uri: 'file:///interop/workspace', name: 'workspace' }],
     });
     const asked = serverRequests(connection.wire).map((message) => message.method);
     if (era === 'legacy') {
       // Legacy: real server→client requests, answered by the handlers.
-      expect(asked).toEqual(['sampling/createMessage', 'elicitation/create', 'elicitation/create', 'elicitation/create', 'elicitation/create', 'roots/list']);
+      expect(asked).toEqual([
+        'sampling/createMessage',
+        'elicitation/create',
+        'elicitation/create',
+        'elicitation/create',
+        'elicitation/create',
+        'roots/list',
+      ]);
       expect(inputRequiredResults(connection.wire)).toEqual([]);
     } else {
       // 2026-07-28: no server→client request at all; each input came in an input_required result and the v2
@@ -311,7 +371,9 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
 
   test('input-required fixtures: named inputs, several per round, several rounds, a prompt that needs input', async () => {
     const connection = await connect(flavor, true);
-    expect(textOf(await connection.callTool({ name: 'test_input_required_result_elicitation', arguments: {} }))).toBe('Hello, name-answer!');
+    expect(textOf(await connection.callTool({ name: 'test_input_required_result_elicitation', arguments: {} }))).toBe(
+      'Hello, name-answer!',
+    );
     expect(textOf(await connection.callTool({ name: 'test_input_required_result_multiple_inputs', arguments: {} }))).toBe(
       'All inputs received: name=name-answer, greeting=model says: Generate a greeting, roots=1',
     );
@@ -338,7 +400,10 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
     const connection = await connect(flavor);
     if (era === 'legacy') {
       const result = await connection.callTool({ name: 'test_missing_capability', arguments: {} });
-      expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'The client did not declare the sampling capability' }] });
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: 'The client did not declare the sampling capability' }],
+      });
     } else {
       await expect(connection.callTool({ name: 'test_missing_capability', arguments: {} })).rejects.toMatchObject({
         code: -32021,

@@ -52,7 +52,18 @@ const ALLOWED: Record<string, string[]> = {
   'json-schema': ['ajv', 'ajv/dist/2020.js', 'ajv-formats'],
   client: ['@wiremcp/jsonrpc', '@wiremcp/protocol', '@wiremcp/json-schema'],
   server: ['@wiremcp/jsonrpc', '@wiremcp/protocol', '@wiremcp/json-schema'],
-  'transport-stdio': ['@wiremcp/framing', '@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:child_process', 'node:stream', 'node:events', 'node:process', 'node:buffer', 'node:string_decoder', 'node:util'],
+  'transport-stdio': [
+    '@wiremcp/framing',
+    '@wiremcp/jsonrpc',
+    '@wiremcp/protocol',
+    'node:child_process',
+    'node:stream',
+    'node:events',
+    'node:process',
+    'node:buffer',
+    'node:string_decoder',
+    'node:util',
+  ],
 };
 
 const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server'];
@@ -65,7 +76,11 @@ describe('dependencies and imports', () => {
 
   test.each(Object.keys(ALLOWED))('%s imports only what its arrows allow', (dir) => {
     const allowed = new Set(ALLOWED[dir]);
-    const offending = sources(dir).flatMap((file) => importsOf(file).filter((s) => !allowed.has(s)).map((s) => `${file}: ${s}`));
+    const offending = sources(dir).flatMap((file) =>
+      importsOf(file)
+        .filter((s) => !allowed.has(s))
+        .map((s) => `${file}: ${s}`),
+    );
     expect(offending).toEqual([]);
   });
 
@@ -73,9 +88,11 @@ describe('dependencies and imports', () => {
     const offending: string[] = [];
     for (const file of sources(dir)) {
       const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-      if (/from\s+['"](node:|fs|path|os|child_process|http|https|net|stream|crypto|buffer|events|util)['"]/.test(text)) offending.push(`${file}: Node import`);
+      if (/from\s+['"](node:|fs|path|os|child_process|http|https|net|stream|crypto|buffer|events|util)['"]/.test(text))
+        offending.push(`${file}: Node import`);
       // A bare identifier, not a member or private name (`#require`, `x.process`).
-      if (/(?<![#.\w$])(Buffer|process|__dirname|__filename|setImmediate)\b|(?<![#.\w$])require\s*\(/.test(text)) offending.push(`${file}: Node global`);
+      if (/(?<![#.\w$])(Buffer|process|__dirname|__filename|setImmediate)\b|(?<![#.\w$])require\s*\(/.test(text))
+        offending.push(`${file}: Node global`);
     }
     expect(offending).toEqual([]);
   });
@@ -123,24 +140,101 @@ describe('pinned exports', () => {
 
   const NAMES: Record<string, string[]> = {
     protocol: [
-      'DEFAULT_HTTP_LEGACY_PROTOCOL_VERSION', 'ErrorCode', 'LATEST_LEGACY_PROTOCOL_VERSION', 'LATEST_PROTOCOL_VERSION',
-      'LEGACY_PROTOCOL_VERSIONS', 'LOG_LEVELS', 'LocalError', 'METHODS', 'MODERN_PROTOCOL_VERSIONS', 'MetaKey',
-      'PROTOCOL_VERSIONS', 'RpcError', 'canSend', 'capabilityFor', 'compareProtocolVersions', 'eraOf', 'getMethodInfo',
-      'getMethodRevisionInfo', 'hasCapability', 'internalError', 'invalidParams', 'invalidRequest', 'isLegacyProtocolVersion', 'isLocalError',
-      'isLogLevel', 'isModernProtocolVersion', 'isProtocolVersion', 'isRequestId', 'logLevelSeverity', 'methodExistsIn',
-      'methodNotFound', 'methodsIn', 'negotiateLegacyVersion', 'parseError', 'pickModernVersion', 'serverCapabilityPath', 'shouldLog', 'supportsBatching',
+      'DEFAULT_HTTP_LEGACY_PROTOCOL_VERSION',
+      'ErrorCode',
+      'LATEST_LEGACY_PROTOCOL_VERSION',
+      'LATEST_PROTOCOL_VERSION',
+      'LEGACY_PROTOCOL_VERSIONS',
+      'LOG_LEVELS',
+      'LocalError',
+      'METHODS',
+      'MODERN_PROTOCOL_VERSIONS',
+      'MetaKey',
+      'PROTOCOL_VERSIONS',
+      'RpcError',
+      'canSend',
+      'capabilityFor',
+      'compareProtocolVersions',
+      'eraOf',
+      'getMethodInfo',
+      'getMethodRevisionInfo',
+      'hasCapability',
+      'internalError',
+      'invalidParams',
+      'invalidRequest',
+      'isLegacyProtocolVersion',
+      'isLocalError',
+      'isLogLevel',
+      'isModernProtocolVersion',
+      'isProtocolVersion',
+      'isRequestId',
+      'logLevelSeverity',
+      'methodExistsIn',
+      'methodNotFound',
+      'methodsIn',
+      'negotiateLegacyVersion',
+      'parseError',
+      'pickModernVersion',
+      'serverCapabilityPath',
+      'shouldLog',
+      'supportsBatching',
     ],
-    framing: ['DEFAULT_MAX_FRAME_BYTES', 'DEFAULT_MAX_HEADER_BYTES', 'FramingError', 'createDecoder', 'detectFraming', 'encodeFrame', 'encodeTextFrame'],
-    jsonrpc: ['DEFAULT_REQUEST_TIMEOUT_MS', 'MessageKind', 'Peer', 'RequestContext', 'abortError', 'createLinkedPair', 'describeInvalid', 'messageKind'],
+    framing: [
+      'DEFAULT_MAX_FRAME_BYTES',
+      'DEFAULT_MAX_HEADER_BYTES',
+      'FramingError',
+      'createDecoder',
+      'detectFraming',
+      'encodeFrame',
+      'encodeTextFrame',
+    ],
+    jsonrpc: [
+      'DEFAULT_REQUEST_TIMEOUT_MS',
+      'MessageKind',
+      'Peer',
+      'RequestContext',
+      'abortError',
+      'createLinkedPair',
+      'describeInvalid',
+      'messageKind',
+    ],
     'json-schema': ['SchemaError', 'createSchemaCompiler', 'dialectOf'],
-    server: ['HandlerContext', 'InputRequiredError', 'McpServer', 'RequestStateSigner', 'ResourceNotFoundError', 'ServerConnection', 'UriTemplate', 'UriTemplateError', 'isUriTemplate'],
+    server: [
+      'HandlerContext',
+      'InputRequiredError',
+      'McpServer',
+      'RequestStateSigner',
+      'ResourceNotFoundError',
+      'ServerConnection',
+      'UriTemplate',
+      'UriTemplateError',
+      'isUriTemplate',
+    ],
     client: [
-      'DEFAULT_MAX_INPUT_ROUNDS', 'DEFAULT_MAX_PAGES', 'DEFAULT_PROBE_TIMEOUT_MS', 'DEFAULT_REQUEST_TIMEOUT_MS', 'LocalError', 'McpClient',
-      'MemoryEraCache', 'RpcError', 'clientCapabilitiesFor', 'defaultEraCache', 'isLocalError',
+      'DEFAULT_MAX_INPUT_ROUNDS',
+      'DEFAULT_MAX_PAGES',
+      'DEFAULT_PROBE_TIMEOUT_MS',
+      'DEFAULT_REQUEST_TIMEOUT_MS',
+      'LocalError',
+      'McpClient',
+      'MemoryEraCache',
+      'RpcError',
+      'clientCapabilitiesFor',
+      'defaultEraCache',
+      'isLocalError',
     ],
     'transport-stdio': [
-      'DEFAULT_INHERITED_ENV_VARS', 'DEFAULT_SHUTDOWN_TIMEOUT_MS', 'StdioClientTransport', 'StdioServerTransport', 'buildChildEnvironment',
-      'createProcessStdioTransport', 'formatCommand', 'getDefaultEnvironment', 'parsePayload', 'parseStdioServerArgs', 'serveProcessStdio',
+      'DEFAULT_INHERITED_ENV_VARS',
+      'DEFAULT_SHUTDOWN_TIMEOUT_MS',
+      'StdioClientTransport',
+      'StdioServerTransport',
+      'buildChildEnvironment',
+      'createProcessStdioTransport',
+      'formatCommand',
+      'getDefaultEnvironment',
+      'parsePayload',
+      'parseStdioServerArgs',
+      'serveProcessStdio',
     ],
   };
 

@@ -4,14 +4,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { argumentsFor, type ToolName } from '../workload.js';
-import {
-  LEGACY_VERSION,
-  META_CLIENT_CAPABILITIES,
-  META_CLIENT_INFO,
-  META_PROTOCOL_VERSION,
-  MODERN_VERSION,
-  type Era,
-} from '../wire.js';
+import { LEGACY_VERSION, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, MODERN_VERSION, type Era } from '../wire.js';
 import type { ClientSession, ServerCommand } from './session.js';
 import { stopProcess } from './stop-process.js';
 
@@ -49,7 +42,11 @@ class RawSession implements ClientSession {
     this.#era = era;
     const meta = era === 'modern' ? MODERN_META : undefined;
     const params = (tool: ToolName): string[] =>
-      Array.from({ length: CYCLE }, (_, i) => JSON.stringify(meta ? { name: tool, arguments: argumentsFor(tool, i), _meta: meta } : { name: tool, arguments: argumentsFor(tool, i) }));
+      Array.from({ length: CYCLE }, (_, i) =>
+        JSON.stringify(
+          meta ? { name: tool, arguments: argumentsFor(tool, i), _meta: meta } : { name: tool, arguments: argumentsFor(tool, i) },
+        ),
+      );
     this.#params = { echo: params('echo'), conjugate: params('conjugate') };
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => this.#onData(chunk));

@@ -9,10 +9,7 @@ import type { ClientSession, ServerCommand } from './session.js';
 
 export async function openSdkV2Session(server: ServerCommand, era: Era): Promise<ClientSession> {
   const transport = new StdioClientTransport({ command: server.command, args: server.args, stderr: 'inherit' });
-  const client = new Client(
-    { name: 'bench-sdk-v2', version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
-  );
+  const client = new Client({ name: 'bench-sdk-v2', version: '1.0.0' }, era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {});
   await client.connect(transport);
   return {
     serverPid: transport.pid!,

@@ -86,7 +86,9 @@ function printTable(results: FramingBenchResult[]): void {
   const width = Math.max(...results.map((r) => r.name.length));
   console.log(`${'scenario'.padEnd(width)}  ${'MB/s'.padStart(9)}  ${'frames/s'.padStart(12)}`);
   for (const r of results) {
-    console.log(`${r.name.padEnd(width)}  ${r.mbPerSec.toFixed(0).padStart(9)}  ${Math.round(r.framesPerSec).toLocaleString('en-US').padStart(12)}`);
+    console.log(
+      `${r.name.padEnd(width)}  ${r.mbPerSec.toFixed(0).padStart(9)}  ${Math.round(r.framesPerSec).toLocaleString('en-US').padStart(12)}`,
+    );
   }
 }
 

@@ -21,7 +21,11 @@ const TOOLS = [
 ];
 const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 
-type Message = { id?: string | number; method?: string; params?: { name?: string; arguments?: Record<string, string>; protocolVersion?: string; _meta?: Record<string, unknown> } };
+type Message = {
+  id?: string | number;
+  method?: string;
+  params?: { name?: string; arguments?: Record<string, string>; protocolVersion?: string; _meta?: Record<string, unknown> };
+};
 
 function result(message: Message): Record<string, unknown> | undefined {
   const params = message.params;

@@ -22,7 +22,10 @@ describe('plain values, objects and arrays', () => {
 
   test('a key the pattern names must exist', () => {
     const result = match({ error: { code: -32601 } }, { id: 1, result: {} });
-    expect(result).toEqual({ ok: false, mismatches: [{ path: '/error', expected: 'a value matching {"code":-32601}', actual: undefined }] });
+    expect(result).toEqual({
+      ok: false,
+      mismatches: [{ path: '/error', expected: 'a value matching {"code":-32601}', actual: undefined }],
+    });
   });
 
   test('arrays match by position with the same length', () => {
@@ -127,7 +130,12 @@ describe('operators', () => {
 
   test('$entries: an object as a list of {key, value}, so keys can be counted and captured', () => {
     const inputRequests = { 'elicit-0': { method: 'elicitation/create' } };
-    expect(match({ $entries: { $length: 1, $contains: [{ key: { $capture: 'key' }, value: { method: 'elicitation/create' } }] } }, inputRequests)).toEqual({ ok: true, captures: { key: 'elicit-0' } });
+    expect(
+      match(
+        { $entries: { $length: 1, $contains: [{ key: { $capture: 'key' }, value: { method: 'elicitation/create' } }] } },
+        inputRequests,
+      ),
+    ).toEqual({ ok: true, captures: { key: 'elicit-0' } });
     expect(ok({ $entries: { $length: 2 } }, inputRequests)).toBe(false);
     expect(ok({ $entries: [] }, {})).toBe(true);
     expect(ok({ $entries: [] }, [])).toBe(false);
@@ -171,7 +179,10 @@ describe('operators', () => {
 
 describe('captures', () => {
   test('$capture records the matched value; with other operators it needs them to hold', () => {
-    expect(match({ result: { nextCursor: { $capture: 'cursor' } } }, { result: { nextCursor: 'abc' } })).toEqual({ ok: true, captures: { cursor: 'abc' } });
+    expect(match({ result: { nextCursor: { $capture: 'cursor' } } }, { result: { nextCursor: 'abc' } })).toEqual({
+      ok: true,
+      captures: { cursor: 'abc' },
+    });
     expect(match({ id: { $capture: 'id', $type: 'integer' } }, { id: 'x' }).ok).toBe(false);
     expect(match({ id: { $capture: 'id', $match: { $gte: 5 } } }, { id: 7 })).toEqual({ ok: true, captures: { id: 7 } });
   });
@@ -183,13 +194,21 @@ describe('captures', () => {
   });
 
   test('a failed $oneOf alternative leaks no capture; the matching one keeps its own', () => {
-    const pattern = { $oneOf: [{ kind: 'a', value: { $capture: 'first' } }, { kind: 'b', value: { $capture: 'second' } }] };
+    const pattern = {
+      $oneOf: [
+        { kind: 'a', value: { $capture: 'first' } },
+        { kind: 'b', value: { $capture: 'second' } },
+      ],
+    };
     expect(match(pattern, { kind: 'b', value: 2 })).toEqual({ ok: true, captures: { second: 2 } });
   });
 
   test('$contains captures from the element that was chosen', () => {
     const pattern = { $contains: [{ name: 'lookup_spanish', inputSchema: { $capture: 'schema' } }] };
-    const tools = [{ name: 'conjugate', inputSchema: { a: 1 } }, { name: 'lookup_spanish', inputSchema: { b: 2 } }];
+    const tools = [
+      { name: 'conjugate', inputSchema: { a: 1 } },
+      { name: 'lookup_spanish', inputSchema: { b: 2 } },
+    ];
     expect(match(pattern, tools)).toEqual({ ok: true, captures: { schema: { b: 2 } } });
   });
 });
@@ -202,7 +221,9 @@ describe('checkPattern (static checks at load time)', () => {
   });
 
   test('reports unknown operators, bad operands and mixed objects with their path', () => {
-    expect(checkPattern({ result: { $regexp: 'x' } })).toEqual([{ path: '/result/$regexp', message: expect.stringContaining('unknown operator $regexp') }]);
+    expect(checkPattern({ result: { $regexp: 'x' } })).toEqual([
+      { path: '/result/$regexp', message: expect.stringContaining('unknown operator $regexp') },
+    ]);
     expect(checkPattern({ a: { $type: 'str' } })[0]!.path).toBe('/a/$type');
     expect(checkPattern({ a: { $regex: '(' } })[0]!.message).toMatch(/invalid regular expression/);
     expect(checkPattern({ a: { $capture: 'no spaces' } })[0]!.path).toBe('/a/$capture');

@@ -252,7 +252,9 @@ function matchContains(patterns: unknown[], actual: unknown, path: string, state
   };
   if (assign(0, state)) return true;
   // Name the first pattern that has no element at all; otherwise the combination is what failed.
-  const lonely = patterns.find((pattern) => !actual.some((item) => new Matching().tryBranch((b) => matchValue(pattern, item, true, path, b)).ok));
+  const lonely = patterns.find(
+    (pattern) => !actual.some((item) => new Matching().tryBranch((b) => matchValue(pattern, item, true, path, b)).ok),
+  );
   return state.fail(
     path,
     lonely === undefined ? `distinct elements matching each of ${show(patterns)}` : `an element matching ${show(lonely)}`,

@@ -91,7 +91,10 @@ function walk(pattern: unknown, path: string, issues: PatternIssue[]): void {
     return;
   }
   if (dollar.length !== entries.length) {
-    issues.push({ path, message: `an object cannot mix operators (${dollar.map(([k]) => k).join(', ')}) with plain keys; nest the plain keys under $match or $exact` });
+    issues.push({
+      path,
+      message: `an object cannot mix operators (${dollar.map(([k]) => k).join(', ')}) with plain keys; nest the plain keys under $match or $exact`,
+    });
     return;
   }
   for (const [key, value] of entries) checkOperator(key, value, path, issues);
@@ -141,7 +144,12 @@ function checkOperator(key: string, value: unknown, path: string, issues: Patter
         if (!Number.isInteger(value) || value < 0) problem('$length takes a non-negative integer or {min, max}');
         return;
       }
-      if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).some((k) => k !== 'min' && k !== 'max')) {
+      if (
+        typeof value !== 'object' ||
+        value === null ||
+        Array.isArray(value) ||
+        Object.keys(value).some((k) => k !== 'min' && k !== 'max')
+      ) {
         problem('$length takes a non-negative integer or {min, max}');
       }
       return;
@@ -152,7 +160,8 @@ function checkOperator(key: string, value: unknown, path: string, issues: Patter
       if (typeof value !== 'number' && !isTemplate(value)) problem(`${key} takes a number (or a {{…}} template resolving to one)`);
       return;
     case '$capture':
-      if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) problem('$capture takes a name made of letters, digits and _');
+      if (typeof value !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(value))
+        problem('$capture takes a name made of letters, digits and _');
       return;
     case '$jsonSchema':
       if (typeof value !== 'object' && typeof value !== 'boolean' && !(typeof value === 'string' && value.includes('{{'))) {

@@ -2,13 +2,19 @@ import { describe, expect, test } from 'vitest';
 import { displayPattern, diffPattern, formatDiff } from './diff.js';
 import { resolveTemplate, TemplateError, type TemplateScope } from './template.js';
 
-const legacy: TemplateScope = { revision: '2025-06-18', era: 'legacy', vars: { server: 'grammar', limits: { maxFrameBytes: 16 }, capture: { id: 7, init: { protocolVersion: '2025-06-18' }, cursor: 'abc' } } };
+const legacy: TemplateScope = {
+  revision: '2025-06-18',
+  era: 'legacy',
+  vars: { server: 'grammar', limits: { maxFrameBytes: 16 }, capture: { id: 7, init: { protocolVersion: '2025-06-18' }, cursor: 'abc' } },
+};
 const modern: TemplateScope = { ...legacy, revision: '2026-07-28', era: 'modern' };
 
 describe('templates', () => {
   test('a whole-string template keeps the value type; inline ones become text', () => {
     expect(resolveTemplate({ id: '{{capture.id}}', v: '{{revision}}' }, legacy)).toEqual({ id: 7, v: '2025-06-18' });
-    expect(resolveTemplate('id {{capture.id}} of {{server}} {{capture.init}}', legacy)).toBe('id 7 of grammar {"protocolVersion":"2025-06-18"}');
+    expect(resolveTemplate('id {{capture.id}} of {{server}} {{capture.init}}', legacy)).toBe(
+      'id 7 of grammar {"protocolVersion":"2025-06-18"}',
+    );
     expect(resolveTemplate('{{ capture.init.protocolVersion }}', legacy)).toBe('2025-06-18');
   });
 
@@ -34,7 +40,9 @@ describe('templates', () => {
   });
 
   test('$byRevision without an applicable branch drops the key or item; at the top it is an error', () => {
-    expect(resolveTemplate({ a: 1, title: { $byRevision: { '>=2025-06-18': { $type: 'string' } } } }, { ...legacy, revision: '2024-11-05' })).toEqual({ a: 1 });
+    expect(
+      resolveTemplate({ a: 1, title: { $byRevision: { '>=2025-06-18': { $type: 'string' } } } }, { ...legacy, revision: '2024-11-05' }),
+    ).toEqual({ a: 1 });
     expect(resolveTemplate([1, { $byRevision: { modern: 2 } }], legacy)).toEqual([1]);
     expect(() => resolveTemplate({ $byRevision: { modern: 1 } }, legacy)).toThrow(/no \$byRevision branch/);
   });
@@ -49,7 +57,10 @@ describe('templates', () => {
   });
 
   test('operators other than the template ones are left for the matcher', () => {
-    expect(resolveTemplate({ id: { $type: 'integer' }, t: { $regex: '{{server}}' } }, legacy)).toEqual({ id: { $type: 'integer' }, t: { $regex: 'grammar' } });
+    expect(resolveTemplate({ id: { $type: 'integer' }, t: { $regex: '{{server}}' } }, legacy)).toEqual({
+      id: { $type: 'integer' },
+      t: { $regex: 'grammar' },
+    });
   });
 });
 

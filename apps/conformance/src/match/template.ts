@@ -51,7 +51,9 @@ function lookup(expression: string, scope: TemplateScope): unknown {
     if (typeof value !== 'object' || value === null || !Object.prototype.hasOwnProperty.call(value, key)) {
       const where = parts.slice(0, index).join('.');
       throw new TemplateError(
-        root === 'capture' && index === 1 ? `{{${expression}}}: nothing was captured as '${key}' (yet)` : `{{${expression}}}: ${where} has no '${key}'`,
+        root === 'capture' && index === 1
+          ? `{{${expression}}}: nothing was captured as '${key}' (yet)`
+          : `{{${expression}}}: ${where} has no '${key}'`,
       );
     }
     value = (value as Record<string, unknown>)[key];

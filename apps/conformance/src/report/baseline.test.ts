@@ -3,7 +3,13 @@ import type { CellResult } from '../runner/cell-types.js';
 import { applyBaseline, BaselineError, entryCovers, parseBaseline } from './baseline.js';
 import { runFailed } from './summary.js';
 
-function cell(scenario: string, status: 'pass' | 'fail' | 'skip', server = 'grammar', transport = 'stdio-ndjson', revision = '2025-11-25'): CellResult {
+function cell(
+  scenario: string,
+  status: 'pass' | 'fail' | 'skip',
+  server = 'grammar',
+  transport = 'stdio-ndjson',
+  revision = '2025-11-25',
+): CellResult {
   return { scenario, area: 'a', title: 't', spec: [], level: 'must', file: 'f', server, transport, revision, status, durationMs: 1 };
 }
 
@@ -17,12 +23,21 @@ describe('parsing', () => {
     revision: [2025-06-18, 2025-11-25]
     reason: -32603 instead of -32002 for an unknown resource
 `);
-    expect(entries).toEqual([{ scenario: 'resources-*', server: 'official-everything', revision: ['2025-06-18', '2025-11-25'], reason: '-32603 instead of -32002 for an unknown resource' }]);
+    expect(entries).toEqual([
+      {
+        scenario: 'resources-*',
+        server: 'official-everything',
+        revision: ['2025-06-18', '2025-11-25'],
+        reason: '-32603 instead of -32002 for an unknown resource',
+      },
+    ]);
   });
 
   test('an entry without a reason, or with an unknown key, is refused with its location', () => {
     expect(() => parseBaseline('expectedFailures:\n  - scenario: x\n    server: y\n')).toThrow(BaselineError);
-    expect(() => parseBaseline('expectedFailures:\n  - scenario: x\n    server: y\n    reason: z\n    revsion: a\n')).toThrow(/revsion.*unknown key/);
+    expect(() => parseBaseline('expectedFailures:\n  - scenario: x\n    server: y\n    reason: z\n    revsion: a\n')).toThrow(
+      /revsion.*unknown key/,
+    );
   });
 });
 
@@ -34,7 +49,9 @@ describe('matching', () => {
     expect(entryCovers(entry, cell('tools-call', 'fail', 'everything'))).toBe(false);
     expect(entryCovers(entry, cell('tools-call', 'fail', 'grammar', 'stdio-content-length'))).toBe(false);
     expect(entryCovers(entry, cell('tools-call', 'fail', 'grammar', 'stdio-ndjson', '2024-11-05'))).toBe(false);
-    expect(entryCovers({ scenario: 'tools-call', server: 'grammar', reason: 'r' }, cell('tools-call', 'pass', 'grammar', 'x', 'y'))).toBe(true);
+    expect(entryCovers({ scenario: 'tools-call', server: 'grammar', reason: 'r' }, cell('tools-call', 'pass', 'grammar', 'x', 'y'))).toBe(
+      true,
+    );
   });
 });
 

@@ -7,7 +7,20 @@ import { formatSummary } from './summary.js';
 const evil = '<script>alert("x")</script>&';
 
 function cell(status: CellResult['status'], extra: Partial<CellResult> = {}): CellResult {
-  return { scenario: 'tools-call', area: 'tools', title: 'Calls a tool', spec: ['s'], level: 'must', file: 'tools/tools-call.yaml', server: 'grammar', transport: 'stdio-ndjson', revision: '2025-11-25', status, durationMs: 3, ...extra };
+  return {
+    scenario: 'tools-call',
+    area: 'tools',
+    title: 'Calls a tool',
+    spec: ['s'],
+    level: 'must',
+    file: 'tools/tools-call.yaml',
+    server: 'grammar',
+    transport: 'stdio-ndjson',
+    revision: '2025-11-25',
+    status,
+    durationMs: 3,
+    ...extra,
+  };
 }
 
 function report(cells: CellResult[]) {
@@ -31,7 +44,14 @@ test('escapeHtml escapes the five special characters', () => {
 
 test('the report is self-contained and escapes everything a server controls', () => {
   const failing = cell('fail', {
-    failure: { step: 2, stepLabel: 'expect id 2', message: evil, expected: { id: 2 }, actual: { id: 2, result: { text: evil } }, diff: [{ op: '+', text: evil }] },
+    failure: {
+      step: 2,
+      stepLabel: 'expect id 2',
+      message: evil,
+      expected: { id: 2 },
+      actual: { id: 2, result: { text: evil } },
+      diff: [{ op: '+', text: evil }],
+    },
     stderr: evil,
     transcript: [{ at: 1, dir: 'in', message: { evil } }],
   });
@@ -46,7 +66,14 @@ test('the report is self-contained and escapes everything a server controls', ()
 });
 
 test('the terminal summary counts per server, transport and revision and lists failures', () => {
-  const text = formatSummary([cell('pass'), cell('fail', { failure: { step: 1, stepLabel: 'expect', message: 'boom' } }), cell('skip', { revision: '2026-07-28', reason: 'r' })], 2000);
+  const text = formatSummary(
+    [
+      cell('pass'),
+      cell('fail', { failure: { step: 1, stepLabel: 'expect', message: 'boom' } }),
+      cell('skip', { revision: '2026-07-28', reason: 'r' }),
+    ],
+    2000,
+  );
   expect(text).toMatch(/grammar\s+stdio-ndjson\s+1\/1\/0\s+0\/0\/1\s+1\/1\/1/);
   expect(text).toContain('3 cells in 2.0 s: 1 passed, 1 failed, 1 skipped');
   expect(text).toContain('✗ tools-call · grammar · stdio-ndjson · 2025-11-25');

@@ -15,7 +15,7 @@ export function escapeHtml(text: string): string {
 const h = escapeHtml;
 
 function json(value: unknown): string {
-  return h(value === undefined ? '(nothing)' : JSON.stringify(value, null, 2) ?? String(value));
+  return h(value === undefined ? '(nothing)' : (JSON.stringify(value, null, 2) ?? String(value)));
 }
 
 const CSS = `
@@ -49,12 +49,14 @@ function matrix(report: RunReport, anchors: Map<CellResult, string>): string {
     for (const revision of PROTOCOL_VERSIONS) {
       if (!row.byRevision[revision]) continue;
       const key = `${row.server}|${row.transport}|${revision}`;
-      if (!seen.has(key)) seen.add(key), columns.push({ server: row.server, transport: row.transport, revision });
+      if (!seen.has(key)) (seen.add(key), columns.push({ server: row.server, transport: row.transport, revision }));
     }
   }
   const byKey = new Map<string, CellResult>();
   for (const cell of report.cells) byKey.set(`${cell.scenario}|${cell.server}|${cell.transport}|${cell.revision}`, cell);
-  const scenarios = [...new Map(report.cells.map((cell) => [cell.scenario, cell])).values()].sort((a, b) => a.area.localeCompare(b.area) || a.scenario.localeCompare(b.scenario));
+  const scenarios = [...new Map(report.cells.map((cell) => [cell.scenario, cell])).values()].sort(
+    (a, b) => a.area.localeCompare(b.area) || a.scenario.localeCompare(b.scenario),
+  );
   const head = `<tr><th>scenario</th>${columns.map((c) => `<th class="v" title="${h(`${c.server} · ${c.transport} · ${c.revision}`)}">${h(`${c.server} ${c.transport} ${c.revision}`)}</th>`).join('')}</tr>`;
   const rows = scenarios.map((s) => {
     const cells = columns.map((c) => statusCell(byKey.get(`${s.scenario}|${c.server}|${c.transport}|${c.revision}`), anchors)).join('');
@@ -66,7 +68,9 @@ function matrix(report: RunReport, anchors: Map<CellResult, string>): string {
 function diffBlock(cell: CellResult): string {
   const diff = cell.failure?.diff;
   if (!diff || diff.length === 0) return '';
-  const lines = diff.map((line) => `<span class="${line.op === '+' ? 'add' : line.op === '-' ? 'del' : ''}">${h(`${line.op} ${line.text}`)}</span>`).join('');
+  const lines = diff
+    .map((line) => `<span class="${line.op === '+' ? 'add' : line.op === '-' ? 'del' : ''}">${h(`${line.op} ${line.text}`)}</span>`)
+    .join('');
   return `<p class="small">Diff (− expected pattern, + actual message restricted to the keys the pattern names):</p><pre class="diff">${lines}</pre>`;
 }
 
@@ -80,16 +84,22 @@ function failureDetails(cell: CellResult, anchor: string, open: boolean): string
   if (f) {
     parts.push(`<p><b>Step ${f.step}</b> <code>${h(f.stepLabel)}</code>: ${h(f.message)}</p>`);
     if (f.mismatches?.length) {
-      parts.push(`<table><tr><th>path</th><th>expected</th><th>actual</th></tr>${f.mismatches.map((m) => `<tr><td><code>${h(m.path || '(root)')}</code></td><td>${h(m.expected)}</td><td><code>${json(m.actual)}</code></td></tr>`).join('')}</table>`);
+      parts.push(
+        `<table><tr><th>path</th><th>expected</th><th>actual</th></tr>${f.mismatches.map((m) => `<tr><td><code>${h(m.path || '(root)')}</code></td><td>${h(m.expected)}</td><td><code>${json(m.actual)}</code></td></tr>`).join('')}</table>`,
+      );
     }
-    if (f.issues?.length) parts.push(`<p><b>Schema issues</b></p><pre>${h(f.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('\n'))}</pre>`);
+    if (f.issues?.length)
+      parts.push(`<p><b>Schema issues</b></p><pre>${h(f.issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('\n'))}</pre>`);
     if (f.expected !== undefined) parts.push(`<p><b>Expected pattern</b></p><pre>${json(f.expected)}</pre>`);
     if (f.actual !== undefined) parts.push(`<p><b>Actual message</b></p><pre>${json(f.actual)}</pre>`);
     parts.push(diffBlock(cell));
   }
   if (cell.stderr) parts.push(`<details><summary>stderr (tail)</summary><pre>${h(cell.stderr)}</pre></details>`);
   if (cell.transcript?.length) {
-    const lines = cell.transcript.map((entry) => `${String(entry.at).padStart(6)} ms ${entry.dir === 'out' ? '→' : entry.dir === 'in' ? '←' : '•'} ${entry.text ?? JSON.stringify(entry.message)}`);
+    const lines = cell.transcript.map(
+      (entry) =>
+        `${String(entry.at).padStart(6)} ms ${entry.dir === 'out' ? '→' : entry.dir === 'in' ? '←' : '•'} ${entry.text ?? JSON.stringify(entry.message)}`,
+    );
     parts.push(`<details><summary>transcript (${cell.transcript.length})</summary><pre>${h(lines.join('\n'))}</pre></details>`);
   }
   parts.push('</details>');
@@ -107,10 +117,15 @@ export function renderHtmlReport(report: RunReport): string {
   const c = report.counts;
   const revisions = PROTOCOL_VERSIONS.filter((revision) => report.cells.some((cell) => cell.revision === revision));
   const summary = report.summary
-    .map((row) => `<tr><td>${h(row.server)}</td><td>${h(row.transport)}</td>${revisions.map((r) => `<td>${h(formatCounts(row.byRevision[r]))}</td>`).join('')}<td><b>${h(formatCounts(row.total))}</b></td></tr>`)
+    .map(
+      (row) =>
+        `<tr><td>${h(row.server)}</td><td>${h(row.transport)}</td>${revisions.map((r) => `<td>${h(formatCounts(row.byRevision[r]))}</td>`).join('')}<td><b>${h(formatCounts(row.total))}</b></td></tr>`,
+    )
     .join('');
   const skipReasons = new Map<string, number>();
-  for (const cell of report.cells) if (cell.status === 'skip') skipReasons.set(`${cell.server}: ${cell.reason ?? ''}`, (skipReasons.get(`${cell.server}: ${cell.reason ?? ''}`) ?? 0) + 1);
+  for (const cell of report.cells)
+    if (cell.status === 'skip')
+      skipReasons.set(`${cell.server}: ${cell.reason ?? ''}`, (skipReasons.get(`${cell.server}: ${cell.reason ?? ''}`) ?? 0) + 1);
   const body = [
     `<h1>wiremcp conformance report</h1>`,
     `<div class="meta"><span class="badge ${ok ? 'ok' : 'bad'}">${ok ? 'PASSED' : 'FAILED'}</span> ${h(report.startedAt)} · ${(report.durationMs / 1000).toFixed(1)} s · ${report.cells.length} cells · ${report.scenarioCount} scenarios · jobs ${report.jobs}<br><code>${h(report.argv.join(' '))}</code></div>`,
@@ -119,12 +134,27 @@ export function renderHtmlReport(report: RunReport): string {
     `<h2>Summary</h2><p class="small">pass/fail/skip per server, transport and revision; x = expected failure (baseline), ! = stale baseline entry.</p><table><tr><th>server</th><th>transport</th>${revisions.map((r) => `<th>${h(r)}</th>`).join('')}<th>total</th></tr>${summary}</table>`,
   ];
   if (report.scenarioErrors.length > 0) {
-    body.push(`<h2>Scenario files that failed to load (${report.scenarioErrors.length})</h2><pre>${h(report.scenarioErrors.map((e) => e.problems.map((p) => `${e.file}${p.line ? `:${p.line}:${p.column ?? 1}` : ''} ${p.path || '(document)'}: ${p.message}`).join('\n')).join('\n'))}</pre>`);
+    body.push(
+      `<h2>Scenario files that failed to load (${report.scenarioErrors.length})</h2><pre>${h(report.scenarioErrors.map((e) => e.problems.map((p) => `${e.file}${p.line ? `:${p.line}:${p.column ?? 1}` : ''} ${p.path || '(document)'}: ${p.message}`).join('\n')).join('\n'))}</pre>`,
+    );
   }
-  body.push(`<h2>Matrix</h2><p class="legend"><span class="pass">✓ pass</span><span class="fail">✗ fail</span><span class="expected-fail">x expected</span><span class="stale">! stale</span><span class="skip">· skip</span></p>${matrix(report, anchors)}`);
-  body.push(`<h2>Unexpected failures (${failures.length})</h2>${failures.length === 0 ? '<p>None.</p>' : failures.map((cell) => failureDetails(cell, anchors.get(cell)!, true)).join('\n')}`);
-  if (stale.length > 0) body.push(`<h2>Stale baseline entries (${stale.length})</h2><ul>${stale.map((cell) => `<li>${h(`${cell.scenario} · ${cell.server} · ${cell.transport} · ${cell.revision}: ${cell.reason ?? ''}`)}</li>`).join('')}</ul>`);
-  if (expected.length > 0) body.push(`<h2>Expected failures (${expected.length})</h2>${expected.map((cell) => failureDetails(cell, anchors.get(cell)!, false)).join('\n')}`);
-  if (skipReasons.size > 0) body.push(`<h2>Skips</h2><table><tr><th>reason</th><th>cells</th></tr>${[...skipReasons].map(([reason, count]) => `<tr><td>${h(reason)}</td><td>${count}</td></tr>`).join('')}</table>`);
+  body.push(
+    `<h2>Matrix</h2><p class="legend"><span class="pass">✓ pass</span><span class="fail">✗ fail</span><span class="expected-fail">x expected</span><span class="stale">! stale</span><span class="skip">· skip</span></p>${matrix(report, anchors)}`,
+  );
+  body.push(
+    `<h2>Unexpected failures (${failures.length})</h2>${failures.length === 0 ? '<p>None.</p>' : failures.map((cell) => failureDetails(cell, anchors.get(cell)!, true)).join('\n')}`,
+  );
+  if (stale.length > 0)
+    body.push(
+      `<h2>Stale baseline entries (${stale.length})</h2><ul>${stale.map((cell) => `<li>${h(`${cell.scenario} · ${cell.server} · ${cell.transport} · ${cell.revision}: ${cell.reason ?? ''}`)}</li>`).join('')}</ul>`,
+    );
+  if (expected.length > 0)
+    body.push(
+      `<h2>Expected failures (${expected.length})</h2>${expected.map((cell) => failureDetails(cell, anchors.get(cell)!, false)).join('\n')}`,
+    );
+  if (skipReasons.size > 0)
+    body.push(
+      `<h2>Skips</h2><table><tr><th>reason</th><th>cells</th></tr>${[...skipReasons].map(([reason, count]) => `<tr><td>${h(reason)}</td><td>${count}</td></tr>`).join('')}</table>`,
+    );
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>wiremcp conformance — ${ok ? 'passed' : 'failed'}</title><style>${CSS}</style></head><body>\n${body.join('\n')}\n</body></html>\n`;
 }

@@ -43,7 +43,8 @@ const MAX_STRING = 4000;
 
 /** Deep copy with long strings clipped, so that a huge tool result does not make the report unreadable. */
 export function clip(value: unknown): unknown {
-  if (typeof value === 'string') return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length - MAX_STRING} more characters)` : value;
+  if (typeof value === 'string')
+    return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… (${value.length - MAX_STRING} more characters)` : value;
   if (Array.isArray(value)) return value.map(clip);
   if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, clip(item)]));
   return value;

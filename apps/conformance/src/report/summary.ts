@@ -68,9 +68,17 @@ export function formatSummary(results: readonly CellResult[], durationMs: number
   const rows = summaryRows(results);
   const revisions = PROTOCOL_VERSIONS.filter((revision) => results.some((result) => result.revision === revision));
   const header = ['server', 'transport', ...revisions, 'total'];
-  const body = rows.map((row) => [row.server, row.transport, ...revisions.map((revision) => formatCounts(row.byRevision[revision])), formatCounts(row.total)]);
+  const body = rows.map((row) => [
+    row.server,
+    row.transport,
+    ...revisions.map((revision) => formatCounts(row.byRevision[revision])),
+    formatCounts(row.total),
+  ]);
   const widths = header.map((title, column) => Math.max(title.length, ...body.map((line) => line[column]!.length)));
-  const lines = [header.map((title, column) => pad(title, widths[column]!)).join('  '), widths.map((width) => '-'.repeat(width)).join('  ')];
+  const lines = [
+    header.map((title, column) => pad(title, widths[column]!)).join('  '),
+    widths.map((width) => '-'.repeat(width)).join('  '),
+  ];
   for (const line of body) lines.push(line.map((cell, column) => pad(cell, widths[column]!)).join('  '));
   const totals = countStatuses(results);
   lines.push('');
@@ -84,14 +92,17 @@ export function formatSummary(results: readonly CellResult[], durationMs: number
     lines.push('', 'Unexpected failures:');
     for (const result of failures.slice(0, 50)) {
       lines.push(`  ✗ ${result.scenario} · ${result.server} · ${result.transport} · ${result.revision}`);
-      lines.push(`      step ${result.failure?.step ?? '?'} (${result.failure?.stepLabel ?? ''}): ${(result.failure?.message ?? '').split('\n')[0]!.slice(0, 300)}`);
+      lines.push(
+        `      step ${result.failure?.step ?? '?'} (${result.failure?.stepLabel ?? ''}): ${(result.failure?.message ?? '').split('\n')[0]!.slice(0, 300)}`,
+      );
     }
     if (failures.length > 50) lines.push(`  … and ${failures.length - 50} more (see the report)`);
   }
   const stale = results.filter((result) => result.status === 'stale');
   if (stale.length > 0) {
     lines.push('', 'Stale baseline entries (these cells pass now: remove the entries):');
-    for (const result of stale) lines.push(`  ! ${result.scenario} · ${result.server} · ${result.transport} · ${result.revision} — ${result.reason ?? ''}`);
+    for (const result of stale)
+      lines.push(`  ! ${result.scenario} · ${result.server} · ${result.transport} · ${result.revision} — ${result.reason ?? ''}`);
   }
   return lines.join('\n');
 }

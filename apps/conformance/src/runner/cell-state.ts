@@ -61,7 +61,13 @@ export class CellState implements CheckContext {
   #cursor = 0;
   readonly #vars: Record<string, unknown>;
 
-  constructor(session: RawSession, revision: ProtocolVersion, era: 'legacy' | 'modern', clientCapabilities: Record<string, unknown>, vars: Record<string, unknown>) {
+  constructor(
+    session: RawSession,
+    revision: ProtocolVersion,
+    era: 'legacy' | 'modern',
+    clientCapabilities: Record<string, unknown>,
+    vars: Record<string, unknown>,
+  ) {
     this.session = session;
     this.revision = revision;
     this.era = era;
@@ -199,9 +205,13 @@ export class CellState implements CheckContext {
    */
   closest(pattern: unknown): Pending | undefined {
     const wanted = typeof pattern === 'object' && pattern !== null ? (pattern as Record<string, unknown>) : {};
-    const byId = this.pending.find((entry) => isObject(entry.message) && 'id' in wanted && JSON.stringify(entry.message['id']) === JSON.stringify(wanted['id']));
+    const byId = this.pending.find(
+      (entry) => isObject(entry.message) && 'id' in wanted && JSON.stringify(entry.message['id']) === JSON.stringify(wanted['id']),
+    );
     if (byId) return byId;
-    const byMethod = this.pending.find((entry) => isObject(entry.message) && typeof wanted['method'] === 'string' && entry.message['method'] === wanted['method']);
+    const byMethod = this.pending.find(
+      (entry) => isObject(entry.message) && typeof wanted['method'] === 'string' && entry.message['method'] === wanted['method'],
+    );
     return byMethod ?? this.pending[this.pending.length - 1];
   }
 

@@ -52,7 +52,11 @@ export async function expectMessage(state: CellState, pattern: unknown, options:
       const result = match(pattern, entry.message);
       if (result.ok) {
         if (options.isHttp && options.status !== undefined && !match(options.status, entry.status).ok) {
-          throw state.mismatchFailure(`the message matched but came with HTTP ${entry.status ?? '(none)'} instead of ${JSON.stringify(options.status)}`, pattern, entry);
+          throw state.mismatchFailure(
+            `the message matched but came with HTTP ${entry.status ?? '(none)'} instead of ${JSON.stringify(options.status)}`,
+            pattern,
+            entry,
+          );
         }
         if (options.consume !== false) state.consume(entry);
         Object.assign(state.captures, result.captures);
@@ -72,7 +76,8 @@ export async function expectMessage(state: CellState, pattern: unknown, options:
     if (!(await state.session.log.waitBeyond(state.cursor, deadline))) {
       await state.ingest();
       const candidate = state.closest(pattern);
-      const seen = state.pending.length === 0 ? 'nothing unconsumed arrived' : `${state.pending.length} unconsumed message(s) did not match`;
+      const seen =
+        state.pending.length === 0 ? 'nothing unconsumed arrived' : `${state.pending.length} unconsumed message(s) did not match`;
       throw state.mismatchFailure(
         `no message matching the pattern within ${options.timeoutMs} ms (${seen})`,
         pattern,
@@ -91,7 +96,12 @@ export async function expectNothing(state: CellState, pattern: unknown, ms: numb
   const deadline = Date.now() + ms;
   const check = (): void => {
     const hit = state.pending.find((entry) => entry.index >= state.lastSendIndex && match(pattern, entry.message).ok);
-    if (hit) throw new StepFailed({ message: `a message matching the pattern arrived although none should within ${ms} ms`, expected: pattern, actual: hit.message });
+    if (hit)
+      throw new StepFailed({
+        message: `a message matching the pattern arrived although none should within ${ms} ms`,
+        expected: pattern,
+        actual: hit.message,
+      });
   };
   await state.ingest();
   check();

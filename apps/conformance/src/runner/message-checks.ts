@@ -62,10 +62,21 @@ async function schemaProblems(message: unknown, context: CheckContext): Promise<
     const request = isResponse ? context.sentRequests.get(JSON.stringify(item['id'])) : undefined;
     const revision = request?.revision ?? context.revision;
     const validators = await loadValidators(revision);
-    const result = validators.validateMessage(forValidation(item), request?.method === undefined ? { from: 'server' } : { from: 'server', method: request.method });
+    const result = validators.validateMessage(
+      forValidation(item),
+      request?.method === undefined ? { from: 'server' } : { from: 'server', method: request.method },
+    );
     if (!result.valid) {
-      const what = request === undefined ? (typeof item['method'] === 'string' ? item['method'] : 'message') : `response to ${request.method ?? 'a malformed request'}`;
-      problems.push({ summary: `${what} does not match the ${revision} schema (${result.definitions.join(' → ')}): ${formatValidationIssues(result.errors)}`, issues: result.errors });
+      const what =
+        request === undefined
+          ? typeof item['method'] === 'string'
+            ? item['method']
+            : 'message'
+          : `response to ${request.method ?? 'a malformed request'}`;
+      problems.push({
+        summary: `${what} does not match the ${revision} schema (${result.definitions.join(' → ')}): ${formatValidationIssues(result.errors)}`,
+        issues: result.errors,
+      });
     }
   }
   return problems;
@@ -90,7 +101,9 @@ function protocolProblems(message: unknown, context: CheckContext): MessageProbl
     if (hasMethod && 'id' in item) {
       const method = item['method'] as string;
       if (context.era === 'modern') {
-        problems.push({ summary: `the server sent a JSON-RPC request (${method}); 2026-07-28 servers MUST NOT initiate requests (input-required results replace them)` });
+        problems.push({
+          summary: `the server sent a JSON-RPC request (${method}); 2026-07-28 servers MUST NOT initiate requests (input-required results replace them)`,
+        });
         continue;
       }
       const gate = capabilityFor(method, context.revision);

@@ -49,14 +49,21 @@ export function scenarioSelected(scenario: Scenario, globs: readonly string[] | 
 function requirementGap(scenario: Scenario, capabilities: ReadonlySet<string>, features: ReadonlySet<string>): string | undefined {
   if (scenario.servers.kind !== 'requires') return undefined;
   const missingCaps = scenario.servers.capabilities.filter((capability) => !capabilities.has(capability));
-  if (missingCaps.length > 0) return `the server does not declare the capabilit${missingCaps.length === 1 ? 'y' : 'ies'} ${missingCaps.join(', ')}`;
+  if (missingCaps.length > 0)
+    return `the server does not declare the capabilit${missingCaps.length === 1 ? 'y' : 'ies'} ${missingCaps.join(', ')}`;
   const missingFeatures = scenario.servers.features.filter((feature) => !features.has(feature));
-  if (missingFeatures.length > 0) return `the server does not declare the feature${missingFeatures.length === 1 ? '' : 's'} ${missingFeatures.join(', ')}`;
+  if (missingFeatures.length > 0)
+    return `the server does not declare the feature${missingFeatures.length === 1 ? '' : 's'} ${missingFeatures.join(', ')}`;
   return undefined;
 }
 
 /** Builds the cells of the matrix, in scenario × server × transport × revision order. */
-export function planMatrix(scenarios: readonly Scenario[], targets: readonly Target[], filter: MatrixFilter, probes: ProbeResults = new Map()): Cell[] {
+export function planMatrix(
+  scenarios: readonly Scenario[],
+  targets: readonly Target[],
+  filter: MatrixFilter,
+  probes: ProbeResults = new Map(),
+): Cell[] {
   const cells: Cell[] = [];
   for (const scenario of scenarios) {
     if (!scenarioSelected(scenario, filter.scenarios)) continue;
@@ -77,7 +84,14 @@ export function planMatrix(scenarios: readonly Scenario[], targets: readonly Tar
             probe?.unsupported ??
             (target.capabilities === undefined && probe === undefined ? 'the server was not probed for this revision' : undefined) ??
             requirementGap(scenario, capabilities, features);
-          cells.push({ scenario, target, transport, revision: revision as ProtocolVersion, capabilities, ...(skip === undefined ? {} : { skip }) });
+          cells.push({
+            scenario,
+            target,
+            transport,
+            revision: revision as ProtocolVersion,
+            capabilities,
+            ...(skip === undefined ? {} : { skip }),
+          });
         }
       }
     }

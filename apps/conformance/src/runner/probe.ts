@@ -48,17 +48,29 @@ function describe(message: JsonObject | undefined): string {
 }
 
 /** Probes one transport and revision of a target. Never throws: a failure is an "unsupported" result. */
-export async function probeRevision(transport: TargetTransport, revision: ProtocolVersion, timeoutMs = 10_000): Promise<{ unsupported?: string; capabilities: Set<string> }> {
+export async function probeRevision(
+  transport: TargetTransport,
+  revision: ProtocolVersion,
+  timeoutMs = 10_000,
+): Promise<{ unsupported?: string; capabilities: Set<string> }> {
   let session: RawSession | undefined;
   try {
     session = await openSession(transport);
     if (eraOf(revision) === 'legacy') {
-      await session.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: revision, capabilities: {}, clientInfo: CLIENT_INFO } });
+      await session.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: revision, capabilities: {}, clientInfo: CLIENT_INFO },
+      });
       const reply = await answer(session, 1, timeoutMs);
       const result = reply && isObject(reply['result']) ? reply['result'] : undefined;
       if (result === undefined) return { unsupported: `initialize with ${revision} failed: ${describe(reply)}`, capabilities: new Set() };
       if (result['protocolVersion'] !== revision) {
-        return { unsupported: `the server does not speak ${revision} (initialize answered ${JSON.stringify(result['protocolVersion'])})`, capabilities: new Set() };
+        return {
+          unsupported: `the server does not speak ${revision} (initialize answered ${JSON.stringify(result['protocolVersion'])})`,
+          capabilities: new Set(),
+        };
       }
       return { capabilities: capabilityPaths(result['capabilities']) };
     }

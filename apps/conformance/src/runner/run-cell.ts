@@ -28,7 +28,8 @@ export function stepLabel(step: Step): string {
   if (typeof body === 'object' && body !== null && typeof (body as Record<string, unknown>)['method'] === 'string') {
     return `${action} ${(body as Record<string, string>)['method']}`;
   }
-  if (typeof body === 'object' && body !== null && 'id' in body && action === 'expect') return `${action} id ${JSON.stringify((body as Record<string, unknown>)['id'])}`;
+  if (typeof body === 'object' && body !== null && 'id' in body && action === 'expect')
+    return `${action} id ${JSON.stringify((body as Record<string, unknown>)['id'])}`;
   return action;
 }
 
@@ -108,10 +109,12 @@ export async function runCell(cell: Cell, options: RunCellOptions = {}): Promise
       }),
     ]);
   } catch (error) {
-    const label = current >= 0 ? stepLabel(scenario.steps[current]!) : current === -1 && state ? '(after the last step)' : '(starting the server)';
+    const label =
+      current >= 0 ? stepLabel(scenario.steps[current]!) : current === -1 && state ? '(after the last step)' : '(starting the server)';
     if (error instanceof CellSkipped) skipReason = error.reason;
     else if (error instanceof StepFailed) failure = { step: current, stepLabel: label, ...error.failure };
-    else if (error instanceof CellTimeout) failure = { step: current, stepLabel: label, message: `the cell did not finish within ${options.cellTimeoutMs ?? 60_000} ms` };
+    else if (error instanceof CellTimeout)
+      failure = { step: current, stepLabel: label, message: `the cell did not finish within ${options.cellTimeoutMs ?? 60_000} ms` };
     else failure = { step: current, stepLabel: label, message: `harness error: ${(error as Error).stack ?? String(error)}` };
   } finally {
     clearTimeout(timer);

@@ -47,11 +47,20 @@ function checkPostStatus(state: CellState, env: StepEnvironment, status: number 
   if (!env.isHttp || expected === undefined) return;
   const pattern = state.resolve(expected);
   if (!match(pattern, status).ok) {
-    throw new StepFailed({ message: `the POST was answered with HTTP ${status ?? '(no response)'}`, expected: { status: pattern }, actual: { status: status ?? null, sent: context } });
+    throw new StepFailed({
+      message: `the POST was answered with HTTP ${status ?? '(no response)'}`,
+      expected: { status: pattern },
+      actual: { status: status ?? null, sent: context },
+    });
   }
 }
 
-async function sendMessage(state: CellState, env: StepEnvironment, message: unknown, step: { headers?: Record<string, string | null>; status?: unknown }): Promise<void> {
+async function sendMessage(
+  state: CellState,
+  env: StepEnvironment,
+  message: unknown,
+  step: { headers?: Record<string, string | null>; status?: unknown },
+): Promise<void> {
   state.lastSendIndex = state.session.log.events.length;
   state.trackOutgoing(message);
   state.recordOut(message);
@@ -72,7 +81,8 @@ function payloadBytes(state: CellState, spec: PayloadSpec): Uint8Array {
   const params = isObject(message['params']) ? message['params'] : {};
   const empty = JSON.stringify({ ...message, params: { ...params, _pad: '' } });
   const fill = target - Buffer.byteLength(empty);
-  if (fill < 0) throw new StepFailed({ message: `padToBytes ${target} is smaller than the message itself (${Buffer.byteLength(empty)} bytes)` });
+  if (fill < 0)
+    throw new StepFailed({ message: `padToBytes ${target} is smaller than the message itself (${Buffer.byteLength(empty)} bytes)` });
   return new TextEncoder().encode(JSON.stringify({ ...message, params: { ...params, _pad: 'x'.repeat(fill) } }));
 }
 
@@ -102,7 +112,11 @@ async function handshake(state: CellState, env: StepEnvironment, options: Handsh
     params: { protocolVersion: state.revision, capabilities: state.clientCapabilities, clientInfo: CLIENT_INFO },
   };
   await sendMessage(state, env, initialize, {});
-  const entry = await expectMessage(state, { id, result: { protocolVersion: state.revision } }, { timeoutMs: env.defaultTimeoutMs, isHttp: env.isHttp });
+  const entry = await expectMessage(
+    state,
+    { id, result: { protocolVersion: state.revision } },
+    { timeoutMs: env.defaultTimeoutMs, isHttp: env.isHttp },
+  );
   state.captures['initialize'] = (entry.message as JsonObject)['result'];
   if (options.initialized !== false) await sendMessage(state, env, { jsonrpc: '2.0', method: 'notifications/initialized' }, {});
 }
@@ -126,7 +140,11 @@ async function paginate(state: CellState, env: StepEnvironment, spec: PaginateSp
     items.push(...(result[spec.items] as unknown[]));
     const next = result['nextCursor'];
     if (typeof next !== 'string') break;
-    if (cursors.has(next)) throw new StepFailed({ message: `${spec.method} returned the cursor ${JSON.stringify(next)} twice (a pagination loop)`, actual: entry.message });
+    if (cursors.has(next))
+      throw new StepFailed({
+        message: `${spec.method} returned the cursor ${JSON.stringify(next)} twice (a pagination loop)`,
+        actual: entry.message,
+      });
     cursors.add(next);
     cursor = next;
     id += 1;
@@ -151,7 +169,9 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
       const bytes = payloadBytes(state, s['sendPayload'] as PayloadSpec);
       state.lastSendIndex = state.session.log.events.length;
       state.trackRawText(Buffer.from(bytes).toString('utf8'));
-      state.note(`payload (${bytes.length} bytes): ${Buffer.from(bytes.subarray(0, 120)).toString('utf8')}${bytes.length > 120 ? '…' : ''}`);
+      state.note(
+        `payload (${bytes.length} bytes): ${Buffer.from(bytes.subarray(0, 120)).toString('utf8')}${bytes.length > 120 ? '…' : ''}`,
+      );
       const outcome = await state.session.sendPayload(bytes, s['headers'] ? { headers: s['headers'] } : {});
       checkPostStatus(state, env, outcome.status, s['status'], Buffer.from(bytes.subarray(0, 200)).toString('utf8'));
       return;
@@ -159,7 +179,13 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
     case 'sendRaw': {
       const chunks: (RawChunk | string)[] = typeof s['sendRaw'] === 'string' ? [s['sendRaw']] : s['sendRaw'];
       state.lastSendIndex = state.session.log.events.length;
-      const all = chunks.map((chunk) => rawBytes(typeof chunk === 'string' ? state.resolve<string>(chunk) : { ...chunk, ...(chunk.text === undefined ? {} : { text: state.resolve<string>(chunk.text) }) }));
+      const all = chunks.map((chunk) =>
+        rawBytes(
+          typeof chunk === 'string'
+            ? state.resolve<string>(chunk)
+            : { ...chunk, ...(chunk.text === undefined ? {} : { text: state.resolve<string>(chunk.text) }) },
+        ),
+      );
       state.trackRawText(Buffer.concat(all).toString('utf8'));
       for (const [index, chunk] of chunks.entries()) {
         const bytes = all[index]!;
@@ -172,11 +198,17 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
     case 'expect': {
       const pattern = state.resolve(s['expect']);
       const status = s['status'] === undefined ? undefined : state.resolve(s['status']);
-      await expectMessage(state, pattern, { timeoutMs: s['timeoutMs'] ?? env.defaultTimeoutMs, status, isHttp: env.isHttp, consume: s['consume'] });
+      await expectMessage(state, pattern, {
+        timeoutMs: s['timeoutMs'] ?? env.defaultTimeoutMs,
+        status,
+        isHttp: env.isHttp,
+        consume: s['consume'],
+      });
       return;
     }
     case 'expectNone': {
-      const spec = typeof s['expectNone'] === 'number' ? { ms: s['expectNone'] as number } : (s['expectNone'] as { ms: number; match?: unknown });
+      const spec =
+        typeof s['expectNone'] === 'number' ? { ms: s['expectNone'] as number } : (s['expectNone'] as { ms: number; match?: unknown });
       return expectNothing(state, spec.match === undefined ? ANY_RESPONSE : state.resolve(spec.match), spec.ms);
     }
     case 'closeStdin':
@@ -191,7 +223,11 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
       if (spec.code !== undefined) {
         const pattern = state.resolve(spec.code);
         if (!match(pattern, state.exit.code).ok) {
-          throw new StepFailed({ message: `the server exited with code ${state.exit.code} (signal ${state.exit.signal})`, expected: pattern, actual: state.exit.code });
+          throw new StepFailed({
+            message: `the server exited with code ${state.exit.code} (signal ${state.exit.signal})`,
+            expected: pattern,
+            actual: state.exit.code,
+          });
         }
       }
       return;
@@ -199,7 +235,10 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
     case 'reply': {
       const spec = s['reply'] as { to: unknown; result?: unknown; error?: unknown };
       const id = state.resolve(spec.to);
-      const message = spec.error === undefined ? { jsonrpc: '2.0', id, result: state.resolve(spec.result) } : { jsonrpc: '2.0', id, error: state.resolve(spec.error) };
+      const message =
+        spec.error === undefined
+          ? { jsonrpc: '2.0', id, result: state.resolve(spec.result) }
+          : { jsonrpc: '2.0', id, error: state.resolve(spec.error) };
       return sendMessage(state, env, message, {});
     }
     case 'cancel': {
@@ -225,7 +264,12 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
         return;
       }
       if (spec.otherwise === 'skip') throw new CellSkipped(spec.reason ?? 'a precondition of the scenario does not hold for this server');
-      throw new StepFailed({ message: spec.reason ?? 'the value does not match', expected: pattern, actual: value, mismatches: result.mismatches });
+      throw new StepFailed({
+        message: spec.reason ?? 'the value does not match',
+        expected: pattern,
+        actual: value,
+        mismatches: result.mismatches,
+      });
     }
     case 'sleep':
       await sleep(s['sleep'] as number);

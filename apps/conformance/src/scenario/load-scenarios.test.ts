@@ -82,18 +82,26 @@ describe('broken scenarios are reported with file, path and line', () => {
   });
 
   test('a missing required field and a bad enum value', () => {
-    const problems = problemsOf('lifecycle/ping-basic.yaml', VALID.replace('title: ping answers an empty result\n', '').replace('revisions: legacy', 'revisions: 2024'));
+    const problems = problemsOf(
+      'lifecycle/ping-basic.yaml',
+      VALID.replace('title: ping answers an empty result\n', '').replace('revisions: legacy', 'revisions: 2024'),
+    );
     expect(problems.map((p) => p.path)).toEqual(expect.arrayContaining(['', '/revisions']));
     expect(problems.find((p) => p.path === '')!.message).toMatch(/title/);
   });
 
   test('a step with two actions, or none, or a modifier of another action', () => {
     const two = problemsOf('lifecycle/ping-basic.yaml', VALID.replace('  - handshake: {}', '  - handshake: {}\n    sleep: 10'));
-    expect(two).toContainEqual(expect.objectContaining({ path: '/steps/0', message: 'a step has exactly one action, found handshake and sleep', line: 7 }));
+    expect(two).toContainEqual(
+      expect.objectContaining({ path: '/steps/0', message: 'a step has exactly one action, found handshake and sleep', line: 7 }),
+    );
     const none = problemsOf('lifecycle/ping-basic.yaml', VALID.replace('  - handshake: {}', '  - name: nothing'));
     expect(none[0]!.message).toMatch(/needs one action/);
     const modifier = problemsOf('lifecycle/ping-basic.yaml', VALID.replace('  - handshake: {}', '  - handshake: {}\n    timeoutMs: 10'));
-    expect(modifier[0]).toMatchObject({ path: '/steps/0/timeoutMs', message: expect.stringContaining('does not apply to a handshake step') });
+    expect(modifier[0]).toMatchObject({
+      path: '/steps/0/timeoutMs',
+      message: expect.stringContaining('does not apply to a handshake step'),
+    });
   });
 
   test('patterns with unknown operators, located in the file', () => {
@@ -104,17 +112,30 @@ describe('broken scenarios are reported with file, path and line', () => {
   test('stdio-only steps need a stdio-only scenario', () => {
     const problems = problemsOf('lifecycle/ping-basic.yaml', `${VALID}  - closeStdin: true\n`);
     expect(problems[0]).toMatchObject({ path: '/steps/3/closeStdin', message: expect.stringContaining('transports: [stdio]') });
-    const fine = loadScenarioFile(write('lifecycle/ping-basic.yaml', `${VALID.replace('revisions: legacy', 'revisions: legacy\ntransports: [stdio]')}  - closeStdin: true\n`), root);
+    const fine = loadScenarioFile(
+      write(
+        'lifecycle/ping-basic.yaml',
+        `${VALID.replace('revisions: legacy', 'revisions: legacy\ntransports: [stdio]')}  - closeStdin: true\n`,
+      ),
+      root,
+    );
     expect('problems' in fine).toBe(false);
   });
 
   test('id and area must match the file name and directory', () => {
-    expect(problemsOf('lifecycle/other.yaml', VALID)).toContainEqual(expect.objectContaining({ path: '/id', message: 'must equal the file name (other)' }));
-    expect(problemsOf('tools/ping-basic.yaml', VALID)).toContainEqual(expect.objectContaining({ path: '/area', message: 'must equal its directory (tools)' }));
+    expect(problemsOf('lifecycle/other.yaml', VALID)).toContainEqual(
+      expect.objectContaining({ path: '/id', message: 'must equal the file name (other)' }),
+    );
+    expect(problemsOf('tools/ping-basic.yaml', VALID)).toContainEqual(
+      expect.objectContaining({ path: '/area', message: 'must equal its directory (tools)' }),
+    );
   });
 
   test('sendPayload needs exactly one source; reply exactly one of result and error', () => {
-    const payload = problemsOf('lifecycle/ping-basic.yaml', VALID.replace('  - handshake: {}', '  - sendPayload: { text: "{", base64: "ew==" }'));
+    const payload = problemsOf(
+      'lifecycle/ping-basic.yaml',
+      VALID.replace('  - handshake: {}', '  - sendPayload: { text: "{", base64: "ew==" }'),
+    );
     expect(payload[0]!.message).toMatch(/exactly one of text, base64 or json/);
     const reply = problemsOf('lifecycle/ping-basic.yaml', VALID.replace('  - handshake: {}', '  - reply: { to: 1 }'));
     expect(reply[0]!.message).toMatch(/either a result or an error/);

@@ -77,19 +77,28 @@ function checkSteps(raw: RawScenario, transports: readonly TransportId[], proble
     if (actions.length !== 1) {
       problems.push({
         path: at,
-        message: actions.length === 0 ? `a step needs one action (${STEP_ACTIONS.join(', ')})` : `a step has exactly one action, found ${actions.join(' and ')}`,
+        message:
+          actions.length === 0
+            ? `a step needs one action (${STEP_ACTIONS.join(', ')})`
+            : `a step has exactly one action, found ${actions.join(' and ')}`,
       });
       return;
     }
     const action = actions[0]!;
     for (const [modifier, allowed] of Object.entries(MODIFIERS)) {
       if (modifier in step && !allowed.includes(action)) {
-        problems.push({ path: `${at}/${modifier}`, message: `'${modifier}' does not apply to a ${action} step (only ${allowed.join(', ')})` });
+        problems.push({
+          path: `${at}/${modifier}`,
+          message: `'${modifier}' does not apply to a ${action} step (only ${allowed.join(', ')})`,
+        });
       }
     }
     const stdioOnly = STDIO_ONLY.includes(action) && step['when'] === undefined;
     if (stdioOnly && transports.some((transport) => !isStdioTransport(transport))) {
-      problems.push({ path: `${at}/${action}`, message: `${action} works on stdio only: add "transports: [stdio]" to the scenario (or a when: {transports: [...]} to the step)` });
+      problems.push({
+        path: `${at}/${action}`,
+        message: `${action} works on stdio only: add "transports: [stdio]" to the scenario (or a when: {transports: [...]} to the step)`,
+      });
     }
     const patterns: Array<[string, unknown]> = [];
     if (action === 'expect') patterns.push([`${at}/expect`, step['expect']]);
@@ -108,11 +117,13 @@ function checkSteps(raw: RawScenario, transports: readonly TransportId[], proble
       const payload = step['sendPayload'] as Record<string, unknown>;
       const given = ['text', 'base64', 'json'].filter((key) => key in payload);
       if (given.length !== 1) problems.push({ path: `${at}/sendPayload`, message: 'give exactly one of text, base64 or json' });
-      if ('padToBytes' in payload && !('json' in payload)) problems.push({ path: `${at}/sendPayload/padToBytes`, message: 'padToBytes needs json' });
+      if ('padToBytes' in payload && !('json' in payload))
+        problems.push({ path: `${at}/sendPayload/padToBytes`, message: 'padToBytes needs json' });
     }
     if (action === 'reply') {
       const reply = step['reply'] as Record<string, unknown>;
-      if (('result' in reply) === ('error' in reply)) problems.push({ path: `${at}/reply`, message: 'a reply has either a result or an error' });
+      if ('result' in reply === 'error' in reply)
+        problems.push({ path: `${at}/reply`, message: 'a reply has either a result or an error' });
     }
   });
 }

@@ -8,7 +8,13 @@
 export type TransportId = 'stdio-ndjson' | 'stdio-content-length' | 'streamable-http' | 'streamable-http-stateless' | 'http-sse';
 
 /** Every transport, in matrix order. */
-export const TRANSPORTS: readonly TransportId[] = ['stdio-ndjson', 'stdio-content-length', 'streamable-http', 'streamable-http-stateless', 'http-sse'];
+export const TRANSPORTS: readonly TransportId[] = [
+  'stdio-ndjson',
+  'stdio-content-length',
+  'streamable-http',
+  'streamable-http-stateless',
+  'http-sse',
+];
 
 /** Transport families a scenario may name instead of single transports. */
 export const TRANSPORT_FAMILIES: Readonly<Record<string, readonly TransportId[]>> = {
@@ -48,7 +54,12 @@ export interface StepCommon {
 export type Step = StepCommon &
   (
     | { readonly handshake: HandshakeOptions }
-    | { readonly send: unknown; readonly meta?: 'auto' | 'none'; readonly headers?: Record<string, string | null>; readonly status?: unknown }
+    | {
+        readonly send: unknown;
+        readonly meta?: 'auto' | 'none';
+        readonly headers?: Record<string, string | null>;
+        readonly status?: unknown;
+      }
     | { readonly sendPayload: PayloadSpec; readonly headers?: Record<string, string | null>; readonly status?: unknown }
     | { readonly sendRaw: string | readonly RawChunk[] }
     | { readonly expect: unknown; readonly timeoutMs?: number; readonly consume?: boolean; readonly status?: unknown }

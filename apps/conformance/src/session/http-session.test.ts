@@ -20,13 +20,21 @@ beforeEach(async () => {
       const message = JSON.parse(body) as { id?: number; method?: string };
       if (message.method === 'initialize') {
         response.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': 'session-1' });
-        return void response.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } } }));
+        return void response.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: message.id,
+            result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } },
+          }),
+        );
       }
       if (message.id === undefined) return void response.writeHead(202).end();
       if (message.method === 'never-ends') {
         // An SSE stream that sends one notification and then stays open forever.
         response.writeHead(200, { 'content-type': 'text/event-stream' });
-        response.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })}\n\n`);
+        response.write(
+          `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })}\n\n`,
+        );
         open.push(response);
         return;
       }
@@ -62,7 +70,11 @@ test('legacy: the session id and the negotiated version travel on every later re
   expect(session.log.events.map((event) => event.kind)).toEqual(['message', 'http', 'message']);
   expect(session.log.events[2]).toMatchObject({ message: { id: 2, result: {} }, http: { status: 200, via: 'sse' } });
   const ping = seen.find((entry) => entry.body.includes('"ping"'))!;
-  expect(ping.headers).toMatchObject({ 'mcp-session-id': 'session-1', 'mcp-protocol-version': '2025-11-25', accept: 'application/json, text/event-stream' });
+  expect(ping.headers).toMatchObject({
+    'mcp-session-id': 'session-1',
+    'mcp-protocol-version': '2025-11-25',
+    accept: 'application/json, text/event-stream',
+  });
   expect(seen.find((entry) => entry.body.includes('"initialize"'))!.headers['mcp-protocol-version']).toBeUndefined();
   await session.close();
   expect(seen.some((entry) => entry.method === 'DELETE' && entry.headers['mcp-session-id'] === 'session-1')).toBe(true);
@@ -72,7 +84,10 @@ test('2026-07-28: MCP-Protocol-Version, Mcp-Method and Mcp-Name mirror the body;
   const session = new HttpSession(url, 'streamable-http');
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
   await session.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'conjugate', arguments: {}, _meta: meta } });
-  await session.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } }, { headers: { 'Mcp-Method': 'other', 'mcp-protocol-version': null } });
+  await session.send(
+    { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: meta } },
+    { headers: { 'Mcp-Method': 'other', 'mcp-protocol-version': null } },
+  );
   await until(session, 2);
   expect(seen[0]!.headers).toMatchObject({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'conjugate' });
   expect(seen[0]!.headers['mcp-session-id']).toBeUndefined();

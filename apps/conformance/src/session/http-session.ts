@@ -98,10 +98,16 @@ export class HttpSession implements RawSession {
     if (id !== undefined) this.#inflight.set(id, controller);
     let response: Response;
     try {
-      response = await fetch(this.#url, { method: 'POST', headers, body: typeof body === 'string' ? body : Buffer.from(body), signal: controller.signal });
+      response = await fetch(this.#url, {
+        method: 'POST',
+        headers,
+        body: typeof body === 'string' ? body : Buffer.from(body),
+        signal: controller.signal,
+      });
     } catch (error) {
       this.#all.delete(controller);
-      if (!controller.signal.aborted) this.log.push({ kind: 'violation', message: `POST ${this.#url} failed: ${(error as Error).message}`, at: this.log.now() });
+      if (!controller.signal.aborted)
+        this.log.push({ kind: 'violation', message: `POST ${this.#url} failed: ${(error as Error).message}`, at: this.log.now() });
       return {};
     }
     const sessionId = response.headers.get('mcp-session-id');
@@ -128,7 +134,11 @@ export class HttpSession implements RawSession {
         try {
           message = JSON.parse(text);
         } catch {
-          this.log.push({ kind: 'violation', message: `HTTP ${response.status} body says application/json but is not JSON: ${JSON.stringify(text.slice(0, 200))}`, at: this.log.now() });
+          this.log.push({
+            kind: 'violation',
+            message: `HTTP ${response.status} body says application/json but is not JSON: ${JSON.stringify(text.slice(0, 200))}`,
+            at: this.log.now(),
+          });
           return;
         }
         this.#deliver(message, arrival);
@@ -136,7 +146,8 @@ export class HttpSession implements RawSession {
       }
       this.log.push({ kind: 'http', status: response.status, body: text.slice(0, 500), at: this.log.now() });
     } catch (error) {
-      if (!controller.signal.aborted) this.log.push({ kind: 'violation', message: `reading the HTTP response failed: ${(error as Error).message}`, at: this.log.now() });
+      if (!controller.signal.aborted)
+        this.log.push({ kind: 'violation', message: `reading the HTTP response failed: ${(error as Error).message}`, at: this.log.now() });
     } finally {
       this.#all.delete(controller);
     }
@@ -166,7 +177,11 @@ export class HttpSession implements RawSession {
         try {
           message = JSON.parse(event.data);
         } catch {
-          this.log.push({ kind: 'violation', message: `SSE event data is not JSON: ${JSON.stringify(event.data.slice(0, 200))}`, at: this.log.now() });
+          this.log.push({
+            kind: 'violation',
+            message: `SSE event data is not JSON: ${JSON.stringify(event.data.slice(0, 200))}`,
+            at: this.log.now(),
+          });
           continue;
         }
         this.#deliver(message, arrival);

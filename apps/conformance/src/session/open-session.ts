@@ -76,7 +76,8 @@ function owning(session: RawSession, child: ChildProcess): RawSession {
 
 /** Opens the session of a cell. Throws when an HTTP server cannot be started (the cell fails with the reason). */
 export async function openSession(transport: TargetTransport): Promise<RawSession> {
-  if (transport.kind === 'stdio') return new StdioSession({ command: transport.command, cwd: transport.cwd, env: transport.env }, transport.id);
+  if (transport.kind === 'stdio')
+    return new StdioSession({ command: transport.command, cwd: transport.cwd, env: transport.env }, transport.id);
   const connectTo = (url: string): RawSession => (transport.id === 'http-sse' ? new SseSession(url) : new HttpSession(url, transport.id));
   if (transport.start === undefined) return connectTo(transport.url);
   const port = await freePort();

@@ -6,7 +6,9 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 describe('SseParser', () => {
   test('events, multi-line data, ids, retry, comments and custom event types', () => {
     const parser = new SseParser();
-    const events = parser.push(bytes(': keep-alive\nid: 7\nevent: endpoint\ndata: /message?sessionId=1\n\ndata: {"a":\ndata: 1}\nretry: 500\n\n'));
+    const events = parser.push(
+      bytes(': keep-alive\nid: 7\nevent: endpoint\ndata: /message?sessionId=1\n\ndata: {"a":\ndata: 1}\nretry: 500\n\n'),
+    );
     expect(events).toEqual([
       { event: 'endpoint', data: '/message?sessionId=1', id: '7' },
       { event: 'message', data: '{"a":\n1}', id: '7', retry: 500 },

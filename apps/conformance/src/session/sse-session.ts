@@ -28,30 +28,33 @@ export class SseSession implements RawSession {
   #connect(): Promise<string> {
     this.#endpoint ??= new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no endpoint event within 5 s')), 5000);
-      const work = fetch(this.#url, { headers: { accept: 'text/event-stream' }, signal: this.#controller.signal }).then(async (response) => {
-        if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-          throw new Error(`GET ${this.#url} answered ${response.status} ${response.headers.get('content-type') ?? ''}`);
-        }
-        const parser = new SseParser();
-        const reader = response.body!.getReader();
-        this.#reader = reader;
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          for (const event of parser.push(value)) {
-            if (event.event === 'endpoint') {
-              clearTimeout(timer);
-              resolve(new URL(event.data.trim(), this.#url).toString());
-            } else if (event.event === 'message') {
-              this.#message(event.data);
+      const work = fetch(this.#url, { headers: { accept: 'text/event-stream' }, signal: this.#controller.signal }).then(
+        async (response) => {
+          if (!response.ok || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+            throw new Error(`GET ${this.#url} answered ${response.status} ${response.headers.get('content-type') ?? ''}`);
+          }
+          const parser = new SseParser();
+          const reader = response.body!.getReader();
+          this.#reader = reader;
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            for (const event of parser.push(value)) {
+              if (event.event === 'endpoint') {
+                clearTimeout(timer);
+                resolve(new URL(event.data.trim(), this.#url).toString());
+              } else if (event.event === 'message') {
+                this.#message(event.data);
+              }
             }
           }
-        }
-      });
+        },
+      );
       this.#reading = work.catch((error: Error) => {
         clearTimeout(timer);
         reject(error);
-        if (!this.#controller.signal.aborted) this.log.push({ kind: 'violation', message: `SSE stream: ${error.message}`, at: this.log.now() });
+        if (!this.#controller.signal.aborted)
+          this.log.push({ kind: 'violation', message: `SSE stream: ${error.message}`, at: this.log.now() });
       });
     });
     return this.#endpoint;
@@ -61,7 +64,11 @@ export class SseSession implements RawSession {
     try {
       this.log.push({ kind: 'message', message: JSON.parse(data), at: this.log.now(), http: { status: 200, via: 'get' } });
     } catch {
-      this.log.push({ kind: 'violation', message: `SSE message data is not JSON: ${JSON.stringify(data.slice(0, 200))}`, at: this.log.now() });
+      this.log.push({
+        kind: 'violation',
+        message: `SSE message data is not JSON: ${JSON.stringify(data.slice(0, 200))}`,
+        at: this.log.now(),
+      });
     }
   }
 
@@ -89,7 +96,8 @@ export class SseSession implements RawSession {
       if (!response.ok) this.log.push({ kind: 'http', status: response.status, body: body.slice(0, 500), at: this.log.now() });
       return { status: response.status };
     } catch (error) {
-      if (!this.#controller.signal.aborted) this.log.push({ kind: 'violation', message: `POST ${endpoint} failed: ${(error as Error).message}`, at: this.log.now() });
+      if (!this.#controller.signal.aborted)
+        this.log.push({ kind: 'violation', message: `POST ${endpoint} failed: ${(error as Error).message}`, at: this.log.now() });
       return {};
     }
   }

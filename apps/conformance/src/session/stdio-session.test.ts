@@ -37,7 +37,10 @@ test('frames become messages; stray bytes on stdout are violations; stderr is ke
 });
 
 test('a Content-Length cell rejects NDJSON output and reads Content-Length frames', async () => {
-  const good = start(`const b = Buffer.from('{"id":1,"result":{"t":"comió"}}'); process.stdout.write('Content-Length: ' + b.length + '\\r\\n\\r\\n'); process.stdout.write(b);`, 'stdio-content-length');
+  const good = start(
+    `const b = Buffer.from('{"id":1,"result":{"t":"comió"}}'); process.stdout.write('Content-Length: ' + b.length + '\\r\\n\\r\\n'); process.stdout.write(b);`,
+    'stdio-content-length',
+  );
   await settle(good, 'exit');
   expect(good.log.events[0]).toMatchObject({ kind: 'message', message: { result: { t: 'comió' } } });
   const bad = start(`process.stdout.write('{"id":1,"result":{}}\\n');`, 'stdio-content-length');
@@ -46,7 +49,10 @@ test('a Content-Length cell rejects NDJSON output and reads Content-Length frame
 });
 
 test('messages are framed with the cell framing', async () => {
-  const session = start(`process.stdin.on('data', (d) => { process.stderr.write(JSON.stringify(d.toString())); process.exit(0); });`, 'stdio-content-length');
+  const session = start(
+    `process.stdin.on('data', (d) => { process.stderr.write(JSON.stringify(d.toString())); process.exit(0); });`,
+    'stdio-content-length',
+  );
   await session.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
   await settle(session, 'exit');
   expect(JSON.parse(session.stderrTail())).toBe('Content-Length: 40\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"ping"}');

@@ -40,7 +40,11 @@ export class StdioSession implements RawSession {
       maxFrameBytes: MAX_INBOUND_FRAME,
       onFrame: (payload) => this.#frame(payload),
       onError: (error) =>
-        this.log.push({ kind: 'violation', message: `stdout is not a valid ${this.#framing} stream (${error.code}): ${error.message}`, at: this.log.now() }),
+        this.log.push({
+          kind: 'violation',
+          message: `stdout is not a valid ${this.#framing} stream (${error.code}): ${error.message}`,
+          at: this.log.now(),
+        }),
     });
     this.#child = spawnServer(spec);
     const child = this.#child;
@@ -58,7 +62,9 @@ export class StdioSession implements RawSession {
     });
     // A server that exits early makes writes fail with EPIPE; the exit event is what the runner reports.
     child.stdin!.on('error', () => {});
-    child.on('error', (error) => this.log.push({ kind: 'violation', message: `could not start the server: ${error.message}`, at: this.log.now() }));
+    child.on('error', (error) =>
+      this.log.push({ kind: 'violation', message: `could not start the server: ${error.message}`, at: this.log.now() }),
+    );
     child.on('exit', (code, signal) => this.log.push({ kind: 'exit', code, signal, at: this.log.now() }));
   }
 
@@ -74,7 +80,11 @@ export class StdioSession implements RawSession {
     try {
       message = JSON.parse(text);
     } catch {
-      this.log.push({ kind: 'violation', message: `stdout holds something that is not a JSON-RPC message: ${excerpt(payload)}`, at: this.log.now() });
+      this.log.push({
+        kind: 'violation',
+        message: `stdout holds something that is not a JSON-RPC message: ${excerpt(payload)}`,
+        at: this.log.now(),
+      });
       return;
     }
     this.log.push({ kind: 'message', message, at: this.log.now() });

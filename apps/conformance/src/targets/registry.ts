@@ -59,7 +59,14 @@ export function loadRegistry(file: string, root: string = REPO_ROOT): RegistrySe
   if (!loaded.data) throw new RegistryError(loaded.problems.map((problem) => formatProblem(file, problem)).join('\n'));
   const ids = new Set<string>();
   return loaded.data.servers.map((raw, index) => {
-    if (ids.has(raw.id)) throw new RegistryError(formatProblem(file, { path: `/servers/${index}/id`, message: `duplicate server id ${raw.id}`, ...loaded.locate(`/servers/${index}/id`) }));
+    if (ids.has(raw.id))
+      throw new RegistryError(
+        formatProblem(file, {
+          path: `/servers/${index}/id`,
+          message: `duplicate server id ${raw.id}`,
+          ...loaded.locate(`/servers/${index}/id`),
+        }),
+      );
     ids.add(raw.id);
     const command = resolveArgv(raw.command, root);
     const missing = (raw.requiresFiles ?? []).filter((path) => !existsSync(join(root, path)));

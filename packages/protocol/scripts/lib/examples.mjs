@@ -13,7 +13,9 @@ export function loadExamples(dir) {
     const typeDir = join(dir, type);
     let files;
     try {
-      files = readdirSync(typeDir).filter((file) => file.endsWith('.json')).sort();
+      files = readdirSync(typeDir)
+        .filter((file) => file.endsWith('.json'))
+        .sort();
     } catch {
       continue; // a plain file such as a README
     }
@@ -69,12 +71,7 @@ export function generateExamplesTypecheck(spec, examplesDir) {
           `export const ${id}_broken: ${type} = ${id}_broken_value;`,
         ]
       : ['// @ts-expect-error', `export const ${id}_broken: ${type} = ${literal(broken.value)};`];
-    return [
-      `// ${type}/${file}`,
-      ...valid,
-      `// Broken copy (${broken.rule}): must not type-check.`,
-      ...invalid,
-    ].join('\n');
+    return [`// ${type}/${file}`, ...valid, `// Broken copy (${broken.rule}): must not type-check.`, ...invalid].join('\n');
   });
   return [
     header(`test/fixtures/${spec.revision}/examples/*/*.json`).trimEnd(),

@@ -95,7 +95,10 @@ export function generateMethodTable(methods) {
     .map((entry) => {
       const revisions = Object.entries(entry.byRevision)
         // `false` flags are left out (the table is part of the main entry: keep it small).
-        .map(([revision, info]) => `      ${quote(revision)}: ${literal(Object.fromEntries(Object.entries(info).filter(([, value]) => value !== false)))},`)
+        .map(
+          ([revision, info]) =>
+            `      ${quote(revision)}: ${literal(Object.fromEntries(Object.entries(info).filter(([, value]) => value !== false)))},`,
+        )
         .join('\n');
       return [
         `  ${key(entry.method)}: {`,
@@ -145,7 +148,9 @@ export function generateMethodMaps(methods, specs) {
       ? typeRef(ns, info.paramsDefinition) + (info.paramsRequired ? '' : ' | undefined')
       : `${typeRef(ns, info.definition)}['params']`;
     // Who may send it, over all revisions (progress is both-ways in legacy revisions, server-only in 2026).
-    const directions = new Set(Object.values(entry.byRevision).flatMap((r) => (r.direction === 'both' ? ['client-to-server', 'server-to-client'] : [r.direction])));
+    const directions = new Set(
+      Object.values(entry.byRevision).flatMap((r) => (r.direction === 'both' ? ['client-to-server', 'server-to-client'] : [r.direction])),
+    );
     const doc = `  /** \`${entry.method}\`: ${info.definition} (${revisions[0]}${revisions.length > 1 ? ` to ${revisions[revisions.length - 1]}` : ''}). */`;
     let value;
     if (entry.kind === 'request') {
@@ -167,12 +172,8 @@ export function generateMethodMaps(methods, specs) {
     ClientNotificationMap: 'Notifications a client sends: method -> params.',
     ServerNotificationMap: 'Notifications a server sends: method -> params.',
   };
-  const imports = [...used]
-    .sort()
-    .map((revision) => `import type * as ${aliases.get(revision)} from './${revision}.js';`);
-  const body = Object.entries(maps).map(
-    ([name, lines]) => `/** ${docs[name]} */\nexport interface ${name} {\n${lines.join('\n')}\n}`,
-  );
+  const imports = [...used].sort().map((revision) => `import type * as ${aliases.get(revision)} from './${revision}.js';`);
+  const body = Object.entries(maps).map(([name, lines]) => `/** ${docs[name]} */\nexport interface ${name} {\n${lines.join('\n')}\n}`);
   return [
     header('schemas/*/schema.json').trimEnd(),
     '// Type-level method maps, per sender. Types are those of 2026-07-28 where the method exists there, otherwise',

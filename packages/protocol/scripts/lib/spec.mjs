@@ -85,7 +85,7 @@ export function requiredOf(spec, schema, seen = new Set()) {
 
 /** A string as a single-quoted TypeScript literal. */
 export function quote(text) {
-  return `'${JSON.stringify(text).slice(1, -1).replaceAll("\\\"", '"').replaceAll("'", "\\'")}'`;
+  return `'${JSON.stringify(text).slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'")}'`;
 }
 
 /** A property key: bare when it is an identifier, quoted otherwise. */

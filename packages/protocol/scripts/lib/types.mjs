@@ -11,7 +11,20 @@
 import { compile } from 'json-schema-to-typescript';
 import { header, namespaceName, refTarget } from './spec.mjs';
 
-const TYPE_KEYWORDS = ['type', 'properties', '$ref', 'tsType', 'anyOf', 'oneOf', 'allOf', 'enum', 'const', 'items', 'additionalProperties', 'not'];
+const TYPE_KEYWORDS = [
+  'type',
+  'properties',
+  '$ref',
+  'tsType',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'enum',
+  'const',
+  'items',
+  'additionalProperties',
+  'not',
+];
 const ANNOTATIONS_BESIDE_REF = new Set(['$ref', 'description', 'title', 'deprecated']);
 const STYLE = { printWidth: 120, singleQuote: true, trailingComma: 'all', bracketSpacing: true, semi: true, tabWidth: 2, useTabs: false };
 

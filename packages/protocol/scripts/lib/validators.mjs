@@ -15,8 +15,15 @@ const { _ } = AjvDraft07;
 // (`minLength`/`maxLength` would need Ajv's ucs2length and `uniqueItems` its deep equal; `const`/`enum` with object
 // values need deep equal too, which the check for `require(` in the output catches.)
 const UNSUPPORTED_KEYWORDS = [
-  'unevaluatedProperties', 'unevaluatedItems', '$dynamicRef', '$dynamicAnchor', '$recursiveRef', '$recursiveAnchor',
-  'minLength', 'maxLength', 'uniqueItems',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  '$dynamicRef',
+  '$dynamicAnchor',
+  '$recursiveRef',
+  '$recursiveAnchor',
+  'minLength',
+  'maxLength',
+  'uniqueItems',
 ];
 /** Formats the schemas use; their checks live in src/validators/formats.ts. */
 export const FORMATS = ['byte', 'uri', 'uri-template'];
@@ -122,7 +129,8 @@ export function errorCodeDefinitions(spec) {
   for (const [name, def] of Object.entries(spec.defs)) {
     const direct = def.properties?.code?.const;
     const error = def.properties?.error;
-    const nested = error?.properties?.code?.const ?? (error?.allOf ?? []).map((part) => part.properties?.code?.const).find((code) => code !== undefined);
+    const nested =
+      error?.properties?.code?.const ?? (error?.allOf ?? []).map((part) => part.properties?.code?.const).find((code) => code !== undefined);
     if (typeof direct === 'number') out[direct] = { definition: name, shape: 'error' };
     else if (typeof nested === 'number') out[nested] = { definition: name, shape: 'response' };
   }
@@ -154,7 +162,8 @@ export function generateValidators(spec) {
   if (exported.size !== names.length) throw new Error(`${spec.revision}: expected ${names.length} exports, got ${exported.size}`);
   code = code.replace(/^"use strict";/, '').replace(/\/\*# sourceURL="[^"]*" \*\/;?/g, '');
   code = dropUnusedSchemaConstants(code);
-  if (/\brequire\(/.test(code)) throw new Error(`${spec.revision}: generated code needs an Ajv runtime helper: ${code.match(/require\([^)]*\)/)[0]}`);
+  if (/\brequire\(/.test(code))
+    throw new Error(`${spec.revision}: generated code needs an Ajv runtime helper: ${code.match(/require\([^)]*\)/)[0]}`);
   if (/\bexport\b/.test(code)) throw new Error(`${spec.revision}: unexpected export left in generated code`);
 
   const table = names.map((name) => `  ${key(name)}: ${exported.get(name)},`).join('\n');

@@ -115,7 +115,11 @@ export function createMessageValidator(
 
   function validateBatch(batch: unknown[], options: MessageValidationOptions): MessageValidationResult {
     if (!batching) {
-      return finish('batch', [], [{ path: '', message: `batches (JSON arrays) are not part of ${revision}; only 2025-03-26 has them`, keyword: 'batch' }]);
+      return finish(
+        'batch',
+        [],
+        [{ path: '', message: `batches (JSON arrays) are not part of ${revision}; only 2025-03-26 has them`, keyword: 'batch' }],
+      );
     }
     if (batch.length === 0) {
       return finish('batch', [], [{ path: '', message: 'a batch must contain at least one message', keyword: 'batch' }]);

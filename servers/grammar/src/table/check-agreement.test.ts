@@ -29,7 +29,12 @@ describe('checkSubjectVerbAgreement', () => {
     ['he', 'eat', 'eats', "'he' is 3rd singular, so the present simple of 'eat' is 'eats'; 'eat' is the form for I and you."],
     ['you', 'was', 'were', "'you' is 2nd singular, so the past simple of 'be' is 'were'; 'was' is the form for I, he, she and it."],
     ['I', 'is', 'am', "'I' is 1st singular, so the present simple of 'be' is 'am'; 'is' is the form for he, she and it."],
-    ['the dog', 'have', 'has', "'the dog' (a singular noun phrase) is 3rd singular, so the present simple of 'have' is 'has'; 'have' is the form for I and you."],
+    [
+      'the dog',
+      'have',
+      'has',
+      "'the dog' (a singular noun phrase) is 3rd singular, so the present simple of 'have' is 'has'; 'have' is the form for I and you.",
+    ],
     ['she', 'do', 'does', "'she' is 3rd singular, so the present simple of 'do' is 'does'; 'do' is the form for I and you."],
   ])('%s %s does not agree: expected %s', (subject, form, expected, explanation) => {
     expect(check(subject, form)).toMatchObject({ status: 'checked', agrees: false, expected, explanation });

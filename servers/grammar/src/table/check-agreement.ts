@@ -104,7 +104,13 @@ export function checkSubjectVerbAgreement(table: Table, subject: string, verbFor
 
   if (willVerb) {
     const expected = row(table, willVerb, 'simple_future', person).english;
-    return result(willVerb, 'simple_future', false, 'simple_future', `After 'will' English uses the bare infinitive: '${expected}', for every person.`);
+    return result(
+      willVerb,
+      'simple_future',
+      false,
+      'simple_future',
+      `After 'will' English uses the bare infinitive: '${expected}', for every person.`,
+    );
   }
   const matches = rows as readonly TableRow[];
   const finite = matches.filter((r) => FINITE.has(r.tense));

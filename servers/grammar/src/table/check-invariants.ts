@@ -74,7 +74,14 @@ export function checkInvariants(input: InvariantInput): string[] {
       problems.push(`${locator.at(['rows', index], false)} duplicates row ${first.index + 1} (${key})`);
       return;
     }
-    byKey.set(key, { index, verb: row.verb, tense: row.tense, english: row.english, spanish: row.spanish, valid: !input.badRows.has(index) });
+    byKey.set(key, {
+      index,
+      verb: row.verb,
+      tense: row.tense,
+      english: row.english,
+      spanish: row.spanish,
+      valid: !input.badRows.has(index),
+    });
   });
   if (Array.isArray(record.rows)) {
     for (const verb of VERBS)
@@ -88,10 +95,11 @@ export function checkInvariants(input: InvariantInput): string[] {
   // Per-verb rules, only for verbs whose 15 rows are all present and schema-valid.
   for (const verb of VERBS) {
     const rows = new Map<string, KeyedRow>();
-    for (const tense of TENSES) for (const person of PERSONS) {
-      const row = byKey.get(rowKey(verb, tense, person));
-      if (row?.valid) rows.set(`${tense}/${person}`, row);
-    }
+    for (const tense of TENSES)
+      for (const person of PERSONS) {
+        const row = byKey.get(rowKey(verb, tense, person));
+        if (row?.valid) rows.set(`${tense}/${person}`, row);
+      }
     if (rows.size !== TENSES.length * PERSONS.length) continue;
     const at = (tense: Tense, person: string): KeyedRow => rows.get(`${tense}/${person}`) as KeyedRow;
     const where = (row: KeyedRow, field: string): DataPath => ['rows', row.index, field];
@@ -108,7 +116,10 @@ export function checkInvariants(input: InvariantInput): string[] {
     }
     const chosen = spanishInfinitive.get(verb);
     if (chosen !== undefined && infinitive.spanish !== chosen) {
-      report(where(infinitive, 'spanish'), `the Spanish infinitive must match the verbs entry '${chosen}' (got '${String(infinitive.spanish)}')`);
+      report(
+        where(infinitive, 'spanish'),
+        `the Spanish infinitive must match the verbs entry '${chosen}' (got '${String(infinitive.spanish)}')`,
+      );
     }
     if (irregular.get(verb) === false) {
       for (const tense of ['past_simple', 'past_participle'] as const) {

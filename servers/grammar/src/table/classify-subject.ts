@@ -18,18 +18,73 @@ const PLURAL_PRONOUNS: ReadonlySet<string> = new Set(['we', 'they', 'you all', '
 const OBJECT_PRONOUNS: Readonly<Record<string, string>> = { me: 'I', him: 'he', her: 'she', us: 'we', them: 'they' };
 
 /** Determiners that make the noun phrase singular whatever the noun looks like ("this news", "each of us"). */
-const SINGULAR_DETERMINERS: ReadonlySet<string> = new Set(['a', 'an', 'this', 'that', 'each', 'every', 'one', 'another', 'either', 'neither']);
+const SINGULAR_DETERMINERS: ReadonlySet<string> = new Set([
+  'a',
+  'an',
+  'this',
+  'that',
+  'each',
+  'every',
+  'one',
+  'another',
+  'either',
+  'neither',
+]);
 /** Determiners and quantifiers that make it plural. */
 const PLURAL_DETERMINERS: ReadonlySet<string> = new Set([
-  'these', 'those', 'both', 'several', 'many', 'few', 'all', 'various', 'two', 'three', 'four', 'five', 'six',
-  'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'dozens', 'hundreds', 'thousands',
+  'these',
+  'those',
+  'both',
+  'several',
+  'many',
+  'few',
+  'all',
+  'various',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'dozens',
+  'hundreds',
+  'thousands',
 ]);
 /** Common plurals without -s. */
-const IRREGULAR_PLURALS: ReadonlySet<string> = new Set(['people', 'children', 'men', 'women', 'mice', 'feet', 'teeth', 'geese', 'cattle', 'police']);
+const IRREGULAR_PLURALS: ReadonlySet<string> = new Set([
+  'people',
+  'children',
+  'men',
+  'women',
+  'mice',
+  'feet',
+  'teeth',
+  'geese',
+  'cattle',
+  'police',
+]);
 /** Singular nouns that end in -s like a plural: -ss (boss), -us (bus), -is (analysis), -ics (physics), -ness. */
 const SINGULAR_S_ENDING = /(ss|us|is|ics|ness|ous|news)$/;
 /** Prepositions that start a post-modifier: the head noun comes before them ("the dog of the neighbours"). */
-const PREPOSITIONS: ReadonlySet<string> = new Set(['of', 'with', 'in', 'on', 'from', 'at', 'for', 'near', 'by', 'under', 'behind', 'without']);
+const PREPOSITIONS: ReadonlySet<string> = new Set([
+  'of',
+  'with',
+  'in',
+  'on',
+  'from',
+  'at',
+  'for',
+  'near',
+  'by',
+  'under',
+  'behind',
+  'without',
+]);
 
 /**
  * Reads a subject: I → 1sg, you → 2sg, he / she / it → 3sg (any case); we, they, "you all" → plural; any
@@ -41,7 +96,8 @@ const PREPOSITIONS: ReadonlySet<string> = new Set(['of', 'with', 'in', 'on', 'fr
 export function classifySubject(input: string): SubjectClass {
   const subject = input.trim().replace(/\s+/g, ' ');
   const lower = subject.toLowerCase();
-  if (lower === '') throw new InvalidArgumentError('subject', input, 'subject must be a non-empty pronoun or noun phrase, e.g. "he" or "the dog"');
+  if (lower === '')
+    throw new InvalidArgumentError('subject', input, 'subject must be a non-empty pronoun or noun phrase, e.g. "he" or "the dog"');
 
   const pronoun = SUBJECT_PRONOUNS[lower];
   if (pronoun) return { kind: 'pronoun', person: pronoun, subject };

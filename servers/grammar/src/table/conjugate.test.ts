@@ -33,7 +33,11 @@ describe('conjugate', () => {
   });
 
   it('reports every failure as a GrammarError, which the MCP layer maps to isError', () => {
-    for (const call of [() => conjugate(table, 'run', 'past', '1sg'), () => conjugate(table, 'eat', 'x', '1sg'), () => conjugate(table, 'ate', 'past', '1sg')]) {
+    for (const call of [
+      () => conjugate(table, 'run', 'past', '1sg'),
+      () => conjugate(table, 'eat', 'x', '1sg'),
+      () => conjugate(table, 'ate', 'past', '1sg'),
+    ]) {
       expect(call).toThrow(GrammarError);
     }
   });

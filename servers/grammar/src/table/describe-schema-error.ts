@@ -14,8 +14,7 @@ export interface SchemaProblem {
   readonly message: string;
 }
 
-const SPANISH_TEXT =
-  'a non-empty string of lowercase Spanish words (a–z, ñ, á, é, í, ó, ú, ü, precomposed) separated by single spaces';
+const SPANISH_TEXT = 'a non-empty string of lowercase Spanish words (a–z, ñ, á, é, í, ó, ú, ü, precomposed) separated by single spaces';
 
 /** Appended when a string only looks right: its accents are decomposed, which lookups would not match. */
 const NFC_HINT = '; it is not in Unicode NFC: write each accented letter as one precomposed character';

@@ -28,7 +28,11 @@ describe('lookupIrregularVerb', () => {
   });
 
   it('answers regular verbs too, flagged as regular', () => {
-    expect(lookupIrregularVerb(table, 'study')).toMatchObject({ irregular: false, summary: 'study – studied – studied', spanishInfinitive: 'estudiar' });
+    expect(lookupIrregularVerb(table, 'study')).toMatchObject({
+      irregular: false,
+      summary: 'study – studied – studied',
+      spanishInfinitive: 'estudiar',
+    });
   });
 
   it('rejects a verb outside the table with the exact §A13 message', () => {

@@ -4,7 +4,8 @@ import { loadTable } from './load-table.js';
 import { lookupSpanish } from './lookup-spanish.js';
 
 const table = loadTable();
-const keys = (english: string): string[] => lookupSpanish(table, english).matches.map((r) => `${r.verb}/${r.tense}/${r.person}=${r.spanish}`);
+const keys = (english: string): string[] =>
+  lookupSpanish(table, english).matches.map((r) => `${r.verb}/${r.tense}/${r.person}=${r.spanish}`);
 
 describe('lookupSpanish', () => {
   it('answers the seed example: "ate" → "comió", and lists every person', () => {
@@ -29,7 +30,16 @@ describe('lookupSpanish', () => {
     expect(lookupSpanish(table, 'had').matches).toHaveLength(6);
     expect(lookupSpanish(table, 'eat').spanish).toBe('comer');
     expect(lookupSpanish(table, 'to eat').spanish).toBe('comer');
-    expect(lookupSpanish(table, 'come').matches.map((r) => r.spanish)).toEqual(['venir', 'venir', 'venir', 'vengo', 'vienes', 'venido', 'venido', 'venido']);
+    expect(lookupSpanish(table, 'come').matches.map((r) => r.spanish)).toEqual([
+      'venir',
+      'venir',
+      'venir',
+      'vengo',
+      'vienes',
+      'venido',
+      'venido',
+      'venido',
+    ]);
   });
 
   it('falls back to 1st, then 2nd singular when there is no 3rd singular match', () => {

@@ -28,7 +28,8 @@ export interface SpanishLookup {
 export function lookupSpanish(table: Table, englishForm: string): SpanishLookup {
   const text = normalizeText(englishForm);
   const english = table.rowsByEnglish.has(text) ? text : text.replace(/^to /, '');
-  if (english === '') throw new InvalidArgumentError('english_form', englishForm, 'english_form must be a non-empty English verb form, e.g. "ate"');
+  if (english === '')
+    throw new InvalidArgumentError('english_form', englishForm, 'english_form must be a non-empty English verb form, e.g. "ate"');
   const entry = table.rowsByEnglish.get(english);
   if (!entry) throw unknownFormError(table, english);
   return { english, spanish: entry.primary.spanish, primary: entry.primary, matches: entry.rows };

@@ -32,8 +32,15 @@ describe('normalizeTense', () => {
   it('accepts every spelling offered as an enum', () => {
     for (const spelling of TENSE_SPELLINGS) expect(() => normalizeTense(spelling)).not.toThrow();
     expect(TENSE_SPELLINGS).toEqual([
-      'infinitive', 'present_simple', 'past_simple', 'past_participle', 'simple_future',
-      'present simple', 'past simple', 'past participle', 'simple future',
+      'infinitive',
+      'present_simple',
+      'past_simple',
+      'past_participle',
+      'simple_future',
+      'present simple',
+      'past simple',
+      'past participle',
+      'simple future',
     ]);
   });
 
@@ -107,7 +114,9 @@ describe('normalizeVerb', () => {
   });
 
   it('points a conjugated form to its verb instead of calling it out of scope', () => {
-    expect(() => normalizeVerb('ate', table)).toThrow(new FormNotFoundError('ate', "'ate' is a form of 'eat', not a verb; pass the bare infinitive 'eat'"));
+    expect(() => normalizeVerb('ate', table)).toThrow(
+      new FormNotFoundError('ate', "'ate' is a form of 'eat', not a verb; pass the bare infinitive 'eat'"),
+    );
     expect(() => normalizeVerb('ate')).toThrow(OutOfScopeError);
   });
 

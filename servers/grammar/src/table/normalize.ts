@@ -105,7 +105,10 @@ const PLURAL_PERSON = /(^|\s)(\d?pl|plural|we|they|nosotros|nosotras|vosotros|vo
  * covers the singular only.
  */
 export function normalizePerson(input: string): Person {
-  const key = input.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  const key = input
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
   const person = PERSON_ALIASES[key];
   if (person) return person;
   if (PLURAL_PERSON.test(key)) {

@@ -95,7 +95,10 @@ describe('parseTable rejects a broken table, naming the file and the row', () =>
     const missing = locate('do', 'infinitive', '2sg');
     const extra = locate('do', 'infinitive', '3sg');
     let text = withLine(missing.line, missing.text.replace(/spanish: hacer/, 'note: x'));
-    text = text.split('\n').map((l, i) => (i === extra.line - 1 ? l.replace(' }', ', colour: red }') : l)).join('\n');
+    text = text
+      .split('\n')
+      .map((l, i) => (i === extra.line - 1 ? l.replace(' }', ', colour: red }') : l))
+      .join('\n');
     expect(problemsOf(text)).toEqual([
       `a13.yaml:${missing.line}: row ${missing.row} (do/infinitive/2sg): missing property 'spanish'`,
       `a13.yaml:${missing.line}: row ${missing.row} (do/infinitive/2sg): unknown property 'note'`,
@@ -126,7 +129,9 @@ describe('parseTable rejects a broken table, naming the file and the row', () =>
   it('reports a duplicated key inside one row as invalid YAML', () => {
     const { line, row, text } = locate('come', 'present_simple', '3sg');
     const [problem] = problemsOf(withLine(line, text.replace(' }', ', tense: present_simple }')));
-    expect(problem).toMatch(new RegExp(`^a13\\.yaml:${line}:\\d+: row ${row} \\(come/present_simple/3sg\\): invalid YAML: Map keys must be unique`));
+    expect(problem).toMatch(
+      new RegExp(`^a13\\.yaml:${line}:\\d+: row ${row} \\(come/present_simple/3sg\\): invalid YAML: Map keys must be unique`),
+    );
   });
 
   it('caps the message at 20 problems but keeps them all in `problems`', () => {
@@ -198,6 +203,9 @@ describe('parseTable checks the rules that tie rows together', () => {
   it('rejects a duplicated and a missing verbs entry', () => {
     const index = LINES.indexOf('  - verb: play');
     const problems = problemsOf(withLine(index + 1, '  - verb: work'));
-    expect(problems).toEqual([`a13.yaml:${index + 1}: verbs entry 2 duplicates verbs entry 1 (work)`, "a13.yaml: missing verbs entry for 'play'"]);
+    expect(problems).toEqual([
+      `a13.yaml:${index + 1}: verbs entry 2 duplicates verbs entry 1 (work)`,
+      "a13.yaml: missing verbs entry for 'play'",
+    ]);
   });
 });

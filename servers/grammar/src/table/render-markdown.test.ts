@@ -41,7 +41,9 @@ describe('renderTableMarkdown', () => {
     expect(markdown).toContain('## eat → comer');
     expect(markdown).toContain('| past simple | ate — comí | ate — comiste | ate — comió |');
     expect(markdown).toContain('Irregular English verbs: be, have, do, go, come, see, eat, write.');
-    const cells = markdown.split('\n').filter((l) => /^\| (infinitive|present simple|past simple|past participle|simple future) \|/.test(l));
+    const cells = markdown
+      .split('\n')
+      .filter((l) => /^\| (infinitive|present simple|past simple|past participle|simple future) \|/.test(l));
     expect(cells).toHaveLength(100);
   });
 

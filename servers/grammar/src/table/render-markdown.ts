@@ -46,7 +46,9 @@ export function renderVerbMarkdown(table: Table, verb: string): string {
 function verbSection(table: Table, verb: Verb, heading: string): string[] {
   const parts = table.principalParts.get(verb);
   if (!parts) throw new Error(`table has no verb '${verb}'`);
-  const header = PERSONS.map((p) => `${PERSON_LABELS[p]} (${PERSON_PRONOUNS[p].english.join(', ')} / ${PERSON_PRONOUNS[p].spanish.join(', ')})`);
+  const header = PERSONS.map(
+    (p) => `${PERSON_LABELS[p]} (${PERSON_PRONOUNS[p].english.join(', ')} / ${PERSON_PRONOUNS[p].spanish.join(', ')})`,
+  );
   const lines = [
     `${heading} ${verb} → ${parts.spanishInfinitive}`,
     '',

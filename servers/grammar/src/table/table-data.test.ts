@@ -76,7 +76,8 @@ describe('the bundled §A13 table', () => {
     expect(table.rows).toHaveLength(300);
     const keys = new Set(table.rows.map((r) => rowKey(r.verb, r.tense, r.person)));
     expect(keys.size).toBe(300);
-    for (const verb of VERBS) for (const tense of TENSES) for (const person of PERSONS) expect(keys.has(rowKey(verb, tense, person))).toBe(true);
+    for (const verb of VERBS)
+      for (const tense of TENSES) for (const person of PERSONS) expect(keys.has(rowKey(verb, tense, person))).toBe(true);
   });
 
   it('the hand-written sample covers every verb, tense and person', () => {
@@ -131,8 +132,18 @@ describe('every irregular English form', () => {
 
   it('gives regular verbs -ed pasts, with the spelling rules (studied, liked)', () => {
     const pasts: Record<string, string> = {
-      work: 'worked', play: 'played', walk: 'walked', talk: 'talked', listen: 'listened', watch: 'watched',
-      study: 'studied', finish: 'finished', start: 'started', look: 'looked', want: 'wanted', like: 'liked',
+      work: 'worked',
+      play: 'played',
+      walk: 'walked',
+      talk: 'talked',
+      listen: 'listened',
+      watch: 'watched',
+      study: 'studied',
+      finish: 'finished',
+      start: 'started',
+      look: 'looked',
+      want: 'wanted',
+      like: 'liked',
     };
     for (const [verb, past] of Object.entries(pasts)) {
       for (const person of PERSONS) {

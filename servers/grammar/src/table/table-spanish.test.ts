@@ -88,8 +88,26 @@ describe('Spanish translations', () => {
   it('uses one Spanish verb per English verb, all distinct', () => {
     const infinitives = table.verbs.map((v) => v.spanish);
     expect(infinitives).toEqual([
-      'trabajar', 'jugar', 'caminar', 'hablar', 'escuchar', 'observar', 'estudiar', 'terminar', 'empezar', 'mirar',
-      'querer', 'gustar', 'ser', 'tener', 'hacer', 'ir', 'venir', 'ver', 'comer', 'escribir',
+      'trabajar',
+      'jugar',
+      'caminar',
+      'hablar',
+      'escuchar',
+      'observar',
+      'estudiar',
+      'terminar',
+      'empezar',
+      'mirar',
+      'querer',
+      'gustar',
+      'ser',
+      'tener',
+      'hacer',
+      'ir',
+      'venir',
+      'ver',
+      'comer',
+      'escribir',
     ]);
     expect(new Set(infinitives).size).toBe(20);
   });

@@ -132,7 +132,14 @@ export function buildTable(meta: TableMetadata, rawVerbs: readonly RawVerbEntry[
       for (const person of PERSONS) {
         const key = rowKey(verb, tense, person);
         const raw = required(rawByKey.get(key), `row ${key}`);
-        const row: TableRow = Object.freeze({ verb, tense, person, english: raw.english, spanish: raw.spanish, irregular: entry.irregular });
+        const row: TableRow = Object.freeze({
+          verb,
+          tense,
+          person,
+          english: raw.english,
+          spanish: raw.spanish,
+          irregular: entry.irregular,
+        });
         rows.push(row);
         rowsByKey.set(key, row);
       }

@@ -15,7 +15,10 @@ import { isVerb, type Verb } from './vocabulary.js';
 export function unknownFormError(table: Table, form: string): GrammarError {
   const verb = verbBehind(table, form);
   if (verb) {
-    return new FormNotFoundError(form, `'${form}' is not a form of '${verb}' in the §A13 table; its forms are: ${formsOf(table, verb).join(', ')}`);
+    return new FormNotFoundError(
+      form,
+      `'${form}' is not a form of '${verb}' in the §A13 table; its forms are: ${formsOf(table, verb).join(', ')}`,
+    );
   }
   return new OutOfScopeError(form.replace(/^(will|to) /, ''));
 }
