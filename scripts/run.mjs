@@ -49,6 +49,7 @@ switch (task) {
     install();
     build();
     run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
+    run(bin('prettier'), ['--check', '--log-level=warn', '.']);
     run(bin('vitest'), ['run', ...rest]);
     break;
   case 'start':
