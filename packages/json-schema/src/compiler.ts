@@ -70,9 +70,7 @@ export function dialectOf(schema: object, fallback: SchemaDialect = '2020-12'): 
 }
 
 interface AjvLike {
-  compile(
-    schema: object,
-  ): ((value: unknown) => boolean) & {
+  compile(schema: object): ((value: unknown) => boolean) & {
     errors?: Array<{ instancePath: string; message?: string; params?: Record<string, unknown>; keyword: string }> | null;
   };
 }
