@@ -81,7 +81,9 @@ describe('a server that cannot be started or reached is an error naming the caus
     ]);
     expect(code).toBe(3);
     expect(stderr).toContain('ENOENT');
-    expect(stdout).toMatch(/error: ghost could not be started or reached: .*ENOENT/);
+    expect(stdout).toMatch(
+      /Could not run \(\d+ cells; the run fails\):\n +\d+ × ghost · stdio-ndjson: `wiremcp-no-such-server --stdio` could not be started: spawn wiremcp-no-such-server ENOENT/,
+    );
     expect(stdout).toContain('nothing was tested');
     expect(report!.targets[0]).toMatchObject({ id: 'ghost', status: 'error', error: expect.stringContaining('no such command') });
     expect(report!.tested).toBe(0);

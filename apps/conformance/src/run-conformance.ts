@@ -119,7 +119,7 @@ export async function runConformance(
     }
     const runnable = cells.filter((cell) => cell.skip === undefined && cell.notApplicable === undefined && cell.error === undefined).length;
     const progress = new Progress(cells.length, { stream: io.err, runnable, ...(options.plain ? { plain: true } : {}) });
-    log(`running ${cells.length} cells: ${runnable} to run, ${cells.length - runnable} that do not apply or cannot run`);
+    if (runnable > 0) log(`running ${cells.length} cells: ${runnable} to run, ${cells.length - runnable} that do not apply or cannot run`);
     const listed = (result: Parameters<typeof entryCovers>[1]): boolean => entries.some((entry) => entryCovers(entry, result));
     const results = await runMatrix(
       cells,
@@ -130,9 +130,9 @@ export async function runConformance(
           runCell(cell, session, context, { timeoutScale: options.timeoutScale, startupTimeoutMs: options.startupTimeoutMs }),
         ...(signal ? { signal } : {}),
       },
-      (result) => progress.cellDone(result, listed(result)),
+      (result) => runnable > 0 && progress.cellDone(result, listed(result)),
     );
-    progress.finish();
+    if (runnable > 0) progress.finish();
     const outcome = applyBaseline(results, entries);
     const durationMs = Date.now() - startedAt.getTime();
     const exitCode = signal?.aborted ? 1 : exitCodeOf(results, errors.length);
@@ -153,12 +153,10 @@ export async function runConformance(
     });
     io.out.write(`${formatSummary(results, durationMs)}\n`);
     const ran = results.filter((result) => result.process !== undefined).length;
-    io.out.write(`${ran} cells ran on ${report.processes} server processes\n`);
+    if (ran > 0) io.out.write(`${ran} cells ran on ${report.processes} server processes\n`);
     if (errors.length > 0) io.out.write(`\n${errors.length} scenario file(s) failed to load (see above): the run fails.\n`);
     for (const target of prepared.targets)
       if (target.unavailable) io.out.write(`\nnote: ${target.id} was skipped: ${target.unavailable}\n`);
-    for (const target of unreachable)
-      io.out.write(`\nerror: ${target.id} could not be started or reached: ${prepared.errors.get(target.id)!.get('*')}\n`);
     if (testedCount(results) === 0 && !signal?.aborted)
       io.out.write('\nnothing was tested: every cell was not applicable, skipped or could not run (the run fails).\n');
     const written = writeReports(report, resolve(options.out ?? DEFAULT_OUT_DIR), {

@@ -19,6 +19,7 @@ function cell(status: CellResult['status'], extra: Partial<CellResult> = {}): Ce
     revision: '2025-11-25',
     status,
     durationMs: 3,
+    process: 'fresh',
     ...extra,
   };
 }

@@ -141,15 +141,11 @@ export function formatSummary(results: readonly CellResult[], durationMs: number
     ...revisions.map((revision) => formatCounts(row.byRevision[revision])),
     formatCounts(row.total),
   ]);
-  const lines = table(['server', 'transport', ...revisions, 'total'], rows);
-  lines.push(
-    '',
-    ...table(
-      ['area', 'cells'],
-      areaCounts(results).map(({ area, counts }) => [area, formatCounts(counts)]),
-    ),
-  );
-  lines.push('', COUNTS_LEGEND, countsSentence(countStatuses(results), results.length, durationMs));
+  // When nothing ran (the servers could not be started, or nothing applies), the tables would only repeat that.
+  const ran = results.some((result) => result.process !== undefined);
+  const areas = areaCounts(results).map(({ area, counts }) => [area, formatCounts(counts)]);
+  const lines = ran ? [...table(['server', 'transport', ...revisions, 'total'], rows), '', ...table(['area', 'cells'], areas), ''] : [];
+  lines.push(COUNTS_LEGEND, countsSentence(countStatuses(results), results.length, durationMs));
   const failures = results.filter((result) => result.status === 'fail');
   if (failures.length > 0) {
     lines.push('', 'Unexpected failures:');
@@ -166,13 +162,16 @@ export function formatSummary(results: readonly CellResult[], durationMs: number
       const reason = `${result.server} · ${result.transport}: ${firstLine(result.reason, 500)}`;
       reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
     }
-    lines.push('', 'Cells that could not run:');
+    lines.push('', `Could not run (${errors.length} cell${errors.length === 1 ? '' : 's'}; the run fails):`);
     for (const [reason, count] of reasons) lines.push(`  ${count} × ${reason}`);
   }
   const warnings = results.filter((result) => result.status === 'warn');
   if (warnings.length > 0) {
     lines.push('', `Warnings (SHOULD/MAY scenarios that failed; they do not fail the run):`);
-    for (const result of warnings.slice(0, 20)) lines.push(`  ⚠ ${where(result)}: ${firstLine(result.failure?.message, 200)}`);
+    for (const result of warnings.slice(0, 20)) {
+      const known = result.reason ? ` (baseline: ${firstLine(result.reason, 120)})` : '';
+      lines.push(`  ⚠ ${where(result)}: ${firstLine(result.failure?.message, 200)}${known}`);
+    }
     if (warnings.length > 20) lines.push(`  … and ${warnings.length - 20} more (see the report)`);
   }
   const stale = results.filter((result) => result.status === 'stale');

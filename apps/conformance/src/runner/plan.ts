@@ -74,7 +74,9 @@ export function planMatrix(
     if (!scenarioSelected(scenario, filter.scenarios)) continue;
     for (const target of targets) {
       if (filter.servers?.length && !filter.servers.includes(target.id)) continue;
-      if (scenario.servers.kind === 'ids' && !scenario.servers.ids.includes(target.id)) continue;
+      // A server-specific scenario applies to that server however it is started (an external target recognised as it).
+      const ids = scenario.servers.kind === 'ids' ? scenario.servers.ids : undefined;
+      if (ids && !ids.includes(target.id) && !(target.knownAs !== undefined && ids.includes(target.knownAs))) continue;
       for (const transport of target.transports) {
         if (!scenario.transports.includes(transport.id)) continue;
         if (filter.transports?.length && !filter.transports.includes(transport.id)) continue;

@@ -32,8 +32,8 @@ export function stepLabel(step: Step): string {
   if (typeof body === 'object' && body !== null && typeof (body as Record<string, unknown>)['method'] === 'string') {
     return `${action} ${(body as Record<string, string>)['method']}`;
   }
-  if (typeof body === 'object' && body !== null && 'id' in body && action === 'expect')
-    return `${action} id ${JSON.stringify((body as Record<string, unknown>)['id'])}`;
+  const id = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['id'] : undefined;
+  if (action === 'expect' && (typeof id === 'number' || typeof id === 'string' || id === null)) return `${action} id ${JSON.stringify(id)}`;
   return action;
 }
 
