@@ -210,3 +210,53 @@ describe('Streamable HTTP (--url) against the official everything server in its 
     expect(cells.filter((cell) => cell.status !== 'pass').map((cell) => `${cell.scenario}: ${cell.failure?.message}`)).toEqual([]);
   }, 120_000);
 });
+
+describe('an HTTP transport of a registry server', () => {
+  test('its server process is started once and every cell opens its own session on it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wiremcp-registry-'));
+    const registry = join(dir, 'servers.yaml');
+    writeFileSync(
+      registry,
+      [
+        'servers:',
+        '  - id: official-http',
+        '    title: the official everything server over Streamable HTTP',
+        `    command: [${JSON.stringify(process.execPath)}, -r, ${JSON.stringify(join(PACKAGE_ROOT, 'src', 'testing', 'force-loopback.cjs'))}, ${JSON.stringify(OFFICIAL_EVERYTHING)}, streamableHttp]`,
+        '    revisions: [2025-06-18, 2025-11-25]',
+        '    capabilities: [tools, tools.listChanged, resources, resources.subscribe, resources.listChanged, prompts, prompts.listChanged, completions, logging]',
+        '    transports:',
+        "      streamable-http: { url: 'http://127.0.0.1:{{port}}/mcp', env: { PORT: '{{port}}' } }",
+        '',
+      ].join('\n'),
+    );
+    try {
+      const { code, stderr, report } = await cli([
+        '--registry',
+        registry,
+        '--server',
+        'official-http',
+        '--scenario',
+        'http-notification-accepted',
+        '--scenario',
+        'ping',
+        '--scenario',
+        'tools-list',
+        '--no-baseline',
+      ]);
+      expect(stderr).toMatch(/official-http answered initialize 2025-11-25 after/);
+      const ran = report!.cells.filter((cell) => cell.process !== undefined);
+      expect(ran.map((cell) => `${cell.scenario} ${cell.revision} ${cell.status}`).sort()).toEqual([
+        'http-notification-accepted 2025-06-18 pass',
+        'http-notification-accepted 2025-11-25 pass',
+        'ping 2025-06-18 pass',
+        'ping 2025-11-25 pass',
+        'tools-list 2025-06-18 pass',
+        'tools-list 2025-11-25 pass',
+      ]);
+      expect(report!.processes).toBe(1);
+      expect(code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

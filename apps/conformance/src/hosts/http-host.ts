@@ -5,6 +5,7 @@
  * of its own. A `--url` server is reached as it is (the app cannot restart it).
  */
 import type { Cell, CellResult } from '../runner/cell-types.js';
+import { errorResult } from '../runner/run-cell.js';
 import { CellSession } from '../session/cell-session.js';
 import { connectHttp, owning, startHttpServer, type StartedHttpServer } from '../session/open-session.js';
 import type { TargetTransport } from '../targets/target.js';
@@ -58,13 +59,24 @@ export class HttpHost implements Host {
         notes: ['the scenario asks for a fresh process, but a --url server cannot be restarted'],
       });
     }
-    const server = await this.#startProcess();
+    let server: StartedHttpServer;
+    try {
+      server = await this.#startProcess();
+    } catch (error) {
+      return errorResult(cell, `the server could not be started: ${(error as Error).message}`);
+    }
     const session = new CellSession(owning(connectHttp(server.url, this.#transport.id), server), { revision: cell.revision, owns: true });
     return run(cell, session, { process: 'fresh', notes: [] });
   }
 
   async runShared(cells: readonly Cell[], run: CellRunner, onResult: (result: CellResult) => void, signal?: AbortSignal): Promise<void> {
-    const url = await this.url();
+    let url: string;
+    try {
+      url = await this.url();
+    } catch (error) {
+      for (const cell of cells) onResult(errorResult(cell, `the server could not be started: ${(error as Error).message}`));
+      return;
+    }
     const shared = this.#shared ? await this.#shared : undefined;
     for (const cell of cells) {
       if (signal?.aborted) break;

@@ -68,6 +68,11 @@ export function staticResult(cell: Cell): CellResult | undefined {
   return undefined;
 }
 
+/** The result of a cell whose server could not be started or reached when its turn came. */
+export function errorResult(cell: Cell, reason: string): CellResult {
+  return { ...base(cell), status: 'error', reason, durationMs: 0 };
+}
+
 class CellTimeout extends Error {}
 
 /** Runs a cell on `session` and returns its result; never throws. */
