@@ -67,6 +67,8 @@ export class CellState implements CheckContext {
   readonly httpNotes: string[] = [];
   /** Log index when the latest message was sent: `expectNone` looks at what arrived since. */
   lastSendIndex = 0;
+  /** What the latest send was: a message the app serialised, or bytes sent as they are (sendPayload, sendRaw). */
+  lastSendKind: 'message' | 'raw' = 'message';
   exit: { code: number | null; signal: string | null } | undefined;
   /** HTTP: requests whose POST response ended without their answer (stringified ids). */
   readonly ended = new Set<string>();

@@ -4,6 +4,9 @@ import { liveServerCount } from '../session/child-processes.js';
 import { StdioSession } from '../session/stdio-session.js';
 import { CellState, StepFailed } from './cell-state.js';
 import { expectMessage } from './expectations.js';
+import { sendMessage, sendPayload } from './step-sending.js';
+
+const ENV = { isHttp: false, defaultTimeoutMs: 60_000, timeoutScale: 1, startupTimeoutMs: 60_000 };
 
 // A server that answers pings and requests with a method it knows, and silently drops everything else — as the
 // official SDK's stdio transport drops a line that is not JSON.
@@ -44,7 +47,7 @@ async function failure(promise: Promise<unknown>): Promise<StepFailed> {
 
 test('an error answer that cannot come: the server answers a ping sent after the request, and the step says so', async () => {
   const state = cell();
-  await state.session.sendPayload(new TextEncoder().encode('{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {'));
+  await sendPayload(state, ENV, { text: '{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {' }, {});
   const failed = await failure(expectMessage(state, { id: null, error: { code: -32700 } }, { timeoutMs: 60_000, isHttp: false }));
   expect(failed.message).toMatch(
     /no message matching the pattern within \d+ ms \(nothing unconsumed arrived, although it answered a ping sent after the request/,
@@ -53,10 +56,16 @@ test('an error answer that cannot come: the server answers a ping sent after the
   expect(state.transcript.filter((entry) => entry.dir === 'in')).toEqual([]);
 });
 
+test('a well-formed request that gets no error answer waits its whole timeout (it may take its time to fail)', async () => {
+  const state = cell();
+  await sendMessage(state, ENV, { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'x' } });
+  const failed = await failure(expectMessage(state, { id: 3, error: { code: -32002 } }, { timeoutMs: 1500, isHttp: false }));
+  expect(failed.message).toBe('no message matching the pattern within 1500 ms (nothing unconsumed arrived)');
+});
+
 test('a second answer to an id the server already answered cannot come: the step fails at once', async () => {
   const state = cell();
-  state.trackOutgoing({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-  await state.session.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  await sendMessage(state, ENV, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
   await expectMessage(state, { id: 2, result: { tools: [] } }, { timeoutMs: 60_000, isHttp: false });
   const failed = await failure(expectMessage(state, { id: 2, result: { tools: { $length: 1 } } }, { timeoutMs: 60_000, isHttp: false }));
   expect(failed.message).toBe('the server already answered id 2 (an earlier step took that answer): no other answer can come');

@@ -79,9 +79,11 @@ export async function expectMessage(state: CellState, pattern: unknown, options:
   const start = Date.now();
   let deadline = start + options.timeoutMs;
   const id = literalId(pattern);
-  // stdio: a server that drops a request it cannot serve never answers; checking that it still reads (it answers
-  // a ping sent after the request) tells so after about a second instead of the whole timeout.
-  let pingAt = !options.isHttp && expectsError(pattern) ? start + Math.min(PING_AFTER_MS, options.timeoutMs / 4) : undefined;
+  // stdio: a server that drops input it cannot read (invalid JSON, a request that is no request) never answers;
+  // checking that it still reads — it answers a ping sent after the input — tells so after about a second instead
+  // of the whole timeout. Only for bytes sent as they are: a well-formed request may take its time to fail.
+  const checkReading = !options.isHttp && state.lastSendKind === 'raw' && expectsError(pattern);
+  let pingAt = checkReading ? start + Math.min(PING_AFTER_MS, options.timeoutMs / 4) : undefined;
   let pinged = false;
   for (;;) {
     await state.ingest();

@@ -69,6 +69,7 @@ export async function sendMessage(
   step: { headers?: Record<string, string | null>; status?: unknown } = {},
 ): Promise<void> {
   state.lastSendIndex = state.session.log.events.length;
+  state.lastSendKind = 'message';
   state.trackOutgoing(message);
   state.recordOut(message);
   const outcome = await state.session.send(message, step.headers ? { headers: step.headers } : {});
@@ -104,6 +105,7 @@ export async function sendPayload(
 ): Promise<void> {
   const bytes = payloadBytes(state, spec);
   state.lastSendIndex = state.session.log.events.length;
+  state.lastSendKind = 'raw';
   if (spec.json === undefined) state.trackRawText(Buffer.from(bytes).toString('utf8'));
   state.note(`payload (${bytes.length} bytes): ${Buffer.from(bytes.subarray(0, 120)).toString('utf8')}${bytes.length > 120 ? '…' : ''}`);
   const outcome = await state.session.sendPayload(bytes, step.headers ? { headers: step.headers } : {});
@@ -120,6 +122,7 @@ function rawBytes(chunk: RawChunk | string): Uint8Array {
 export async function sendRaw(state: CellState, raw: string | readonly RawChunk[]): Promise<void> {
   const chunks: ReadonlyArray<RawChunk | string> = typeof raw === 'string' ? [raw] : raw;
   state.lastSendIndex = state.session.log.events.length;
+  state.lastSendKind = 'raw';
   const all = chunks.map((chunk) =>
     rawBytes(
       typeof chunk === 'string'
