@@ -74,10 +74,10 @@ Selection (repeatable, or comma-separated):
 Any server:
   --command "<cmd>"      a stdio server command line (quotes and backslashes as in a shell, no expansion)
   --url <url>            a Streamable HTTP endpoint (with --transport http-sse: the SSE endpoint)
-  --name <id>            the id of that server in reports and baselines (default: external); the id of
-                         a servers.yaml server applies its baseline entries (so does reporting its serverInfo)
-                         It is started once first, then probed: scenarios it does not declare the
-                         capabilities for are not applicable.
+  --name <id>            the id of that server in reports (default: external); the id of a servers.yaml
+                         server applies that server's baseline entries (so does reporting its serverInfo).
+                         The server is started once first, then probed: scenarios needing capabilities it
+                         does not declare are not applicable.
 
 Run:
   --jobs <n>             cells (or lanes of cells) in parallel (default: twice the number of CPUs)
