@@ -109,6 +109,7 @@ export async function runConformance(
       startupTimeoutMs: options.startupTimeoutMs,
       timeoutScale: options.timeoutScale,
       log,
+      ...(signal ? { signal } : {}),
     });
     const filter = { transports: options.transports, revisions: options.revisions, scenarios: options.scenarios };
     const cells = planMatrix(scenarios, prepared.targets, filter, prepared.probes, prepared.errors);

@@ -43,6 +43,8 @@ export interface PrepareOptions {
   readonly timeoutScale: number;
   /** One line of progress (stderr). */
   readonly log: (line: string) => void;
+  /** Once aborted (Ctrl-C), no further target is started. */
+  readonly signal?: AbortSignal;
 }
 
 /** The revision the warm-up asks for: the newest legacy one the run covers (most servers are legacy), else 2026-07-28. */
@@ -76,7 +78,7 @@ export async function prepareTargets(
   for (const original of targets) {
     let target = original;
     const first = target.transports[0];
-    if (target.unavailable !== undefined || first === undefined) {
+    if (target.unavailable !== undefined || first === undefined || options.signal?.aborted) {
       out.push(target);
       continue;
     }
