@@ -10,9 +10,13 @@ import type { CatalogueFile } from './catalogue.js';
 import type { Icons } from './icons.js';
 import type { LiveFeed } from './live.js';
 
+/** Fixed text/plain contents. */
 export const STATIC_TEXT_URI = 'test://static-text';
+/** A fixed PNG, as a blob. */
 export const STATIC_BINARY_URI = 'test://static-binary';
+/** JSON naming the id taken from the URI. */
 export const DATA_TEMPLATE = 'test://template/{id}/data';
+/** Changes when `update_watched_resource` runs. */
 export const WATCHED_URI = 'test://watched-resource';
 
 /** The text of `test://static-text`, as the suite words it. */

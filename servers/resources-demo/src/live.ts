@@ -9,12 +9,16 @@ import type { McpServer } from '@wiremcp/server';
 import { READ_HINTS, withHint } from './cache-hints.js';
 import type { Icons } from './icons.js';
 
+/** The clock: JSON with the time of the last tick and the tick count. */
 export const CLOCK_URI = 'demo://live/clock';
+/** The activity log's last {@link LOG_LINES} lines. */
 export const LOG_URI = 'demo://live/log';
+/** The activity log's last `lines` lines. */
 export const LOG_TEMPLATE = 'demo://live/log{?lines}';
 
-/** Lines `demo://live/log` shows, and the most the log keeps (and `?lines=` may ask for). */
+/** Lines `demo://live/log` shows. */
 export const LOG_LINES = 20;
+/** Lines the log keeps, and the most `?lines=` may ask for. */
 export const LOG_CAPACITY = 100;
 
 /** Options of {@link LiveFeed}. */

@@ -10,9 +10,11 @@ import type { Audience } from './catalogue.js';
 import type { Icons } from './icons.js';
 import type { LiveFeed } from './live.js';
 
-/** How many notes may exist at once, and the longest title and text (so memory stays bounded). */
+/** How many notes may exist at once (so memory stays bounded). */
 export const MAX_NOTES = 100;
+/** The longest title of a note, in characters. */
 export const MAX_TITLE = 200;
+/** The longest text of a note, in characters. */
 export const MAX_TEXT = 65_536;
 
 interface Note {

@@ -7,6 +7,7 @@ import type { McpServer } from '@wiremcp/server';
 import { READ_HINTS, withHint } from './cache-hints.js';
 import type { Icons } from './icons.js';
 
+/** How the server saw the request that read it. */
 export const REQUEST_URI = 'demo://request';
 
 /** Registers `demo://request`. */

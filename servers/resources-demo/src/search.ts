@@ -11,8 +11,9 @@ import type { Icons } from './icons.js';
 /** The search template. */
 export const SEARCH_TEMPLATE = 'demo://search{?q,limit}';
 
-/** Results per search unless `limit` says otherwise, and the most `limit` may ask for. */
+/** Results per search unless `limit` says otherwise. */
 export const DEFAULT_LIMIT = 10;
+/** The most results `limit` may ask for. */
 export const MAX_LIMIT = 50;
 
 /** What a search looks through: every readable resource's listing entry, as of now. */
