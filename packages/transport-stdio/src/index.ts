@@ -5,7 +5,6 @@ export { createProcessStdioTransport, type ProcessStdioTransportOptions } from '
 export { StdioClientTransport, DEFAULT_SHUTDOWN_TIMEOUT_MS, type StdioClientTransportOptions } from './stdio-client-transport.js';
 export { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment, buildChildEnvironment } from './child-environment.js';
 export { formatCommand, type ServerExitDetails } from './server-exit-error.js';
-export { parsePayload } from './parse-payload.js';
 export {
   parseStdioServerArgs,
   serveProcessStdio,

@@ -1,6 +1,6 @@
 import { createDecoder, type FrameDecoder, type Framing, type FramingError } from '@wiremcp/framing';
 import { LocalError } from '@wiremcp/protocol';
-import { parsePayload } from './parse-payload.js';
+import { parsePayload } from '@wiremcp/jsonrpc';
 
 /** Where a {@link MessageReader} delivers what it reads (the transport that owns it). */
 export interface MessageSink {
