@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDecoder } from './create-decoder.js';
-import { frameText, utf8ByteLength } from './frame-text.js';
+import { frameJson, frameText, utf8ByteLength } from './frame-text.js';
 import { FramingError } from './framing-error.js';
 
 const encoder = new TextEncoder();
@@ -26,6 +26,24 @@ describe('frameText', () => {
     decoder.push(encoder.encode(framed + framed));
     decoder.end();
     expect(frames).toEqual([json, json]);
+  });
+});
+
+describe('frameJson', () => {
+  it('serialises and frames in one step, like frameText of JSON.stringify', () => {
+    const value = { text: 'comió 😀\nline two', n: [1, 2] };
+    for (const framing of ['ndjson', 'content-length'] as const) {
+      expect(frameJson(value, framing)).toBe(frameText(JSON.stringify(value), framing));
+    }
+  });
+
+  it('returns undefined for what JSON.stringify cannot express, and throws what it throws', () => {
+    expect(frameJson(undefined, 'ndjson')).toBeUndefined();
+    expect(frameJson(() => 1, 'content-length')).toBeUndefined();
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => frameJson(cyclic, 'ndjson')).toThrow(TypeError);
+    expect(() => frameJson({ big: 1n }, 'ndjson')).toThrow(TypeError);
   });
 });
 
