@@ -2,7 +2,7 @@
 // help, version, signals, exit codes) and the helpers that stop child processes. Node only.
 export {
   runServerMain,
-  DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS,
   EXIT_CODES,
   type ServerMainOptions,
   type ServerMainContext,

@@ -5,7 +5,7 @@ import { formatUsage, parseServerArgs, type ServerArgsSpec } from './parse-serve
 import type { Servable, Serving } from './serve-mode.js';
 
 /** Default bound on a graceful shutdown after SIGINT/SIGTERM: under the 2 s a stdio client waits before SIGKILL. */
-export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 1800;
+export const DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS = 1800;
 
 /** Exit codes of a server main. */
 export const EXIT_CODES = {
@@ -154,7 +154,7 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
     }
     stopping = signal;
     say(`${name}: ${signal}, shutting down`);
-    const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS;
     shutdownTimer = setTimeout(() => {
       say(`${name}: not stopped ${timeoutMs} ms after ${signal}; exiting`);
       exitFromEvent(EXIT_CODES.failure);
