@@ -78,10 +78,12 @@ describe('the bin over raw stdio', () => {
     expect(messages).toHaveLength(6);
   });
 
-  test('a bad command line exits 2 with the usage; --help prints it and exits 0', async () => {
+  test('a bad command line exits 2 with one line and a hint; --help prints the usage and exits 0', async () => {
     const bad = await runRaw(['--page-size', 'many'], '');
     expect(bad).toMatchObject({ code: 2, stdout: '' });
-    expect(bad.stderr).toMatch(/--page-size must be an integer[\s\S]*Usage: wiremcp-resources-demo/);
+    expect(bad.stderr).toBe(
+      'wiremcp-resources-demo: --page-size must be an integer from 1 to 1000, got "many"\nRun \'wiremcp-resources-demo --help\' for usage.\n',
+    );
     const help = await runRaw(['--help'], '');
     expect(help).toMatchObject({ code: 0, stdout: '' });
     expect(help.stderr).toMatch(/^Usage: wiremcp-resources-demo/);

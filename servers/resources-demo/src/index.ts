@@ -6,7 +6,7 @@ export {
   type ResourcesDemo,
   type ResourcesDemoOptions,
 } from './resources-demo.js';
-export { parseCliArgs, USAGE, type CliOptions, type ParsedArgs } from './cli-args.js';
+export { OPTIONS, parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
 export { LIST_CACHING, READ_HINTS } from './cache-hints.js';
 export { DATA_DIR, isTextMimeType, loadCatalogue, type Catalogue, type CatalogueFile } from './catalogue.js';
 export { ELEMENT_TEMPLATE, elementUri, parseElements, type Element } from './elements.js';

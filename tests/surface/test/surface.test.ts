@@ -64,6 +64,7 @@ const ALLOWED: Record<string, string[]> = {
     'node:string_decoder',
     'node:util',
   ],
+  process: ['@wiremcp/jsonrpc', '@wiremcp/transport-stdio', 'node:child_process', 'node:os', 'node:stream', 'node:util'],
 };
 
 const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server'];
@@ -132,6 +133,7 @@ describe('pinned exports', () => {
     server: ['.', './package.json'],
     client: ['.', './package.json'],
     'transport-stdio': ['.', './package.json'],
+    process: ['.', './package.json'],
   };
 
   test.each(Object.entries(EXPORT_KEYS))('%s export paths', (dir, keys) => {
@@ -187,6 +189,8 @@ describe('pinned exports', () => {
       'detectFraming',
       'encodeFrame',
       'encodeTextFrame',
+      'frameJson',
+      'frameText',
     ],
     jsonrpc: [
       'DEFAULT_REQUEST_TIMEOUT_MS',
@@ -197,6 +201,7 @@ describe('pinned exports', () => {
       'createLinkedPair',
       'describeInvalid',
       'messageKind',
+      'parsePayload',
     ],
     'json-schema': ['SchemaError', 'createSchemaCompiler', 'dialectOf'],
     server: [
@@ -232,9 +237,24 @@ describe('pinned exports', () => {
       'createProcessStdioTransport',
       'formatCommand',
       'getDefaultEnvironment',
-      'parsePayload',
-      'parseStdioServerArgs',
-      'serveProcessStdio',
+      'DEFAULT_STOP_GRACE_MS',
+      'signalProcessGroup',
+      'stopChildProcess',
+      'waitForExit',
+    ],
+    process: [
+      'ChildProcessSet',
+      'DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS',
+      'DEFAULT_STOP_GRACE_MS',
+      'EXIT_CODES',
+      'UsageError',
+      'formatUsage',
+      'nodeProcess',
+      'parseServerArgs',
+      'runServerMain',
+      'signalProcessGroup',
+      'stopChildProcess',
+      'waitForExit',
     ],
   };
 
