@@ -37,6 +37,22 @@ export function chooseAuthMethod(credentials: ClientCredentials, supported?: rea
   return 'none';
 }
 
+/** `application/x-www-form-urlencoded` encoding of one value (the WHATWG serializer, RFC 6749 Appendix B). */
+function formEncode(value: string): string {
+  return new URLSearchParams([['', value]]).toString().slice(1);
+}
+
+/**
+ * HTTP Basic client authentication (RFC 6749 §2.3.1). `oauth4webapi` percent-encodes characters such as `-` that the
+ * form encoding leaves alone; servers that compare the decoded header without unescaping would then refuse
+ * ordinary identifiers, so the WHATWG serializer's output is used instead.
+ */
+function clientSecretBasic(secret: string): oauth.ClientAuth {
+  return (_as, client, _body, headers) => {
+    headers.set('authorization', `Basic ${btoa(`${formEncode(client.client_id)}:${formEncode(secret)}`)}`);
+  };
+}
+
 /** The `oauth4webapi` client-authentication function for a method. */
 export function clientAuthFor(credentials: ClientCredentials, method: TokenEndpointAuthMethod): oauth.ClientAuth {
   switch (method) {
@@ -46,7 +62,7 @@ export function clientAuthFor(credentials: ClientCredentials, method: TokenEndpo
     case 'client_secret_post':
       if (!credentials.clientSecret) throw new AuthError('config_invalid', `${method} needs a client secret`);
       return method === 'client_secret_basic'
-        ? oauth.ClientSecretBasic(credentials.clientSecret)
+        ? clientSecretBasic(credentials.clientSecret)
         : oauth.ClientSecretPost(credentials.clientSecret);
     case 'private_key_jwt':
       if (!credentials.privateKey) throw new AuthError('config_invalid', 'private_key_jwt needs a private key');

@@ -4,6 +4,7 @@
  * Metadata Document, dynamic), the grants, refresh, step-up and DPoP. Web-standard APIs only.
  */
 export { authorizationCodeGrant, type AuthorizationCodeGrantOptions } from './authorization-code.js';
+export { createAuthFetch, type AuthFetchOptions } from './auth-fetch.js';
 export { automaticUserAgent, type AutomaticUserAgentOptions } from './automatic-user-agent.js';
 export { grantParameters, runTokenRequest, type GrantClient, type GrantContext, type GrantResult, type OAuthGrant } from './grant.js';
 export {

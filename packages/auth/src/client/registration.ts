@@ -56,6 +56,37 @@ function dcrAuthMethod(supported: readonly string[] | undefined): TokenEndpointA
   return 'none';
 }
 
+/**
+ * Reads a registration response (RFC 7591 §3.2): 201 (200 tolerated) with a `client_id`. Deliberately lenient about
+ * optional members (some servers omit `client_secret_expires_at` next to a secret); errors become `AuthError`s with
+ * the server's OAuth error code.
+ */
+async function parseRegistrationResponse(response: Response): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await response.text());
+  } catch {
+    body = undefined;
+  }
+  const object = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  if (response.status !== 201 && response.status !== 200) {
+    const error = typeof object?.error === 'string' ? object.error : undefined;
+    const description = typeof object?.error_description === 'string' ? `: ${describeValue(object.error_description, 120)}` : '';
+    throw new AuthError(
+      'registration_failed',
+      `dynamic client registration was refused (HTTP ${response.status}${error ? `, ${describeValue(error, 40)}` : ''})${description}`,
+      {
+        status: response.status,
+        ...(error ? { oauthError: error } : {}),
+      },
+    );
+  }
+  if (!object || typeof object.client_id !== 'string' || object.client_id.length === 0) {
+    throw new AuthError('registration_failed', 'the registration response has no client_id');
+  }
+  return object;
+}
+
 const AUTH_METHODS = new Set(['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt']);
 
 /** Resolves the client to use at `context.issuer`, registering when needed. */
@@ -125,13 +156,13 @@ export async function resolveClient(
     token_endpoint_auth_method: method,
     application_type: options.applicationType ?? applicationTypeFor(options.redirectUri),
   };
-  let registered: oauth.OmitSymbolProperties<oauth.Client>;
+  let registered: Record<string, unknown>;
   try {
     const response = await oauth.dynamicClientRegistrationRequest(as, metadata as Partial<oauth.Client>, {
       ...oauthRequestOptions(context.fetchPolicy),
       ...(context.signal ? { signal: context.signal } : {}),
     });
-    registered = await oauth.processDynamicClientRegistrationResponse(response);
+    registered = await parseRegistrationResponse(response);
   } catch (error) {
     throw isAuthError(error) ? error : mapOAuthError(error, 'registration_failed', 'dynamic client registration');
   }
@@ -139,12 +170,13 @@ export async function resolveClient(
     typeof registered.token_endpoint_auth_method === 'string' && AUTH_METHODS.has(registered.token_endpoint_auth_method);
   const secret = typeof registered.client_secret === 'string' && registered.client_secret.length > 0 ? registered.client_secret : undefined;
   const finalMethod = (returnedMethod ? registered.token_endpoint_auth_method : method) as TokenEndpointAuthMethod;
+  const clientId = registered.client_id as string;
   const expires =
     typeof registered.client_secret_expires_at === 'number' && registered.client_secret_expires_at > 0
       ? registered.client_secret_expires_at * 1000
       : undefined;
   const client: StoredClient = {
-    clientId: registered.client_id,
+    clientId,
     ...(secret && finalMethod !== 'none' ? { clientSecret: secret } : {}),
     ...(expires ? { clientSecretExpiresAt: expires } : {}),
     tokenEndpointAuthMethod: secret || finalMethod === 'none' ? finalMethod : 'none',
