@@ -27,6 +27,8 @@ export interface AsOptions {
   tokenHook?: (body: URLSearchParams, headers: Headers) => Record<string, unknown> | undefined;
   /** The origin the AS is reached at, when another server forwards to it (2025-03-26 layouts). */
   publicOrigin?: () => string;
+  /** Scopes actually granted for the requested ones (default: all requested). */
+  grantScopes?: (requested: string[]) => string[];
 }
 
 export interface TokenRecord {
@@ -134,7 +136,13 @@ export async function mockAuthorizationServer(options: AsOptions = {}, registry 
         scope = previous.scopes.join(' ');
       }
       const token = `at-${randomUUID()}`;
-      const record: TokenRecord = { token, scopes: scope ? scope.split(' ') : [], issuer: issuer(), ...(jkt ? { jkt } : {}) };
+      const requested = scope ? scope.split(' ') : [];
+      const record: TokenRecord = {
+        token,
+        scopes: options.grantScopes ? options.grantScopes(requested) : requested,
+        issuer: issuer(),
+        ...(jkt ? { jkt } : {}),
+      };
       registry.set(token, record);
       const refresh = options.refreshTokens ? `rt-${randomUUID()}` : undefined;
       if (refresh) registry.set(`refresh:${refresh}`, record);
