@@ -42,6 +42,11 @@ function mapCallbackError(error: unknown): AuthError {
   return new AuthError('authorization_failed', 'the authorization response is invalid', { cause: error });
 }
 
+/** True for metadata from OpenID Connect Discovery (it has the members OpenID providers must publish). */
+function isOpenIdProvider(as: GrantContext['as']): boolean {
+  return Array.isArray(as.subject_types_supported) || Array.isArray(as.id_token_signing_alg_values_supported);
+}
+
 /** Creates the interactive grant for users: registration, browser redirect, code exchange. */
 export function authorizationCodeGrant(options: AuthorizationCodeGrantOptions): OAuthGrant {
   const bound: { value?: string } = {};
@@ -72,6 +77,8 @@ export function authorizationCodeGrant(options: AuthorizationCodeGrantOptions): 
         code_challenge_method: 'S256',
         state,
       });
+      // OpenID Connect Core §11: an OpenID provider honours offline_access only together with prompt=consent.
+      if (context.scopes?.includes('offline_access') && !params.has('prompt') && isOpenIdProvider(as)) params.set('prompt', 'consent');
       params.forEach((value, key) => url.searchParams.set(key, value));
       const callback = await options.userAgent.authorize(url, {
         redirectUri: options.redirectUri,
