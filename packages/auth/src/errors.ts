@@ -117,7 +117,6 @@ export function describeValue(value: unknown, max = 80): string {
   } catch {
     text = typeof value;
   }
-  // eslint-disable-next-line no-control-regex
   const clean = text.replace(/[\u0000-\u001f\u007f]/g, '?');
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }

@@ -96,7 +96,6 @@ export function formatChallenge(scheme: string, params: Readonly<Record<string, 
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
     if (TOKEN.exec(name)?.[0] !== name) throw new TypeError('invalid auth-param name');
-    // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f]/.test(value)) throw new TypeError('auth-param values must not contain control characters');
     parts.push(`${name}="${value.replace(/["\\]/g, (c) => `\\${c}`)}"`);
   }

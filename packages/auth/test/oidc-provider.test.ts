@@ -22,6 +22,7 @@ import {
   JwtTokenVerifier,
   type RequestAuthenticator,
 } from '../src/server/index.js';
+import { startLoopbackUserAgent } from '../src/node/index.js';
 import { startTestProvider, type TestProvider } from './helpers/oidc-provider.js';
 import { json, serve, type Served } from './helpers/serve.js';
 
@@ -142,6 +143,27 @@ describe('against oidc-provider', () => {
     });
     expect(reuse.status).toBe(400);
     expect(reuse.json.error).toBe('invalid_grant');
+  });
+
+  test('the interactive loopback helper: the browser lands on 127.0.0.1 with code, state and iss', async () => {
+    const op = await provider();
+    const rs = await protectedResource(op.issuer);
+    const browser = automaticUserAgent();
+    const loopback = await startLoopbackUserAgent({
+      print: () => undefined,
+      // Plays the browser: follows the provider's redirects, then delivers the final one to the listener.
+      openBrowser: async (url) => {
+        const landing = await browser.authorize(url, { redirectUri: loopback.redirectUri, state: url.searchParams.get('state')! });
+        await fetch(landing);
+      },
+    });
+    closers.push(loopback);
+    const p = new McpOAuthProvider({
+      serverUrl: rs.mcpUrl,
+      grant: authorizationCodeGrant({ redirectUri: loopback.redirectUri, userAgent: loopback, clientName: 'wiremcp cli' }),
+    });
+    expect((await caller(p, rs.mcpUrl)()).status).toBe(200);
+    expect(rs.accepted[0]!.subject).toBe('user-1');
   });
 
   test('client credentials (client_secret_basic and private_key_jwt) for the resource', async () => {

@@ -116,7 +116,7 @@ export async function startTestProvider(options: TestProviderOptions = {}): Prom
       });
       return;
     }
-    callback(req, res);
+    void callback(req, res);
   };
   return {
     issuer,
