@@ -2,7 +2,7 @@
  * The OAuth client's behaviour over time: scope selection and step-up, retry limits, authorization server
  * migration, refresh with rotation, DPoP with nonces at both servers, and the grants without a user.
  */
-import { exportJWK, generateKeyPair, jwtVerify } from 'jose';
+import { decodeJwt, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
   authorizationCodeGrant,
@@ -203,6 +203,11 @@ describe('DPoP', () => {
     const authenticated = rs.requests.filter((r) => r.authorization);
     expect(authenticated.every((r) => r.authorization!.startsWith('DPoP ') && r.dpop)).toBe(true);
     expect(new Set(authenticated.map((r) => r.dpop)).size).toBe(authenticated.length);
+    if (nonces) {
+      expect(decodeJwt(as.tokenRequests[1]!.headers.get('dpop')!).nonce).toBe('as-nonce');
+      expect(decodeJwt(authenticated.at(-1)!.dpop!).nonce).toBe('rs-nonce');
+      expect(decodeJwt(authenticated[0]!.dpop!).nonce).toBeUndefined();
+    }
   });
 
   test('never: no proofs even when advertised; the misadvertised none algorithm is ignored', async () => {
