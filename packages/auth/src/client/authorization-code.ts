@@ -54,7 +54,8 @@ export function authorizationCodeGrant(options: AuthorizationCodeGrantOptions): 
     name: 'authorization_code',
     interactive: true,
     async refreshClient(context, clientId) {
-      const stored = await resolveClient(context, options, bound).catch(() => undefined);
+      // Never registers: refreshing needs the client the tokens were issued to, not a new one.
+      const stored = await resolveClient(context, options, bound, false).catch(() => undefined);
       return stored && stored.clientId === clientId ? clientFor(stored) : undefined;
     },
     async acquire(context: GrantContext): Promise<GrantResult> {

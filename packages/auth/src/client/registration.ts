@@ -89,12 +89,27 @@ async function parseRegistrationResponse(response: Response): Promise<Record<str
 
 const AUTH_METHODS = new Set(['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt']);
 
-/** Resolves the client to use at `context.issuer`, registering when needed. */
+/**
+ * Resolves the client to use at `context.issuer`, registering when needed (or, with `register: false`, resolving
+ * `undefined` instead of registering).
+ */
 export async function resolveClient(
   context: GrantContext,
   options: RegistrationOptions,
   boundIssuer: { value?: string },
-): Promise<StoredClient> {
+): Promise<StoredClient>;
+export async function resolveClient(
+  context: GrantContext,
+  options: RegistrationOptions,
+  boundIssuer: { value?: string },
+  register: false,
+): Promise<StoredClient | undefined>;
+export async function resolveClient(
+  context: GrantContext,
+  options: RegistrationOptions,
+  boundIssuer: { value?: string },
+  register = true,
+): Promise<StoredClient | undefined> {
   const { issuer, as, store } = context;
   const pre = options.preRegistered;
   if (pre) {
@@ -139,6 +154,7 @@ export async function resolveClient(
   ) {
     return stored;
   }
+  if (!register) return undefined;
   if (!as.registration_endpoint) {
     throw new AuthError(
       'registration_failed',
