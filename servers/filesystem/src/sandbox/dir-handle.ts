@@ -60,6 +60,7 @@ export async function openChildDirectory(parent: DirHandle, name: string): Promi
   if (parent.anchoring === 'path') {
     try {
       await checkSameEntry(file, path);
+      await checkParentStill(parent);
     } catch (error) {
       await handle.close();
       throw error;
@@ -74,6 +75,17 @@ export async function openChildDirectory(parent: DirHandle, name: string): Promi
  */
 export async function checkSameEntry(file: FileHandle, path: string): Promise<void> {
   const [opened, named] = await Promise.all([file.stat(), lstat(path)]);
+  if (opened.dev !== named.dev || opened.ino !== named.ino) {
+    throw new FsError('changed_during_operation', 'The file system changed while the path was resolved; try again');
+  }
+}
+
+/**
+ * Path anchoring only: the parent's path must still lead to the parent that was opened (a link swapped in for it,
+ * or for one of its ancestors, leads elsewhere). Narrows the window of a swap; it cannot close it.
+ */
+export async function checkParentStill(parent: DirHandle): Promise<void> {
+  const [opened, named] = await Promise.all([parent.file.stat(), stat(parent.realPath)]);
   if (opened.dev !== named.dev || opened.ino !== named.ino) {
     throw new FsError('changed_during_operation', 'The file system changed while the path was resolved; try again');
   }

@@ -8,7 +8,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { AccessView } from './access-view.js';
-import { DirHandle, OPEN_FLAGS, checkSameEntry, currentPathOf, openChildDirectory } from './dir-handle.js';
+import { DirHandle, OPEN_FLAGS, checkParentStill, checkSameEntry, currentPathOf, openChildDirectory } from './dir-handle.js';
 import type { DenyList } from './deny-list.js';
 import { FsError, fail, fromErrno } from './errors.js';
 import { absoluteClientPath } from './client-path.js';
@@ -121,7 +121,10 @@ export class Sandbox {
           location = await this.resolver.follow(location, target.path, hops);
         }
       }
-      if (location.dir.anchoring === 'path') await checkSameEntry(file, location.dir.child(location.name));
+      if (location.dir.anchoring === 'path') {
+        await checkSameEntry(file, location.dir.child(location.name));
+        await checkParentStill(location.dir);
+      }
       const now = await currentPathOf(file, location.dir.anchoring);
       if (now !== undefined && !isWithin(now, location.root.real)) throw fail.outside(target.path);
       const stat = await file.stat();
