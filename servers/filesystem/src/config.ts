@@ -69,8 +69,11 @@ export interface FilesystemConfig {
   rootsTimeoutMs: number;
 }
 
+/** Overrides of {@link defaultConfig}: any field, and any subset of the limits. */
+export type ConfigOverrides = Partial<Omit<FilesystemConfig, 'directories' | 'limits'>> & { limits?: Partial<Limits> };
+
 /** A configuration with every default filled in. */
-export function defaultConfig(directories: string[], overrides: Partial<Omit<FilesystemConfig, 'directories'>> = {}): FilesystemConfig {
+export function defaultConfig(directories: string[], overrides: ConfigOverrides = {}): FilesystemConfig {
   return {
     directories,
     readOnly: false,

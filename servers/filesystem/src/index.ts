@@ -5,7 +5,7 @@ export {
   type FilesystemServer,
   type FilesystemServerOptions,
 } from './filesystem-server.js';
-export { defaultConfig, DEFAULT_LIMITS, type FilesystemConfig, type Limits } from './config.js';
+export { defaultConfig, DEFAULT_LIMITS, type ConfigOverrides, type FilesystemConfig, type Limits } from './config.js';
 export { parseCliArgs, USAGE, type ParsedArgs, type TransportChoice } from './cli-args.js';
 export { ERROR_CODE_META } from './tools/tool-runtime.js';
 export type { FsErrorCode } from './sandbox/errors.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { McpClient, type RootsHandler } from '@wiremcp/client';
 import { createLinkedPair } from '@wiremcp/jsonrpc';
 import { createFilesystemServer, type FilesystemServer } from '../src/filesystem-server.js';
-import { defaultConfig, type FilesystemConfig } from '../src/config.js';
+import { defaultConfig, type ConfigOverrides } from '../src/config.js';
 
 /** The two eras every tool is tested in. */
 export const ERAS = ['legacy', 'modern'] as const;
@@ -57,7 +57,7 @@ export function makeTree(name = 'root'): Tree {
 
 /** Options of {@link connect}. */
 export interface ConnectOptions {
-  config?: Partial<Omit<FilesystemConfig, 'directories'>>;
+  config?: ConfigOverrides;
   directories?: string[];
   roots?: RootsHandler;
 }
@@ -71,10 +71,14 @@ export interface Connected {
   close(): Promise<void>;
 }
 
+/** Structured content as tests read it: loosely, with the schema checked by the client already. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- one place for the tests' loose reads of results
+export type Loose = Record<string, any>;
+
 /** A tool result as the tests read it. */
 export interface ToolResult {
   content: Array<{ type: string; text?: string; data?: string; mimeType?: string; resource?: Record<string, unknown> }>;
-  structuredContent?: Record<string, any>;
+  structuredContent?: Loose;
   isError?: boolean;
   _meta?: Record<string, unknown>;
 }

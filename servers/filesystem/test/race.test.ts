@@ -55,7 +55,9 @@ function startSwapper(script: string, args: string[]): Promise<{ done: Promise<n
     let started = false;
     const done = new Promise<number>((resolveDone, rejectDone) => {
       child.on('error', rejectDone);
-      child.on('close', (code) => (code === 0 ? resolveDone(Number(output.split('\n')[1])) : rejectDone(new Error(`swapper exited ${code}`))));
+      child.on('close', (code) =>
+        code === 0 ? resolveDone(Number(output.split('\n')[1])) : rejectDone(new Error(`swapper exited ${code}`)),
+      );
     });
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -141,7 +143,9 @@ test('a directory moved out of the allowed directory after it was opened is refu
       mkdirSync(join(tree.outside, 'moved'));
       renameSync(tree.at('sub'), join(tree.outside, 'moved', 'sub'));
       if (pinned.anchoring === 'proc-fd') {
-        await expect(sandbox.resolver.checkStillInside(entry.location, 'sub/x.txt')).rejects.toMatchObject({ code: 'outside_allowed_directories' });
+        await expect(sandbox.resolver.checkStillInside(entry.location, 'sub/x.txt')).rejects.toMatchObject({
+          code: 'outside_allowed_directories',
+        });
       }
     } finally {
       await sandbox.release(entry.location);

@@ -69,7 +69,9 @@ describe.each(ERAS)('%s era', (era) => {
     const { call } = await connect(tree, era);
     expect(errorCode(await call('read_text_file', { path: tree.at('dir-link/secret.txt') }))).toBe('outside_allowed_directories');
     expect(errorCode(await call('list_directory', { path: tree.at('dir-link') }))).toBe('outside_allowed_directories');
-    expect(errorCode(await call('write_file', { path: tree.at('dir-link/planted.txt'), content: 'x' }))).toBe('outside_allowed_directories');
+    expect(errorCode(await call('write_file', { path: tree.at('dir-link/planted.txt'), content: 'x' }))).toBe(
+      'outside_allowed_directories',
+    );
     expect(errorCode(await call('create_directory', { path: tree.at('dir-link/newdir') }))).toBe('outside_allowed_directories');
     expect(errorCode(await call('search_files', { path: tree.at('dir-link'), pattern: '*' }))).toBe('outside_allowed_directories');
     expect(readdirSync(tree.outside)).toEqual(['secret.txt']);
@@ -188,7 +190,10 @@ describe.each(ERAS)('%s era', (era) => {
     const narrowed = await connect(tree, era, { roots });
     expect(textOf(await narrowed.call('read_text_file', { path: tree.at('a/in-a.txt') }))).toBe('A');
     expect(errorCode(await narrowed.call('read_text_file', { path: tree.at('b/in-b.txt') }))).toBe('outside_allowed_directories');
-    expect((await narrowed.call('list_allowed_directories')).structuredContent).toEqual({ directories: [tree.at('a')], narrowedByClientRoots: true });
+    expect((await narrowed.call('list_allowed_directories')).structuredContent).toEqual({
+      directories: [tree.at('a')],
+      narrowedByClientRoots: true,
+    });
     const replaced = await connect(tree, era, { roots, config: { roots: 'replace' } });
     expect(textOf(await replaced.call('read_text_file', { path: tree.at('a/in-a.txt') }))).toBe('A');
     expect(errorCode(await replaced.call('read_text_file', { path: tree.secret }))).toBe('outside_allowed_directories');
@@ -254,8 +259,12 @@ describe.each(ERAS)('%s era', (era) => {
     tree.write('%2e%2e/literal.txt', 'literal');
     const { call, client } = await connect(tree, era);
     expect(textOf(await call('read_text_file', { path: tree.at('%2e%2e/literal.txt') }))).toBe('literal');
-    expect(errorCode(await call('read_text_file', { path: `${tree.root}/%2e%2e/../../outside/secret.txt` }))).toBe('outside_allowed_directories');
-    expect(errorCode(await call('read_text_file', { path: `file://${tree.root}/%2e%2e/outside/secret.txt` }))).toBe('outside_allowed_directories');
+    expect(errorCode(await call('read_text_file', { path: `${tree.root}/%2e%2e/../../outside/secret.txt` }))).toBe(
+      'outside_allowed_directories',
+    );
+    expect(errorCode(await call('read_text_file', { path: `file://${tree.root}/%2e%2e/outside/secret.txt` }))).toBe(
+      'outside_allowed_directories',
+    );
     expect(errorCode(await call('read_text_file', { path: `file://${tree.root}/..%2Foutside%2Fsecret.txt` }))).toBe('invalid_path');
     expect(errorCode(await call('read_text_file', { path: `file://${tree.root}/x%00.txt` }))).toBe('invalid_path');
     expect(errorCode(await call('read_text_file', { path: `file://evil.example${tree.root}/a` }))).toBe('invalid_path');

@@ -42,11 +42,34 @@ describe.each(ERAS)('%s era', (era) => {
     expect(names).not.toContain('delete_file');
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get('read_text_file')!.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
-    expect(byName.get('write_file')!.annotations).toEqual({ readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false });
-    expect(byName.get('edit_file')!.annotations).toEqual({ readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false });
-    expect(byName.get('create_directory')!.annotations).toEqual({ readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false });
-    expect(byName.get('move_file')!.annotations).toEqual({ readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false });
-    expect(byName.get('read_text_file')!.inputSchema).toMatchObject({ required: ['path'], properties: { head: { type: 'integer' }, tail: { type: 'integer' } } });
+    expect(byName.get('write_file')!.annotations).toEqual({
+      readOnlyHint: false,
+      idempotentHint: true,
+      destructiveHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.get('edit_file')!.annotations).toEqual({
+      readOnlyHint: false,
+      idempotentHint: false,
+      destructiveHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.get('create_directory')!.annotations).toEqual({
+      readOnlyHint: false,
+      idempotentHint: true,
+      destructiveHint: false,
+      openWorldHint: false,
+    });
+    expect(byName.get('move_file')!.annotations).toEqual({
+      readOnlyHint: false,
+      idempotentHint: false,
+      destructiveHint: true,
+      openWorldHint: false,
+    });
+    expect(byName.get('read_text_file')!.inputSchema).toMatchObject({
+      required: ['path'],
+      properties: { head: { type: 'integer' }, tail: { type: 'integer' } },
+    });
     expect(byName.get('edit_file')!.inputSchema).toMatchObject({ required: ['path', 'edits'] });
     expect(byName.get('move_file')!.inputSchema).toMatchObject({ required: ['source', 'destination'] });
     for (const tool of tools) expect(tool.outputSchema).toBeDefined();
@@ -84,7 +107,10 @@ describe.each(ERAS)('%s era', (era) => {
     const image = await call('read_media_file', { path: tree.at('img.png') });
     expect(image.content).toEqual([{ type: 'image', data: png.toString('base64'), mimeType: 'image/png' }]);
     expect(image.structuredContent).toEqual({ path: tree.at('img.png'), mimeType: 'image/png', size: png.length });
-    expect((await call('read_media_file', { path: tree.at('sound.mp3') })).content[0]).toMatchObject({ type: 'audio', mimeType: 'audio/mpeg' });
+    expect((await call('read_media_file', { path: tree.at('sound.mp3') })).content[0]).toMatchObject({
+      type: 'audio',
+      mimeType: 'audio/mpeg',
+    });
     const other = await call('read_media_file', { path: tree.at('blob.bin') });
     expect(other.content[0]).toMatchObject({ type: 'resource', resource: { uri: `file://${tree.at('blob.bin')}`, blob: 'AAEC' } });
   });
@@ -95,7 +121,9 @@ describe.each(ERAS)('%s era', (era) => {
     const { call } = await connect(tree, era);
     const result = await call('read_multiple_files', { paths: [tree.at('a.txt'), tree.at('nope.txt'), tree.at('b.txt')] });
     expect(result.isError).toBeFalsy();
-    expect(textOf(result)).toBe(`${tree.at('a.txt')}:\nA\n\n---\n${tree.at('nope.txt')}: Error - No such file or directory: ${tree.at('nope.txt')}\n---\n${tree.at('b.txt')}:\nB\n`);
+    expect(textOf(result)).toBe(
+      `${tree.at('a.txt')}:\nA\n\n---\n${tree.at('nope.txt')}: Error - No such file or directory: ${tree.at('nope.txt')}\n---\n${tree.at('b.txt')}:\nB\n`,
+    );
     expect(result.structuredContent!.files).toEqual([
       { path: tree.at('a.txt'), ok: true, size: 1, bytes: 1, truncated: false },
       { path: tree.at('nope.txt'), ok: false, error: { code: 'not_found', message: `No such file or directory: ${tree.at('nope.txt')}` } },
@@ -119,10 +147,19 @@ describe.each(ERAS)('%s era', (era) => {
   test('edit_file: diff, dry run, and the file written only when not a dry run', async () => {
     tree.write('code.ts', 'const a = 1;\nconst b = 2;\n');
     const { call } = await connect(tree, era);
-    const dry = await call('edit_file', { path: tree.at('code.ts'), edits: [{ oldText: 'const b = 2;', newText: 'const b = 3;' }], dryRun: true });
+    const dry = await call('edit_file', {
+      path: tree.at('code.ts'),
+      edits: [{ oldText: 'const b = 2;', newText: 'const b = 3;' }],
+      dryRun: true,
+    });
     expect(textOf(dry)).toContain('-const b = 2;\n+const b = 3;');
     expect(textOf(dry).startsWith('```diff\n')).toBe(true);
-    expect(dry.structuredContent).toMatchObject({ dryRun: true, changed: true, written: false, applied: [{ line: 2, method: 'exact', occurrences: 1 }] });
+    expect(dry.structuredContent).toMatchObject({
+      dryRun: true,
+      changed: true,
+      written: false,
+      applied: [{ line: 2, method: 'exact', occurrences: 1 }],
+    });
     expect(readFileSync(tree.at('code.ts'), 'utf8')).toBe('const a = 1;\nconst b = 2;\n');
     const done = await call('edit_file', { path: tree.at('code.ts'), edits: [{ oldText: 'const b = 2;', newText: 'const b = 3;' }] });
     expect(done.structuredContent).toMatchObject({ written: true });
@@ -138,13 +175,25 @@ describe.each(ERAS)('%s era', (era) => {
     expect((await call('create_directory', { path: tree.at('x/y/z') })).structuredContent).toMatchObject({ created: false });
     const listing = await call('list_directory', { path: tree.root });
     expect(textOf(listing)).toBe('[FILE] f.txt\n[LINK] link-out\n[DIR] x');
-    expect(listing.structuredContent).toMatchObject({ total: 3, truncated: false, entries: [{ name: 'f.txt', type: 'file' }, { name: 'link-out', type: 'symlink' }, { name: 'x', type: 'directory' }] });
+    expect(listing.structuredContent).toMatchObject({
+      total: 3,
+      truncated: false,
+      entries: [
+        { name: 'f.txt', type: 'file' },
+        { name: 'link-out', type: 'symlink' },
+        { name: 'x', type: 'directory' },
+      ],
+    });
     const sized = await call('list_directory_with_sizes', { path: tree.root, sortBy: 'size' });
     expect(textOf(sized)).toContain('[FILE] f.txt');
     expect(textOf(sized)).toContain('5 B');
     expect(textOf(sized)).toContain('Total: 1 files, 1 directories');
     expect(sized.structuredContent!.totals).toEqual({ files: 1, directories: 1, bytes: 5 });
-    expect(sized.structuredContent!.entries[0]).toMatchObject({ name: 'f.txt', size: 5, modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(sized.structuredContent!.entries[0]).toMatchObject({
+      name: 'f.txt',
+      size: 5,
+      modified: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 
   test('list_directory pages with offset and limit', async () => {
@@ -165,7 +214,14 @@ describe.each(ERAS)('%s era', (era) => {
     const full = await call('directory_tree', { path: tree.root, excludePatterns: ['node_modules'] });
     expect(textOf(full)).toBe('src/\n  a.ts\n  lib/\n    b.ts');
     expect(full.structuredContent!.tree).toEqual([
-      { name: 'src', type: 'directory', children: [{ name: 'a.ts', type: 'file' }, { name: 'lib', type: 'directory', children: [{ name: 'b.ts', type: 'file' }] }] },
+      {
+        name: 'src',
+        type: 'directory',
+        children: [
+          { name: 'a.ts', type: 'file' },
+          { name: 'lib', type: 'directory', children: [{ name: 'b.ts', type: 'file' }] },
+        ],
+      },
     ]);
     const shallow = await call('directory_tree', { path: tree.root, maxDepth: 1 });
     expect(shallow.structuredContent).toMatchObject({ depthLimited: true, entries: 2 });
@@ -185,7 +241,10 @@ describe.each(ERAS)('%s era', (era) => {
     );
     expect(readFileSync(tree.at('c.txt'), 'utf8')).toBe('A');
     expect(errorCode(await call('copy_file', { source: tree.at('c.txt'), destination: tree.at('b.txt') }))).toBe('already_exists');
-    expect((await call('copy_file', { source: tree.at('c.txt'), destination: tree.at('d.txt') })).structuredContent).toMatchObject({ bytes: 1, created: true });
+    expect((await call('copy_file', { source: tree.at('c.txt'), destination: tree.at('d.txt') })).structuredContent).toMatchObject({
+      bytes: 1,
+      created: true,
+    });
     await call('copy_file', { source: tree.at('c.txt'), destination: tree.at('b.txt'), overwrite: true });
     expect(readFileSync(tree.at('b.txt'), 'utf8')).toBe('A');
   });
@@ -217,7 +276,13 @@ describe.each(ERAS)('%s era', (era) => {
     tree.write('f.txt', 'abc');
     const { call } = await connect(tree, era);
     const info = await call('get_file_info', { path: tree.at('f.txt') });
-    expect(info.structuredContent).toMatchObject({ type: 'file', size: 3, isFile: true, isDirectory: false, permissions: expect.stringMatching(/^[0-7]{3}$/) });
+    expect(info.structuredContent).toMatchObject({
+      type: 'file',
+      size: 3,
+      isFile: true,
+      isDirectory: false,
+      permissions: expect.stringMatching(/^[0-7]{3}$/),
+    });
     expect(info.structuredContent!.modified).toBe(statSync(tree.at('f.txt')).mtime.toISOString());
     expect(textOf(info)).toContain('size: 3');
     expect((await call('get_file_info', { path: tree.root })).structuredContent).toMatchObject({ type: 'directory', isDirectory: true });

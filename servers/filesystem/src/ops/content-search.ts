@@ -48,6 +48,13 @@ export interface ContentResults {
 
 const IN_FLIGHT = 4;
 
+let liveWorkers = 0;
+
+/** Matching threads running now, in this process (they end with their search, on its budget or cancellation). */
+export function liveMatchWorkers(): number {
+  return liveWorkers;
+}
+
 /** The compiled worker next to this module (from the sources, tests use the built one). */
 function workerUrl(): URL {
   return import.meta.url.endsWith('.ts')
@@ -89,6 +96,8 @@ export async function searchContents(
     maxLineLength: 10_000,
   };
   const worker = new Worker(fileURLToPath(workerUrl()), { workerData: setup });
+  liveWorkers++;
+  worker.once('exit', () => liveWorkers--);
   const results: ContentResults = {
     matches: [],
     filesSearched: 0,
