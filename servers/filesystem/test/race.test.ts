@@ -92,7 +92,7 @@ afterEach(async () => {
   tree.cleanup();
 });
 
-test('a parent directory swapped for a link to outside while reads and writes run: nothing outside is read or written', async () => {
+test('a parent directory swapped for a link to outside while reads, writes and searches run: nothing outside is read or written', async () => {
   tree.write('work/file.txt', 'INSIDE\n');
   // The same name outside, so a read through the link would return the secret.
   writeFileSync(join(tree.outside, 'file.txt'), `${SECRET}\n`);
@@ -100,9 +100,11 @@ test('a parent directory swapped for a link to outside while reads and writes ru
   const { call } = await connect(tree, 'legacy');
   const swapper = await startSwapper(PARENT_SWAPPER, [tree.root, 'work', tree.outside, String(SWAPS), String(SWAP_MS)]);
   const results = await hammer(swapper.done, (i) =>
-    i % 2 === 0
+    i % 3 === 0
       ? call('read_text_file', { path: tree.at('work/file.txt') })
-      : call('write_file', { path: tree.at(`work/new-${i}.txt`), content: 'written' }),
+      : i % 3 === 1
+        ? call('write_file', { path: tree.at(`work/new-${i}.txt`), content: 'written' })
+        : call('search_file_contents', { path: tree.root, pattern: 'SECRET|INSIDE' }),
   );
   const swaps = await swapper.done;
   expect(swaps).toBeGreaterThan(0);

@@ -1,22 +1,17 @@
 /**
- * search_file_contents: a grep over the files below a directory. The walk (confined, bounded, `.gitignore`-aware)
- * and the reads happen here, file by file through open directories; matching runs in a worker thread that is
- * terminated when the call's time budget is spent, so no pattern can hang the server. Files that are binary, too
- * large, multiply linked or unreadable are skipped and counted.
+ * search_file_contents, the main thread's half: check the query, hand the opened start directory to a search
+ * thread (content-search-worker.ts), collect its matches as they come, and stop it when the call's time budget is
+ * spent or the call is cancelled. The start directory stays open until the thread has its own descriptor of it; a
+ * stopped thread's descriptors are closed from the shared table it kept.
  */
-import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Limits } from '../config.js';
-import { OPEN_FLAGS } from '../sandbox/dir-handle.js';
 import type { Location } from '../sandbox/resolver.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { invalid } from '../tools/results.js';
-import type { LineMatch, MatchResponse, MatcherSetup } from './content-search-worker.js';
-import { GitignoreStack } from './gitignore.js';
+import type { LineMatch, SearchCounts, SearchMessage, SearchSetup } from './content-search-worker.js';
 import { excludeMatcher, includeMatcher } from './patterns.js';
-import { binaryReason } from './text-format.js';
-import { walkDirectory, type WalkOutcome } from './walk.js';
 
 /** What to search for. */
 export interface ContentQuery {
@@ -30,32 +25,22 @@ export interface ContentQuery {
   respectGitignore: boolean;
 }
 
-/** One match, with the path relative to the searched directory. */
-export interface ContentMatch extends LineMatch {
-  relative: string;
-}
-
 /** What a search found. */
-export interface ContentResults {
-  matches: ContentMatch[];
-  filesSearched: number;
-  filesMatched: number;
+export interface ContentResults extends SearchCounts {
+  matches: LineMatch[];
   truncated: boolean;
   stoppedBy: 'maxResults' | 'timeBudget' | 'maxVisited' | 'maxResponseBytes' | undefined;
-  skipped: { binary: number; tooLarge: number; hardLinks: number; unreadable: number };
-  walk: WalkOutcome | undefined;
 }
 
-const IN_FLIGHT = 4;
-
+const STOP_GRACE_MS = 1000;
 let liveWorkers = 0;
 
-/** Matching threads running now, in this process (they end with their search, on its budget or cancellation). */
+/** Search threads running now, in this process (they end with their search, on its budget or cancellation). */
 export function liveMatchWorkers(): number {
   return liveWorkers;
 }
 
-/** The compiled worker next to this module (from the sources, tests use the built one). */
+/** The compiled thread next to this module (run from the sources, tests use the built one). */
 function workerUrl(): URL {
   return import.meta.url.endsWith('.ts')
     ? new URL('../../dist/ops/content-search-worker.js', import.meta.url)
@@ -76,7 +61,7 @@ export function compilePattern(query: Pick<ContentQuery, 'pattern' | 'literal' |
   return { source, flags };
 }
 
-/** Searches the files below `start` (an opened directory). */
+/** Searches the files below `start` (an opened directory, released by the caller after this resolves). */
 export async function searchContents(
   sandbox: Sandbox,
   start: Location & { name: null },
@@ -85,125 +70,73 @@ export async function searchContents(
   signal: AbortSignal,
 ): Promise<ContentResults> {
   const { source, flags } = compilePattern(query);
-  const included = includeMatcher(query.include);
-  const excluded = excludeMatcher(query.excludePatterns);
-  const gitignore = query.respectGitignore ? new GitignoreStack() : undefined;
-  const setup: MatcherSetup = {
+  // Checked here so that a bad glob is an argument error, not a thread failure.
+  includeMatcher(query.include);
+  excludeMatcher(query.excludePatterns);
+  const setup: SearchSetup = {
+    startPath: start.dir.base,
+    anchoring: start.dir.anchoring,
+    rootReal: start.root.real,
+    startNames: [...start.names],
+    deny: [...sandbox.deny.patterns],
+    allowHardLinks: sandbox.allowHardLinks,
     source,
     flags,
+    include: query.include,
+    exclude: query.excludePatterns,
+    respectGitignore: query.respectGitignore,
     contextLines: query.contextLines,
-    maxMatchesPerFile: query.maxResults,
-    maxLineLength: 10_000,
+    maxResults: query.maxResults,
+    maxDepth: limits.maxDepth,
+    maxVisited: limits.maxVisited,
+    maxDirectoryEntries: limits.maxDirectoryEntries,
+    maxFileBytes: limits.maxSearchFileBytes,
   };
-  const worker = new Worker(fileURLToPath(workerUrl()), { workerData: setup });
-  liveWorkers++;
-  worker.once('exit', () => liveWorkers--);
   const results: ContentResults = {
     matches: [],
     filesSearched: 0,
     filesMatched: 0,
+    visited: 0,
+    skipped: { binary: 0, tooLarge: 0, hardLinks: 0, unreadable: 0 },
     truncated: false,
     stoppedBy: undefined,
-    skipped: { binary: 0, tooLarge: 0, hardLinks: 0, unreadable: 0 },
-    walk: undefined,
   };
-  const pending = new Map<number, string>();
-  const byFile: Array<ContentMatch[] | undefined> = [];
-  let found = 0;
-  let failure: Error | undefined;
-  // The walk is sequential, so at most one wait is in progress at a time.
-  let wake: (() => void) | undefined;
-  const notify = (): void => {
-    const resolve = wake;
-    wake = undefined;
-    resolve?.();
-  };
-  const waitUntil = async (done: () => boolean): Promise<void> => {
-    while (!done() && !signal.aborted && !failure) await new Promise<void>((resolve) => (wake = resolve));
-  };
-  worker.on('message', (response: MatchResponse) => {
-    const relative = pending.get(response.id);
-    if (relative === undefined) return;
-    pending.delete(response.id);
-    if (response.matches.length > 0) {
-      results.filesMatched++;
-      byFile[response.id] = response.matches.map((match) => ({ ...match, relative }));
-      found += response.matches.length;
-    }
-    if (response.more) results.truncated = true;
-    notify();
+  // trackUnmanagedFds: the descriptors the thread opened are closed when it exits, also when it is terminated.
+  const worker = new Worker(fileURLToPath(workerUrl()), { workerData: setup, trackUnmanagedFds: true });
+  liveWorkers++;
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      liveWorkers--;
+      resolve();
+    }),
+  );
+  let ready = false;
+  const finished = new Promise<void>((resolve, reject) => {
+    worker.on('message', (message: SearchMessage) => {
+      if (message.type === 'ready') ready = true;
+      else if (message.type === 'matches') results.matches.push(...message.matches);
+      else {
+        Object.assign(results, message.counts);
+        results.stoppedBy = message.stoppedBy;
+        resolve();
+      }
+    });
+    worker.once('error', reject);
+    worker.once('exit', () => resolve());
+    signal.addEventListener('abort', () => resolve(), { once: true });
   });
-  worker.on('error', (error) => {
-    failure ??= error;
-    notify();
-  });
-  const onAbort = (): void => {
-    void worker.terminate();
-    notify();
-  };
-  signal.addEventListener('abort', onAbort, { once: true });
-  let nextId = 0;
   try {
-    results.walk = await walkDirectory(
-      sandbox,
-      start,
-      async (entry) => {
-        if (failure || found >= query.maxResults) return 'stop';
-        if (excluded(entry.relative) || gitignore?.ignores(entry.relative, entry.kind === 'directory')) return 'skip';
-        if (entry.kind !== 'file' || !included(entry.relative)) return undefined;
-        let data: Buffer;
-        try {
-          const file = await open(entry.parent.child(entry.name), OPEN_FLAGS.read);
-          try {
-            const stat = await file.stat();
-            if (!stat.isFile()) return undefined;
-            if (stat.nlink > 1 && !sandbox.allowHardLinks) {
-              results.skipped.hardLinks++;
-              return undefined;
-            }
-            if (stat.size > limits.maxSearchFileBytes) {
-              results.skipped.tooLarge++;
-              return undefined;
-            }
-            data = await file.readFile();
-          } finally {
-            await file.close();
-          }
-        } catch {
-          results.skipped.unreadable++;
-          return undefined;
-        }
-        if (binaryReason(data)) {
-          results.skipped.binary++;
-          return undefined;
-        }
-        results.filesSearched++;
-        await waitUntil(() => pending.size < IN_FLIGHT);
-        if (signal.aborted || failure) return 'stop';
-        const id = nextId++;
-        pending.set(id, entry.relative);
-        // Hand the bytes over without a copy when they own their buffer.
-        const own = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength;
-        worker.postMessage({ id, data }, own ? [data.buffer as ArrayBuffer] : []);
-        return undefined;
-      },
-      { maxDepth: limits.maxDepth, maxVisited: limits.maxVisited, maxDirectoryEntries: limits.maxDirectoryEntries, signal },
-      gitignore ? { enter: (dir, relative) => gitignore.enter(dir, relative), leave: (relative) => gitignore.leave(relative) } : {},
-    );
-    await waitUntil(() => pending.size === 0);
+    await finished;
   } finally {
-    signal.removeEventListener('abort', onAbort);
-    await worker.terminate();
-  }
-  if (failure) throw failure;
-  for (const matches of byFile) if (matches) results.matches.push(...matches);
-  if (results.matches.length > query.maxResults) {
-    results.matches.length = query.maxResults;
-    results.truncated = true;
+    void worker.terminate();
+    // Until the thread has its own descriptor of the start directory it must be gone before the caller closes ours
+    // (a reused descriptor number would point it elsewhere). After that, do not wait long for a thread stuck in a
+    // system call: its descriptors are closed when it exits.
+    if (!ready) await exited;
+    else await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, STOP_GRACE_MS).unref())]);
   }
   if (signal.aborted) results.stoppedBy = 'timeBudget';
-  else if (found >= query.maxResults) results.stoppedBy = 'maxResults';
-  else if (results.walk?.stoppedBy === 'visited') results.stoppedBy = 'maxVisited';
+  if (results.matches.length > query.maxResults) results.matches.length = query.maxResults;
   if (results.stoppedBy) results.truncated = true;
   return results;
 }

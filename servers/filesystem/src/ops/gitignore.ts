@@ -1,9 +1,10 @@
 /**
  * `.gitignore` awareness for walks (the `ignore` package implements git's pattern rules). Each directory's
  * `.gitignore` is read when the walk enters it — through the open directory, without following a link, at most
- * 256 KiB — and applies to the paths below it; a deeper file's rules win over a shallower one's. `.git` itself is
- * always left out.
+ * 256 KiB, single-linked — and applies to the paths below it; a deeper file's rules win over a shallower one's.
+ * `.git` itself is always left out. Both an async loader (tool walks) and a sync one (the content-search thread).
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import ignore, { type Ignore } from 'ignore';
 import { OPEN_FLAGS, type DirHandle } from '../sandbox/dir-handle.js';
@@ -28,6 +29,30 @@ export class GitignoreStack {
     } catch {
       // No .gitignore (or a link, or unreadable): nothing to add.
     }
+    this.#push(relative, text);
+  }
+
+  /** `enter` for a directory whose entries are reached through `base` (sync, for a worker thread). */
+  enterSync(base: string, relative: string): void {
+    let text: string | undefined;
+    let fd: number | undefined;
+    try {
+      fd = openSync(`${base}/.gitignore`, OPEN_FLAGS.read);
+      const stat = fstatSync(fd);
+      if (stat.isFile() && stat.size <= MAX_GITIGNORE_BYTES && stat.nlink === 1) {
+        const buffer = Buffer.allocUnsafe(stat.size);
+        const length = readSync(fd, buffer, 0, stat.size, 0);
+        text = buffer.subarray(0, length).toString('utf8');
+      }
+    } catch {
+      // No .gitignore (or a link, or unreadable): nothing to add.
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+    this.#push(relative, text);
+  }
+
+  #push(relative: string, text: string | undefined): void {
     if (text !== undefined) this.#levels.push({ relative, rules: ignore({ allowRelativePaths: true }).add(text) });
   }
 

@@ -5,7 +5,7 @@
  * and memory stays bounded by depth × directory size.
  */
 import type { Dirent } from 'node:fs';
-import { lstat, opendir } from 'node:fs/promises';
+import { lstat, opendir, readdir } from 'node:fs/promises';
 import type { DirHandle } from '../sandbox/dir-handle.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { Location } from '../sandbox/resolver.js';
@@ -56,7 +56,8 @@ export interface WalkOutcome {
 /** Hooks around each directory (e.g. to load its `.gitignore`). */
 export interface WalkHooks {
   enter?(dir: DirHandle, relative: string): Promise<void> | void;
-  leave?(relative: string): void;
+  /** Called before the directory is closed; the walk waits for it. */
+  leave?(relative: string, dir: DirHandle): Promise<void> | void;
 }
 
 function kindOf(entry: Dirent): EntryKind | undefined {
@@ -67,6 +68,22 @@ function kindOf(entry: Dirent): EntryKind | undefined {
   return undefined;
 }
 
+/**
+ * Directories up to this size (in bytes of the directory itself, about 20,000 entries on ext4) are read in one
+ * call; larger ones are streamed, so memory stays bounded by the cap whatever a directory holds.
+ */
+const ONE_CALL_DIRECTORY_BYTES = 1024 * 1024;
+
+function kindOrLstat(dir: DirHandle, entry: Dirent): Promise<EntryKind> | EntryKind {
+  const kind = kindOf(entry);
+  if (kind !== undefined) return kind;
+  // DT_UNKNOWN (some file systems): ask lstat, relative to the open directory.
+  return lstat(dir.child(entry.name)).then(
+    (stat) => (stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : stat.isSymbolicLink() ? 'symlink' : 'other'),
+    () => 'other',
+  );
+}
+
 /** Reads one directory's entries (sorted by name), at most `cap` of them. */
 export async function readEntries(
   dir: DirHandle,
@@ -74,24 +91,24 @@ export async function readEntries(
 ): Promise<{ entries: Array<{ name: string; kind: EntryKind }>; skipped: number }> {
   const entries: Array<{ name: string; kind: EntryKind }> = [];
   let skipped = 0;
-  const handle = await opendir(dir.base, { bufferSize: 128 });
-  try {
-    for await (const entry of handle) {
-      if (entries.length >= cap) {
-        skipped++;
-        continue;
+  if ((await dir.file.stat()).size <= ONE_CALL_DIRECTORY_BYTES) {
+    const all = await readdir(dir.base, { withFileTypes: true });
+    skipped = Math.max(0, all.length - cap);
+    for (const entry of all.slice(0, cap)) entries.push({ name: entry.name, kind: await kindOrLstat(dir, entry) });
+  } else {
+    const handle = await opendir(dir.base, { bufferSize: 256 });
+    try {
+      for await (const entry of handle) {
+        if (entries.length >= cap) {
+          skipped++;
+          continue;
+        }
+        entries.push({ name: entry.name, kind: await kindOrLstat(dir, entry) });
       }
-      let kind = kindOf(entry);
-      if (kind === undefined) {
-        // DT_UNKNOWN (some file systems): ask lstat, relative to the open directory.
-        const stat = await lstat(dir.child(entry.name)).catch(() => undefined);
-        kind = !stat ? 'other' : stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : stat.isSymbolicLink() ? 'symlink' : 'other';
-      }
-      entries.push({ name: entry.name, kind });
+    } finally {
+      // for-await closes the Dir when it completes; an early exit or error must not leak it.
+      await handle.close().catch(() => {});
     }
-  } finally {
-    // for-await closes the Dir when it completes; an early exit or error must not leak it.
-    await handle.close().catch(() => {});
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { entries, skipped };
@@ -162,7 +179,7 @@ export async function walkDirectory(
       }
       return true;
     } finally {
-      hooks.leave?.(relative);
+      await hooks.leave?.(relative, dir);
     }
   };
 
