@@ -104,8 +104,8 @@ function operations(): Operation[] {
         return { bytes, calls: 1, check: `${matches} lines` };
       },
     },
-    tree('official', 'directory_tree, whole tree (20,601 entries)'),
-    tree('wiremcp-big', 'directory_tree, whole tree (20,601 entries)', { maxEntries: 50_000 }),
+    tree('official', 'directory_tree, whole tree (20,401 entries)'),
+    tree('wiremcp-big', 'directory_tree, whole tree (20,401 entries)', { maxEntries: 50_000 }),
     tree('wiremcp', 'directory_tree with default limits (first 1,000 entries, says it is cut)'),
     readWhole('official'),
     readWhole('wiremcp-big'),
