@@ -17,7 +17,8 @@ export interface NearMatch {
 }
 
 const MAX_CANDIDATES = 200;
-const MAX_LINES = 200_000;
+/** Larger files get no diagnostic: the search runs on the event loop and must stay short. */
+const MAX_LINES = 50_000;
 
 function bigrams(text: string): Map<string, number> {
   const grams = new Map<string, number>();
@@ -28,16 +29,21 @@ function bigrams(text: string): Map<string, number> {
   return grams;
 }
 
-/** Dice similarity of two trimmed lines (1 = equal). */
-export function lineSimilarity(a: string, b: string): number {
+/** Dice similarity of two trimmed lines (1 = equal); `known` are the bigrams of `b` when already counted. */
+export function lineSimilarity(a: string, b: string, known?: Map<string, number>): number {
   const x = a.trim();
   const y = b.trim();
   if (x === y) return 1;
   if (x.length < 2 || y.length < 2) return 0;
-  const gx = bigrams(x);
-  const gy = bigrams(y);
+  const gy = known ?? bigrams(y);
+  const seen = new Map<string, number>();
   let shared = 0;
-  for (const [gram, count] of gx) shared += Math.min(count, gy.get(gram) ?? 0);
+  for (let i = 0; i < x.length - 1; i++) {
+    const gram = x.slice(i, i + 2);
+    const used = seen.get(gram) ?? 0;
+    if (used < (gy.get(gram) ?? 0)) shared++;
+    seen.set(gram, used + 1);
+  }
   return (2 * shared) / (x.length - 1 + (y.length - 1));
 }
 
@@ -63,7 +69,8 @@ export function nearestMatch(content: string, oldText: string): NearMatch | unde
   }
   // Then windows whose first line is most like the wanted first line.
   const firstScores: Array<[number, number]> = [];
-  for (let start = 0; start <= lastStart; start++) firstScores.push([start, lineSimilarity(lines[start]!, wanted[0]!)]);
+  const firstGrams = bigrams(wanted[0]!.trim());
+  for (let start = 0; start <= lastStart; start++) firstScores.push([start, lineSimilarity(lines[start]!, wanted[0]!, firstGrams)]);
   firstScores.sort((a, b) => b[1] - a[1]);
   for (const [start] of firstScores.slice(0, MAX_CANDIDATES / 2)) candidates.add(start);
 

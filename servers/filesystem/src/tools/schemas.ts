@@ -38,6 +38,7 @@ export const READ_MULTIPLE_INPUT = object(
       type: 'array',
       items: { type: 'string' },
       minItems: 1,
+      maxItems: 1000,
       description: 'Array of file paths to read. Each path must be a string pointing to a valid file within allowed directories.',
     },
   },
