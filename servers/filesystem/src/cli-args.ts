@@ -4,12 +4,15 @@
  * so that the Streamable HTTP transport can be plugged in, and refused by the bin until it is).
  */
 import { parseArgs } from 'node:util';
-import type { StdioServerFraming } from '@wiremcp/transport-stdio';
+import type { ProcessStdioTransportOptions } from '@wiremcp/transport-stdio';
 import { DEFAULT_LIMITS, defaultConfig, type FilesystemConfig, type Limits } from './config.js';
 import type { RootsMode } from './sandbox/roots-policy.js';
 
+/** A stdio framing: newline-delimited JSON, Content-Length, or detected from the client's first bytes. */
+export type StdioFraming = NonNullable<ProcessStdioTransportOptions['framing']>;
+
 /** How the server is reached. */
-export type TransportChoice = { kind: 'stdio'; framing: StdioServerFraming } | { kind: 'http'; host: string; port: number };
+export type TransportChoice = { kind: 'stdio'; framing: StdioFraming } | { kind: 'http'; host: string; port: number };
 
 /** The outcome of parsing. */
 export type ParsedArgs =
@@ -111,7 +114,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     const roots = (values.roots ?? 'intersect') as RootsMode;
     if (!['intersect', 'replace', 'ignore'].includes(roots))
       throw new Error(`--roots must be intersect, replace or ignore, got ${JSON.stringify(values.roots)}`);
-    const framing = (values.framing ?? 'auto') as StdioServerFraming;
+    const framing = (values.framing ?? 'auto') as StdioFraming;
     if (!['ndjson', 'content-length', 'auto'].includes(framing))
       throw new Error(`--framing must be ndjson, content-length or auto, got ${JSON.stringify(values.framing)}`);
     const limits: Limits = { ...DEFAULT_LIMITS };

@@ -168,6 +168,27 @@ describe('command line', () => {
     expect(none.stdout).toBe('');
   });
 
+  test('SIGTERM closes the connection and exits 0; --version names the server', async () => {
+    const child = spawn(process.execPath, [BIN, tree.root], { stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      let stderr = '';
+      await new Promise<void>((resolve, reject) => {
+        child.on('error', reject);
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes('serving MCP on stdio')) resolve();
+        });
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(stderr).toContain('SIGTERM, shutting down');
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+    expect((await run(['--version'])).stderr).toBe('wiremcp-filesystem 0.1.0\n');
+  });
+
   test('Content-Length framing: initialize and a call, then a clean exit when stdin closes', async () => {
     tree.write('x.txt', 'framed');
     const frame = (message: unknown): string => {
