@@ -42,13 +42,7 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  const { roots, anchoring } = filesystem.pinned;
   const connection = await filesystem.serve(createProcessStdioTransport({ framing: parsed.transport.framing }));
-  process.stderr.write(
-    `${NAME} ${FILESYSTEM_SERVER_INFO.version}: serving MCP on stdio (framing: ${parsed.transport.framing}); ` +
-      `${roots.length} allowed director${roots.length === 1 ? 'y' : 'ies'}, ${anchoring === 'proc-fd' ? 'fd-anchored' : 'path-checked'} resolution` +
-      `${parsed.config.readOnly ? ', read-only' : ''}${parsed.config.allowDelete ? ', delete allowed' : ''}, roots: ${parsed.config.roots}\n`,
-  );
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -68,6 +62,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // The start line last: a supervisor that waits for it may signal at once.
+  const { roots, anchoring } = filesystem.pinned;
+  process.stderr.write(
+    `${NAME} ${FILESYSTEM_SERVER_INFO.version}: serving MCP on stdio (framing: ${parsed.transport.framing}); ` +
+      `${roots.length} allowed director${roots.length === 1 ? 'y' : 'ies'}, ${anchoring === 'proc-fd' ? 'fd-anchored' : 'path-checked'} resolution` +
+      `${parsed.config.readOnly ? ', read-only' : ''}${parsed.config.allowDelete ? ', delete allowed' : ''}, roots: ${parsed.config.roots}\n`,
+  );
 }
 
 main().catch((error: unknown) => {
