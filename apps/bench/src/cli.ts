@@ -191,6 +191,15 @@ async function main(options: CliOptions): Promise<number> {
 }
 
 let options: CliOptions;
+if (process.argv[2] === 'filesystem') {
+  // A benchmark of its own: the filesystem server beside the official one (src/filesystem/).
+  const { runFilesystemBench } = await import('./filesystem/fs-bench.js');
+  process.exitCode = await runFilesystemBench(process.argv.slice(3)).catch((error: unknown) => {
+    process.stderr.write(`bench filesystem: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  });
+  process.exit();
+}
 try {
   options = parseOptions(process.argv.slice(2));
 } catch (error) {

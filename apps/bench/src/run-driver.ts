@@ -3,23 +3,15 @@
 // so no process started by the bench outlives it.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ChildProcessSet, signalProcessGroup } from '@wiremcp/process';
 import { RESULT_PREFIX, type DriverJob, type DriverResult } from './job.js';
 
 const DRIVER = fileURLToPath(new URL('./driver.js', import.meta.url));
-const live = new Set<number>();
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
+const live = new ChildProcessSet();
 
 /** Kills every driver group still running (used on exit and on signals). */
 export function killAllDrivers(): void {
-  for (const pid of live) killGroup(pid);
-  live.clear();
+  live.killAll('SIGKILL');
 }
 
 process.once('exit', killAllDrivers);
@@ -56,12 +48,11 @@ export function runIsolated<T>(script: string, args: string[], options: RunDrive
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const pid = child.pid;
-    if (pid === undefined) {
+    if (child.pid === undefined) {
       child.once('error', reject);
       return;
     }
-    live.add(pid);
+    live.add(child, { processGroup: true });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -71,14 +62,13 @@ export function runIsolated<T>(script: string, args: string[], options: RunDrive
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(pid);
+      signalProcessGroup(child, 'SIGKILL');
     }, options.timeoutMs);
     // Whatever the driver left behind (a server it could not stop, holding the stderr pipe open) goes with the
     // group as soon as the driver exits; 'close' follows once the pipes are drained.
-    child.once('exit', () => killGroup(pid));
+    child.once('exit', () => signalProcessGroup(child, 'SIGKILL'));
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      live.delete(pid);
       const line = stdout.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
       if (timedOut) return reject(new Error(`timed out after ${options.timeoutMs} ms\n${stderr}`));
       if (code !== 0 || line === undefined) return reject(new Error(`driver exited with ${signal ?? code}\n${stderr}`));

@@ -123,10 +123,10 @@ describe('Content-Length limits', () => {
     expect(decodeAll([utf8(frame('{"ab":12}'))], { ...cl, maxFrameBytes: 9 }).summary()).toEqual(['{"ab":12}']);
   });
 
-  it('skips a 100 MB body in 64 KiB chunks without storing it', () => {
+  it('counts through a 100 MB body in 64 KiB chunks without storing it (maxSkipBytes above it)', () => {
     const limit = 1024 * 1024;
     const size = 100 * 1024 * 1024;
-    const r = record({ ...cl, maxFrameBytes: limit });
+    const r = record({ ...cl, maxFrameBytes: limit, maxSkipBytes: size });
     r.decoder.push(utf8(`${frame('{"a":1}')}Content-Length: ${size}\r\n\r\n`));
     expect(r.summary()).toEqual(['{"a":1}', '!FRAME_TOO_LARGE']);
     const filler = new Uint8Array(64 * 1024).fill(0x7b);

@@ -4,6 +4,7 @@ import {
   HEADER_IGNORED,
   HEADER_LENGTH_OUT_OF_RANGE,
   describeHeaderLine,
+  lastHeaderName,
   parseHeaderLine,
 } from './content-length-header.js';
 import type { ErrorCallback, FrameCallback, FramingEngine } from './decoder.js';
@@ -25,10 +26,12 @@ const RESYNC_PATTERN = new Uint8Array([...'content-length:'].map((c) => c.charCo
  * LSP-style `Content-Length` framing. Header lines end with `\r\n` (a bare `\n` is tolerated);
  * whitespace between frames is skipped; headers other than Content-Length are ignored.
  *
- * Recovery: a body longer than `maxFrameBytes` is reported and skipped by counting, never stored. A
- * malformed or oversized header block is reported once, then the decoder scans forward, storing
- * nothing, for the next `Content-Length:` (any case) and resumes parsing headers there. JSON bodies
- * cannot contain that text outside a string, so this finds the next real frame in practice.
+ * Recovery: a body longer than `maxFrameBytes` is reported and skipped by counting, never stored, when it
+ * declares at most `maxSkipBytes`. A larger declaration, or a malformed or oversized header block, is
+ * reported once, then the decoder scans forward, storing nothing, for the next `Content-Length:` (any
+ * case) and resumes parsing headers there. Valid JSON cannot hold that text followed by a valid value and
+ * a line end (it can only sit inside a string, and a string holds no raw newline), so the scan finds the
+ * next real frame; a lying length can no longer make the decoder discard the frames that follow it.
  */
 export class ContentLengthEngine implements FramingEngine {
   readonly framing = 'content-length' as const;
@@ -47,10 +50,15 @@ export class ContentLengthEngine implements FramingEngine {
   private bodyReceived = 0;
   private skipRemaining = 0;
   private matched = 0;
+  // Scanning the body of a frame refused as too large to count through, until a well-formed header block
+  // completes: header errors there come from header-like text inside that body, which was reported already
+  // (FRAME_TOO_LARGE), so they are not reported again. One error per bad frame.
+  private recovering = false;
 
   constructor(
     private readonly maxFrameBytes: number,
     private readonly maxHeaderBytes: number,
+    private readonly maxSkipBytes: number,
     private readonly onFrame: FrameCallback,
     private readonly onError: ErrorCallback,
   ) {}
@@ -98,6 +106,7 @@ export class ContentLengthEngine implements FramingEngine {
     this.bodyReceived = 0;
     this.skipRemaining = 0;
     this.matched = 0;
+    this.recovering = false;
     if (error !== undefined) {
       const onError = this.onError;
       onError(error);
@@ -115,7 +124,9 @@ export class ContentLengthEngine implements FramingEngine {
     const consumed = (nl === -1 ? length : nl + 1) - pos;
     if (this.headerBytes + consumed > this.maxHeaderBytes) {
       const size = this.headerBytes + consumed;
+      const report = !this.recovering;
       this.startResync(pos);
+      if (!report) return pos;
       const onError = this.onError;
       onError(
         new FramingError(
@@ -152,7 +163,7 @@ export class ContentLengthEngine implements FramingEngine {
         return next;
       }
       const previous = this.contentLength;
-      return this.invalid(next, `conflicting Content-Length headers (${previous} and ${result})`, lineBytes, lineStart, lineEnd);
+      return this.refuse(next, `conflicting Content-Length headers (${previous} and ${result})`, lineBytes, lineStart, lineEnd);
     }
     if (result === HEADER_IGNORED) return next;
     if (result === HEADER_END) return this.endOfBlock(next);
@@ -162,14 +173,16 @@ export class ContentLengthEngine implements FramingEngine {
         : result === HEADER_LENGTH_OUT_OF_RANGE
           ? `Content-Length value is out of range (max ${MAX_CONTENT_LENGTH})`
           : 'malformed header line (expected "Name: value" with an HTTP token name)';
-    return this.invalid(next, reason, lineBytes, lineStart, lineEnd);
+    return this.refuse(next, reason, lineBytes, lineStart, lineEnd);
   }
 
   private endOfBlock(next: number): number {
     const declared = this.contentLength;
     this.resetHeader();
     if (declared < 0) {
+      const report = !this.recovering;
       this.startResync(next);
+      if (!report) return next;
       const onError = this.onError;
       onError(
         new FramingError(
@@ -180,15 +193,25 @@ export class ContentLengthEngine implements FramingEngine {
       );
       return next;
     }
+    this.recovering = false;
     if (declared > this.maxFrameBytes) {
-      this.state = SKIP;
-      this.skipRemaining = declared;
-      this.cursor = next;
+      const counted = declared <= this.maxSkipBytes;
+      if (counted) {
+        this.state = SKIP;
+        this.skipRemaining = declared;
+        this.cursor = next;
+      } else {
+        this.startResync(next);
+        this.recovering = true;
+      }
       const onError = this.onError;
       onError(
         new FramingError(
           'FRAME_TOO_LARGE',
-          `Content-Length frame of ${declared} bytes exceeds maxFrameBytes (${this.maxFrameBytes}); its body is skipped`,
+          counted
+            ? `Content-Length frame of ${declared} bytes exceeds maxFrameBytes (${this.maxFrameBytes}); its body is skipped`
+            : `Content-Length frame of ${declared} bytes exceeds maxFrameBytes (${this.maxFrameBytes}) and is too large to count through ` +
+                `(maxSkipBytes ${this.maxSkipBytes}); skipping to the next Content-Length header`,
           { framing: 'content-length', limit: this.maxFrameBytes, size: declared },
         ),
       );
@@ -260,9 +283,38 @@ export class ContentLengthEngine implements FramingEngine {
     return pos;
   }
 
+  /**
+   * A header line that cannot be used. If it ends with a well-formed `Content-Length` header glued to what
+   * precedes it without a line break (the tail of a body the decoder did not count through), that header
+   * starts a new block; otherwise the block is malformed and the decoder resynchronises.
+   */
+  private refuse(next: number, reason: string, bytes: Uint8Array, start: number, end: number): number {
+    const restart = lastHeaderName(bytes, start + 1, end);
+    const value = restart === -1 ? -1 : parseHeaderLine(bytes, restart, end);
+    if (value < 0) return this.invalid(next, reason, bytes, start, end);
+    const report = !this.recovering;
+    const header = describeHeaderLine(bytes, start, restart);
+    this.resetHeader();
+    this.inBlock = true;
+    this.headerBytes = end + 1 - restart;
+    this.contentLength = value;
+    this.cursor = next;
+    if (!report) return next;
+    const onError = this.onError;
+    onError(
+      new FramingError('INVALID_HEADER', `invalid Content-Length header block: ${reason}: "${header}"; a new block starts after it`, {
+        framing: 'content-length',
+        header,
+      }),
+    );
+    return next;
+  }
+
   private invalid(next: number, reason: string, bytes: Uint8Array, start: number, end: number): number {
     const header = describeHeaderLine(bytes, start, end);
+    const report = !this.recovering;
     this.startResync(next);
+    if (!report) return next;
     const onError = this.onError;
     onError(
       new FramingError(

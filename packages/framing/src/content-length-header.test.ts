@@ -6,6 +6,7 @@ import {
   HEADER_LENGTH_OUT_OF_RANGE,
   HEADER_MALFORMED,
   describeHeaderLine,
+  lastHeaderName,
   parseHeaderLine,
 } from './content-length-header.js';
 import { utf8 } from './decode.test-util.js';
@@ -65,5 +66,15 @@ describe('describeHeaderLine', () => {
     expect(describeHeaderLine(long, 0, long.length)).toBe(`${'X'.repeat(200)}…`);
     const exact = utf8('Y'.repeat(200));
     expect(describeHeaderLine(exact, 0, exact.length)).toBe('Y'.repeat(200));
+  });
+});
+
+describe('lastHeaderName', () => {
+  it('finds the last Content-Length: in any case, within the bounds only', () => {
+    const bytes = utf8('xx":1}Content-Length: 7 content-LENGTH:9yy');
+    expect(lastHeaderName(bytes, 2, bytes.length - 2)).toBe(24);
+    expect(lastHeaderName(bytes, 2, 23)).toBe(6);
+    expect(lastHeaderName(bytes, 7, 23)).toBe(-1);
+    expect(lastHeaderName(utf8('Content-Length 7'), 0, 16)).toBe(-1);
   });
 });

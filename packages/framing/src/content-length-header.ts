@@ -69,3 +69,17 @@ export function describeHeaderLine(bytes: Uint8Array, start: number, end: number
   }
   return i < end ? `${text}…` : text;
 }
+
+/**
+ * Where the last `Content-Length:` (any case) in `bytes[start, end)` begins, or -1. Used on a header line that
+ * cannot be parsed: a real header glued to garbage without a line break still starts a block there.
+ */
+export function lastHeaderName(bytes: Uint8Array, start: number, end: number): number {
+  for (let at = end - NAME.length - 1; at >= start; at--) {
+    if (bytes[at + NAME.length] !== 0x3a) continue;
+    let i = 0;
+    while (i < NAME.length && lowerAscii(bytes[at + i]!) === NAME.charCodeAt(i)) i++;
+    if (i === NAME.length) return at;
+  }
+  return -1;
+}

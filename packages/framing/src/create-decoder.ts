@@ -3,7 +3,7 @@ import type { DecoderOptions, ErrorCallback, FrameCallback, FrameDecoder, Framin
 import { DETECT_PREFIX_BYTES, classifyPrefix, isJsonWhitespace } from './detect-framing.js';
 import type { Framing } from './framing.js';
 import { FramingError } from './framing-error.js';
-import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_HEADER_BYTES, checkLimit } from './limits.js';
+import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_HEADER_BYTES, checkLimit, checkSkipLimit } from './limits.js';
 import { NdjsonEngine } from './ndjson-engine.js';
 
 function throwError(error: FramingError): void {
@@ -31,6 +31,7 @@ class StreamDecoder implements FrameDecoder {
     framing: Framing | 'auto',
     private readonly maxFrameBytes: number,
     private readonly maxHeaderBytes: number,
+    private readonly maxSkipBytes: number,
     private readonly onFrame: FrameCallback,
     private readonly onError: ErrorCallback,
   ) {
@@ -116,15 +117,15 @@ class StreamDecoder implements FrameDecoder {
   private createEngine(framing: Framing): FramingEngine {
     return framing === 'ndjson'
       ? new NdjsonEngine(this.maxFrameBytes, this.onFrame, this.onError)
-      : new ContentLengthEngine(this.maxFrameBytes, this.maxHeaderBytes, this.onFrame, this.onError);
+      : new ContentLengthEngine(this.maxFrameBytes, this.maxHeaderBytes, this.maxSkipBytes, this.onFrame, this.onError);
   }
 }
 
 /**
  * Creates a streaming decoder. Defaults: `framing: 'auto'`, `maxFrameBytes: DEFAULT_MAX_FRAME_BYTES`
- * (16 MiB), `maxHeaderBytes: DEFAULT_MAX_HEADER_BYTES` (8 KiB), `onError`: throw. Throws a RangeError
- * for a limit that is not an integer in [1, 2^32 - 1], a TypeError for a missing `onFrame` or an
- * unknown framing.
+ * (16 MiB), `maxHeaderBytes: DEFAULT_MAX_HEADER_BYTES` (8 KiB), `maxSkipBytes`: 4 × `maxFrameBytes`,
+ * `onError`: throw. Throws a RangeError for a limit that is not an integer in [1, 2^32 - 1] (`maxSkipBytes`:
+ * [0, 2^32 - 1]), a TypeError for a missing `onFrame` or an unknown framing.
  */
 export function createDecoder(options: DecoderOptions): FrameDecoder {
   const framing = options.framing ?? 'auto';
@@ -133,10 +134,12 @@ export function createDecoder(options: DecoderOptions): FrameDecoder {
   }
   if (typeof options.onFrame !== 'function') throw new TypeError('onFrame must be a function');
   if (options.onError !== undefined && typeof options.onError !== 'function') throw new TypeError('onError must be a function');
+  const maxFrameBytes = checkLimit('maxFrameBytes', options.maxFrameBytes, DEFAULT_MAX_FRAME_BYTES);
   return new StreamDecoder(
     framing,
-    checkLimit('maxFrameBytes', options.maxFrameBytes, DEFAULT_MAX_FRAME_BYTES),
+    maxFrameBytes,
     checkLimit('maxHeaderBytes', options.maxHeaderBytes, DEFAULT_MAX_HEADER_BYTES),
+    checkSkipLimit(options.maxSkipBytes, maxFrameBytes),
     options.onFrame,
     options.onError ?? throwError,
   );

@@ -13,6 +13,15 @@ export interface DecoderOptions {
   /** Largest Content-Length header block, in bytes. Default `DEFAULT_MAX_HEADER_BYTES` (8 KiB). */
   maxHeaderBytes?: number;
   /**
+   * Largest oversized Content-Length body the decoder counts through to reach the next frame, in bytes.
+   * A frame declared above `maxFrameBytes` but at most this is skipped by counting; one declared above it
+   * is not waited for: the decoder scans for the next `Content-Length:` header instead (as after a
+   * malformed header), so a lying header cannot make it discard gigabytes, and the frames that follow it.
+   * Either way the frame is reported once as `FRAME_TOO_LARGE`. Default 4 × `maxFrameBytes` (64 MiB);
+   * 0 never counts through. Not used by NDJSON, whose frames end at the next newline whatever their size.
+   */
+  maxSkipBytes?: number;
+  /**
    * Receives each payload, synchronously from `push()`/`end()`, in arrival order. The payload may be a
    * view into a pushed chunk (zero copy) or a fresh array when the frame spanned chunks; either way the
    * decoder never writes to it again. Called as a plain function.

@@ -1,7 +1,8 @@
 import type { Framing } from './framing.js';
 import { FramingError } from './framing-error.js';
 
-const HEADER_PREFIX = 'Content-Length: ';
+/** The start of every Content-Length header this package writes. */
+export const HEADER_PREFIX = 'Content-Length: ';
 // "Content-Length: " + at most 16 digits + "\r\n\r\n": room reserved in front of a text body so the
 // header can be written after the body's byte length is known, without a second copy.
 const MAX_HEADER_LENGTH = HEADER_PREFIX.length + 16 + 4;
@@ -53,7 +54,8 @@ function checkNdjsonBytes(payload: Uint8Array): void {
   throw invalid('NDJSON payload is empty or whitespace-only; decoders skip blank lines');
 }
 
-function checkNdjsonText(json: string): void {
+/** {@link checkNdjsonBytes} for a JavaScript string (shared with the text encoders). */
+export function checkNdjsonText(json: string): void {
   const newline = json.indexOf('\n');
   if (newline !== -1)
     throw invalid(`NDJSON payload contains a raw newline at index ${newline}; it would split the frame (JSON.stringify output never does)`);

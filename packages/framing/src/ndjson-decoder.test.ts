@@ -118,6 +118,25 @@ describe('NDJSON limits', () => {
     expect(r.summary()).toEqual(['{"ok":1}', '!FRAME_TOO_LARGE', '{"next":2}']);
   });
 
+  it('an endless line without a newline holds no memory beyond the cap and is reported once', () => {
+    const limit = 1024 * 1024;
+    const r = record({ ...ndjson, maxFrameBytes: limit });
+    r.decoder.push(utf8('{"a":1}\n'));
+    const filler = new Uint8Array(64 * 1024).fill(0x78);
+    let maxBuffered = 0;
+    for (let sent = 0; sent < 64 * 1024 * 1024; sent += filler.length) {
+      r.decoder.push(filler);
+      maxBuffered = Math.max(maxBuffered, r.decoder.bufferedBytes);
+    }
+    expect(maxBuffered).toBeLessThanOrEqual(limit);
+    expect(r.decoder.bufferedBytes).toBe(0);
+    expect(r.summary()).toEqual(['{"a":1}', '!FRAME_TOO_LARGE']);
+    // The newline that finally ends it brings the decoder back: the next line is delivered.
+    r.decoder.push(utf8('xxxx\n{"b":2}\n'));
+    r.decoder.end();
+    expect(r.summary()).toEqual(['{"a":1}', '!FRAME_TOO_LARGE', '{"b":2}']);
+  });
+
   it('does not report an oversized final line twice at end()', () => {
     const r = decodeAll([utf8('{"a":1}\n'), utf8('x'.repeat(100))], { ...ndjson, maxFrameBytes: 50 });
     expect(r.summary()).toEqual(['{"a":1}', '!FRAME_TOO_LARGE']);

@@ -17,3 +17,4 @@ export type {
   NotificationOptions,
   PeerOptions,
 } from './types.js';
+export { parsePayload } from './parse-payload.js';

@@ -1,5 +1,6 @@
-// Test support: fixture paths, child processes that are always stopped, and bounded waits.
+// Test support: fixture paths, child processes that are always stopped, and waits on events (never on time).
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
+import type { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 
 /** Absolute path of a fixture script under test/fixtures. */
@@ -56,7 +57,7 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Rejects with a labelled error when `promise` takes longer than `ms`. */
+/** Rejects with a labelled error when `promise` takes longer than `ms` (a bound for cleanups, not a test of speed). */
 export function withTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -73,26 +74,70 @@ export function exitOf(child: ChildProcess): Promise<{ code: number | null; sign
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
 }
 
-/** Polls `condition` until it holds; fails after `ms`. */
-export async function waitUntil(condition: () => boolean, ms: number, label: string | (() => string)): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${typeof label === 'string' ? label : label()}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/**
+ * Resolves once `condition()` holds: checked now and after every `event` on `emitter`. Rejects with `label` if the
+ * emitter ends (`'end'`, `'close'`, `'exit'`) first, so a wait can never outlive what it waits on.
+ */
+export function when(emitter: EventEmitter, event: string, condition: () => boolean, label: string | (() => string)): Promise<void> {
+  if (condition()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const ends = ['end', 'close', 'exit'].filter((name) => name !== event);
+    const done = (): void => {
+      emitter.removeListener(event, check);
+      for (const name of ends) emitter.removeListener(name, ended);
+    };
+    const check = (): void => {
+      if (!condition()) return;
+      done();
+      resolve();
+    };
+    const ended = (): void => {
+      // An end event may come with the data that satisfies the condition.
+      if (condition()) return check();
+      done();
+      reject(new Error(`ended before ${typeof label === 'string' ? label : label()}`));
+    };
+    emitter.on(event, check);
+    for (const name of ends) emitter.once(name, ended);
+  });
 }
 
-/** Accumulates everything a stream emits, as bytes. */
-export function collect(stream: NodeJS.ReadableStream | null | undefined): { bytes(): Buffer; text(): string } {
+/** Everything a stream emits, as bytes, and a way to wait until it holds something. */
+export interface Collected {
+  bytes(): Buffer;
+  text(): string;
+  /** Resolves once `condition(text)` holds (checked on each chunk); rejects if the stream ends first. */
+  until(condition: (text: string) => boolean, label: string): Promise<void>;
+}
+
+/** Accumulates everything a stream emits. */
+export function collect(stream: NodeJS.ReadableStream | null | undefined): Collected {
   const chunks: Buffer[] = [];
   stream?.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const text = (): string => Buffer.concat(chunks).toString('utf8');
   return {
     bytes: () => Buffer.concat(chunks),
-    text: () => Buffer.concat(chunks).toString('utf8'),
+    text,
+    until: (condition, label) =>
+      stream
+        ? when(
+            stream as unknown as EventEmitter,
+            'data',
+            () => condition(text()),
+            () => `${label}; got ${JSON.stringify(text())}`,
+          )
+        : Promise.reject(new Error('no stream')),
   };
 }
 
-/** Resolves after `ms`. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** A promise with its resolver, for tests that hold a handler until they let it go. */
+export function gate<T = void>(): { promise: Promise<T>; open: (value: T) => void } {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/** Resolves after the microtasks queued so far, and those they queue, have run: one turn of the event loop. */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -1,7 +1,6 @@
 import { LocalError } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
 import { MessageReader, type MessageReaderOptions } from './message-reader.js';
-import { parsePayload } from './parse-payload.js';
 
 function reader(options: Partial<MessageReaderOptions> = {}, deliver?: (message: unknown) => void) {
   const messages: unknown[] = [];
@@ -14,39 +13,6 @@ function reader(options: Partial<MessageReaderOptions> = {}, deliver?: (message:
 }
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
-
-describe('parsePayload', () => {
-  test('parses strict UTF-8 JSON, from a view inside a larger buffer too', () => {
-    const buffer = bytes('xx{"text":"comió 日本"}yy');
-    expect(parsePayload(buffer.subarray(2, buffer.length - 2))).toEqual({ text: 'comió 日本' });
-    expect(parsePayload(new Uint8Array(bytes('[1,2]')))).toEqual([1, 2]);
-  });
-
-  test('invalid UTF-8 is a PARSE_ERROR, not a U+FFFD replacement', () => {
-    const payload = Buffer.concat([bytes('{"text":"'), Buffer.from([0xc3, 0x28]), bytes('"}')]);
-    expect(() => parsePayload(payload)).toThrow(LocalError);
-    expect(() => parsePayload(payload)).toThrow(
-      expect.objectContaining({ code: 'PARSE_ERROR', message: expect.stringContaining('UTF-8') }),
-    );
-    // An encoded surrogate (CESU-8) and an overlong encoding are invalid UTF-8 too.
-    expect(() => parsePayload(Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22]))).toThrow(expect.objectContaining({ code: 'PARSE_ERROR' }));
-    expect(() => parsePayload(Buffer.from([0x22, 0xc0, 0xaf, 0x22]))).toThrow(expect.objectContaining({ code: 'PARSE_ERROR' }));
-  });
-
-  test('a real U+FFFD in the input is fine', () => {
-    expect(parsePayload(bytes('"\uFFFD"'))).toBe('\uFFFD');
-  });
-
-  test('invalid JSON is a PARSE_ERROR with the cause attached', () => {
-    try {
-      parsePayload(bytes('{bad'));
-      expect.unreachable();
-    } catch (error) {
-      expect(error).toMatchObject({ code: 'PARSE_ERROR' });
-      expect((error as Error).cause).toBeInstanceOf(SyntaxError);
-    }
-  });
-});
 
 describe('MessageReader', () => {
   test('delivers every frame of a chunk, and frames split across chunks', () => {

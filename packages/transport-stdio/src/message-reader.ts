@@ -1,6 +1,6 @@
 import { createDecoder, type FrameDecoder, type Framing, type FramingError } from '@wiremcp/framing';
 import { LocalError } from '@wiremcp/protocol';
-import { parsePayload } from './parse-payload.js';
+import { parsePayload } from '@wiremcp/jsonrpc';
 
 /** Where a {@link MessageReader} delivers what it reads (the transport that owns it). */
 export interface MessageSink {
@@ -15,6 +15,7 @@ export interface MessageReaderOptions {
   framing: Framing | 'auto';
   maxFrameBytes?: number | undefined;
   maxHeaderBytes?: number | undefined;
+  maxSkipBytes?: number | undefined;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -43,6 +44,7 @@ export class MessageReader {
       framing: options.framing,
       maxFrameBytes: options.maxFrameBytes,
       maxHeaderBytes: options.maxHeaderBytes,
+      maxSkipBytes: options.maxSkipBytes,
       // Created once per reader: the per-frame path allocates nothing but the parsed value.
       onFrame: (payload) => this.#onFrame(payload),
       onError: (error) => sink.fail(toLocalError(error)),

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { LocalError } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
 import { MessageWriter, RESOLVED } from './message-writer.js';
-import { sleep } from './child-processes.test-util.js';
+import { nextTurn } from './child-processes.test-util.js';
 
 /** A Writable that records every `write()` call and what reached the sink; `hold` delays completion. */
 function recordingOutput(options: { highWaterMark?: number; hold?: boolean } = {}) {
@@ -40,7 +40,7 @@ describe('MessageWriter', () => {
     for (let id = 0; id < 100; id++) promises.push(writer.send(message(id)));
     expect(calls).toHaveLength(0); // nothing written synchronously
     await Promise.all(promises);
-    await sleep(5);
+    await nextTurn();
     expect(calls).toHaveLength(1);
     const lines = text().split('\n');
     expect(lines.pop()).toBe('');
@@ -62,7 +62,7 @@ describe('MessageWriter', () => {
         await null;
         await writer.send(message(id));
       });
-    await sleep(5);
+    await nextTurn();
     expect(calls).toHaveLength(1);
   });
 
@@ -71,7 +71,7 @@ describe('MessageWriter', () => {
     const writer = new MessageWriter(output, 'content-length', () => undefined);
     void writer.send(message(1));
     void writer.send(message(2));
-    await sleep(5);
+    await nextTurn();
     expect(calls).toHaveLength(1);
     const one = JSON.stringify(message(1));
     const two = JSON.stringify(message(2));
@@ -83,10 +83,10 @@ describe('MessageWriter', () => {
     const { output, calls, text } = recordingOutput();
     const writer = new MessageWriter(output, undefined, () => undefined);
     void writer.send(message(1));
-    await sleep(5);
+    await nextTurn();
     expect(calls).toHaveLength(0);
     writer.setFraming('content-length');
-    await sleep(5);
+    await nextTurn();
     expect(text()).toMatch(/^Content-Length: \d+\r\n\r\n\{/);
   });
 
@@ -106,7 +106,7 @@ describe('MessageWriter', () => {
     await expect(writer.send(cyclic)).rejects.toMatchObject({ code: 'SEND_FAILED' });
     await expect(writer.send(undefined)).rejects.toMatchObject({ code: 'SEND_FAILED' });
     await expect(writer.send({ big: 1n })).rejects.toBeInstanceOf(LocalError);
-    await sleep(5);
+    await nextTurn();
     expect(calls).toHaveLength(0);
   });
 
@@ -114,21 +114,21 @@ describe('MessageWriter', () => {
     const sink = recordingOutput({ highWaterMark: 16, hold: true });
     const writer = new MessageWriter(sink.output, 'ndjson', () => undefined);
     void writer.send(message(0));
-    await sleep(5);
+    await nextTurn();
     expect(sink.calls).toHaveLength(1); // above the high-water mark: write() returned false
     let resolved = 0;
     const waiting = [writer.send(message(1)), writer.send(message(2))];
     expect(waiting[0]).toBe(waiting[1]); // one shared promise per backpressure episode
     for (const promise of waiting) void promise.then(() => resolved++);
-    await sleep(20);
+    await nextTurn();
     expect(sink.calls).toHaveLength(1);
     expect(resolved).toBe(0);
     sink.release(); // the reader catches up: 'drain'
-    await sleep(5);
+    await waiting[0];
     expect(sink.calls).toHaveLength(2);
     expect(resolved).toBe(2);
     sink.release();
-    await sleep(5);
+    await nextTurn();
     const ids = sink
       .text()
       .trim()
@@ -141,14 +141,14 @@ describe('MessageWriter', () => {
     const sink = recordingOutput({ highWaterMark: 16, hold: true });
     const writer = new MessageWriter(sink.output, 'ndjson', () => undefined);
     void writer.send(message(0));
-    await sleep(5);
+    await nextTurn();
     const late = writer.send(message(1));
     writer.finish(true);
     await expect(late).resolves.toBeUndefined();
     sink.release();
-    await sleep(5);
+    await nextTurn();
     sink.release();
-    await sleep(5);
+    await nextTurn();
     expect(sink.text().trim().split('\n')).toHaveLength(2);
     expect(sink.output.writableEnded).toBe(true);
     await expect(writer.send(message(2))).rejects.toMatchObject({ code: 'NOT_CONNECTED' });

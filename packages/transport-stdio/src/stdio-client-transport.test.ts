@@ -2,7 +2,7 @@
 import { Peer } from '@wiremcp/jsonrpc';
 import { LocalError } from '@wiremcp/protocol';
 import { afterEach, describe, expect, test } from 'vitest';
-import { fixture, isAlive, onCleanup, sleep, stopEverything, waitUntil, withTimeout } from './child-processes.test-util.js';
+import { fixture, gate, isAlive, onCleanup, stopEverything, when } from './child-processes.test-util.js';
 import { StdioClientTransport, type StdioClientTransportOptions } from './stdio-client-transport.js';
 
 afterEach(stopEverything);
@@ -52,10 +52,8 @@ describe('StdioClientTransport: messages', () => {
     expect(await peer.request('echo', { text: 'comió 日本' })).toEqual({ text: 'comió 日本' });
     const results = await Promise.all(Array.from({ length: 64 }, (_, i) => peer.request('echo', { i })));
     expect(results).toEqual(Array.from({ length: 64 }, (_, i) => ({ i })));
-    const started = Date.now();
-    await withTimeout(transport.close(), 3000, 'close');
+    await transport.close();
     // The echo server exits as soon as its stdin closes: no signal needed.
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(transport.exitCode).toBe(0);
     expect(transport.signalCode).toBeNull();
     expect(transport.closeReason).toBeUndefined();
@@ -83,10 +81,14 @@ describe('StdioClientTransport: messages', () => {
     onCleanup(() => transport.close());
     const messages: unknown[] = [];
     const errors: Error[] = [];
-    transport.onmessage = (message) => messages.push(message);
+    const received = gate();
+    transport.onmessage = (message) => {
+      messages.push(message);
+      received.open();
+    };
     transport.onerror = (error) => errors.push(error);
     await transport.start();
-    await waitUntil(() => messages.length === 1, 3000, 'the valid message');
+    await received.promise;
     expect(messages).toEqual([{ jsonrpc: '2.0', method: 'hello' }]);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ code: 'PARSE_ERROR' });
@@ -117,13 +119,10 @@ describe('StdioClientTransport: shutdown sequence', () => {
       env: { WIREMCP_MODE: 'ignore-eof' },
     });
     expect(await peer.request('ping', {})).toEqual({ mode: 'ignore-eof' });
-    const started = Date.now();
-    await withTimeout(transport.close(), 3000, 'close');
-    const elapsed = Date.now() - started;
+    await transport.close();
+    // Closing stdin did not end it; SIGTERM did (the order of the steps is pinned in stop-child-process.test.ts).
     expect(transport.signalCode).toBe('SIGTERM');
     expect(transport.exitCode).toBeNull();
-    expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(590);
     expect(transport.closeReason).toBeUndefined();
     expect(closes()).toBe(1);
   });
@@ -135,11 +134,10 @@ describe('StdioClientTransport: shutdown sequence', () => {
       env: { WIREMCP_MODE: 'ignore-sigterm' },
     });
     expect(await peer.request('ping', {})).toEqual({ mode: 'ignore-sigterm' });
-    const started = Date.now();
-    await withTimeout(transport.close(), 3000, 'close');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(490);
+    await transport.close();
+    // Every step reached it: stdin EOF, then SIGTERM (logged and ignored), then SIGKILL.
+    expect(transport.stderrTail).toMatch(/stdin closed; staying up[\s\S]*ignoring SIGTERM/);
     expect(transport.signalCode).toBe('SIGKILL');
-    expect(transport.stderrTail).toContain('ignoring SIGTERM');
     expect(isAlive(transport.pid!)).toBe(false);
   });
 
@@ -169,9 +167,8 @@ describe('StdioClientTransport: the server goes away', () => {
     const { peer, transport, closes } = await clientFor('echo-server.mjs', { stderr: 'pipe' });
     const slow = rejection(peer.request('slow', { ms: 10_000 }));
     const crash = rejection(peer.request('crash', { message: 'fatal: the cheese ran out', code: 3 }));
-    const started = Date.now();
-    const error = await withTimeout(slow, 2000, 'the pending request to fail');
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The slow request would take 10 s: it fails as soon as the process is gone.
+    const error = await slow;
     expect(error).toBeInstanceOf(LocalError);
     expect(error.code).toBe('SERVER_EXITED');
     expect(error.message).toMatch(/^Server process '.*echo-server\.mjs' exited with code 3: /);
@@ -189,12 +186,14 @@ describe('StdioClientTransport: the server goes away', () => {
     // Once it answers, it has logged its start-up lines (stderr is written before the reply).
     await peer.request('echo', {});
     const pending = rejection(peer.request('slow', { ms: 10_000 }));
-    await sleep(50);
+    await when(transport.stderr!, 'data', () => transport.stderrTail.includes('slow started'), 'the slow request to start');
     process.kill(transport.pid!, 'SIGKILL');
-    const error = await withTimeout(pending, 2000, 'the pending request to fail');
+    const error = await pending;
     expect(error).toMatchObject({ code: 'SERVER_EXITED' });
     // The last stderr lines follow the cause.
-    expect(error.message).toMatch(/' was killed by signal SIGKILL: \[echo-server\] starting\n\[echo-server\] ready$/);
+    expect(error.message).toMatch(
+      /' was killed by signal SIGKILL: \[echo-server\] starting\n\[echo-server\] ready\n\[echo-server\] slow started$/,
+    );
     expect(transport.signalCode).toBe('SIGKILL');
   });
 
@@ -205,15 +204,19 @@ describe('StdioClientTransport: the server goes away', () => {
       shutdownTimeoutMs: 200,
     });
     let closes = 0;
-    transport.onclose = () => closes++;
+    const { promise: closed, open: onClosed } = gate();
+    transport.onclose = () => {
+      closes++;
+      onClosed();
+    };
     await transport.start();
     const pid = transport.pid!;
     onCleanup(() => {
       if (isAlive(pid)) process.kill(pid, 'SIGKILL');
     });
-    await waitUntil(() => closes === 1, 3000, 'close on stdout EOF');
+    await closed;
     expect(transport.closeReason).toMatchObject({ code: 'SERVER_EXITED', message: expect.stringMatching(/closed its stdout$/) });
-    await withTimeout(transport.close(), 3000, 'shutdown of the still-running child');
+    await transport.close();
     expect(transport.signalCode).toBe('SIGTERM');
     expect(isAlive(pid)).toBe(false);
     expect(closes).toBe(1);
@@ -264,7 +267,7 @@ describe('StdioClientTransport: environment, cwd, stderr', () => {
     const seen: Buffer[] = [];
     transport.stderr!.on('data', (chunk: Buffer) => seen.push(chunk));
     await peer.request('log', { text: 'visible on the stream' });
-    await waitUntil(() => Buffer.concat(seen).toString().includes('visible on the stream'), 3000, 'stderr line');
+    await when(transport.stderr!, 'data', () => Buffer.concat(seen).toString().includes('visible on the stream'), 'the stderr line');
     expect(transport.stderrTail).toContain('[echo-server] ready');
     expect(transport.stderrTail).toContain('visible on the stream');
     const ignored = transportFor('echo-server.mjs', { stderr: 'ignore' });

@@ -8,6 +8,7 @@ import { MessageReader } from './message-reader.js';
 import { MessageWriter, RESOLVED } from './message-writer.js';
 import { formatCommand, serverExitError, spawnError, type ServerExitDetails } from './server-exit-error.js';
 import { StderrTail } from './stderr-tail.js';
+import { DEFAULT_STOP_GRACE_MS, stopChildProcess } from './stop-child-process.js';
 import { swallowLateErrors } from './swallow-errors.js';
 
 /** Options of a {@link StdioClientTransport}. */
@@ -34,12 +35,14 @@ export interface StdioClientTransportOptions {
   maxFrameBytes?: number;
   /** Largest Content-Length header block in bytes (default 8 KiB). */
   maxHeaderBytes?: number;
+  /** Largest oversized Content-Length body counted through to reach the next frame (default 4 × `maxFrameBytes`). */
+  maxSkipBytes?: number;
   /** How long each shutdown stage waits for the process to exit, in ms (default 2000). */
   shutdownTimeoutMs?: number;
 }
 
 /** Default wait of each shutdown stage (stdin closed, then SIGTERM) before the next one. */
-export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 2000;
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = DEFAULT_STOP_GRACE_MS;
 
 // Once one sign of the end arrives (exit, stdout EOF, stdin failure), the others normally follow within a
 // millisecond; this bounds the wait for them (a grandchild holding the pipes open, a process that closed
@@ -130,7 +133,7 @@ export class StdioClientTransport implements Transport {
     this.#shutdownTimeoutMs = shutdownTimeoutMs;
     this.#tail = options.stderr === 'pipe' ? new StderrTail() : undefined;
     this.#reader = new MessageReader(
-      { framing, maxFrameBytes: options.maxFrameBytes, maxHeaderBytes: options.maxHeaderBytes },
+      { framing, maxFrameBytes: options.maxFrameBytes, maxHeaderBytes: options.maxHeaderBytes, maxSkipBytes: options.maxSkipBytes },
       {
         deliver: (message) => this.onmessage?.(message),
         fail: (error) => this.onerror?.(error),
@@ -333,34 +336,13 @@ export class StdioClientTransport implements Transport {
     }
   }
 
-  /** The spec's shutdown sequence: close stdin, wait, SIGTERM, wait, SIGKILL, wait for the exit. */
+  /** The spec's shutdown sequence (see `stopChildProcess`), after handing over what is queued for stdin. */
   async #terminate(): Promise<void> {
     const child = this.#child;
     if (child === undefined || this.#gone) return;
-    const stdin = child.stdin;
-    if (stdin) {
-      this.#writer?.finish(false);
-      swallowLateErrors(stdin);
-      stdin.end();
-    }
-    if (await this.#waitForExit(this.#shutdownTimeoutMs)) return;
-    // On Windows, kill() is TerminateProcess whatever the signal: the same sequence, with a forced second step.
-    child.kill('SIGTERM');
-    if (await this.#waitForExit(this.#shutdownTimeoutMs)) return;
-    child.kill('SIGKILL');
+    this.#writer?.finish(false);
+    await stopChildProcess(child, { graceMs: this.#shutdownTimeoutMs });
     await this.#exited.promise;
-  }
-
-  /** True when the child exits within `ms`. */
-  #waitForExit(ms: number): Promise<boolean> {
-    if (this.#gone) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      void this.#exited.promise.then(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
   }
 }
 

@@ -2,7 +2,7 @@
 // byte by byte through its stdin, with its raw stdout and stderr captured.
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, test } from 'vitest';
-import { collect, exitOf, sleep, spawnFixture, stopEverything, waitUntil, withTimeout } from './child-processes.test-util.js';
+import { collect, exitOf, spawnFixture, stopEverything, when } from './child-processes.test-util.js';
 
 afterEach(stopEverything);
 
@@ -44,11 +44,12 @@ function protocolFrames(stdout: Buffer): Array<Record<string, unknown>> {
   return frames;
 }
 
-/** Writes `data` in pieces of `size` bytes, pausing so that the child reads them separately. */
+/** Writes `data` in pieces of `size` bytes, each handed to the pipe before the next one is written. */
 async function writeInPieces(child: ChildProcess, data: Buffer, size: number): Promise<void> {
   for (let i = 0; i < data.length; i += size) {
-    child.stdin!.write(data.subarray(i, i + size));
-    await sleep(2);
+    await new Promise<void>((resolve, reject) =>
+      child.stdin!.write(data.subarray(i, i + size), (error) => (error ? reject(error) : resolve())),
+    );
   }
 }
 
@@ -63,9 +64,9 @@ describe('a stdio server process', () => {
   test('NDJSON: replies on stdout, nothing else there; logs on stderr; exits 0 after stdin closes', async () => {
     const { child, stdout, stderr } = startServer();
     child.stdin!.write(request(1) + '\n' + request(2, 'log', { text: 'hello from the handler' }) + '\n');
-    await waitUntil(() => protocolLines(stdout.bytes()).length === 2, 5000, 'two replies');
+    await stdout.until((text) => text.split('\n').length === 3, 'two replies');
     child.stdin!.end();
-    expect(await withTimeout(exitOf(child), 5000, 'exit')).toEqual({ code: 0, signal: null });
+    expect(await exitOf(child)).toEqual({ code: 0, signal: null });
     expect(protocolLines(stdout.bytes())).toEqual([
       { jsonrpc: '2.0', id: 1, result: { id: 1 } },
       { jsonrpc: '2.0', id: 2, result: {} },
@@ -77,9 +78,9 @@ describe('a stdio server process', () => {
   test('Content-Length is auto-detected and answered in Content-Length', async () => {
     const { child, stdout } = startServer();
     child.stdin!.write(contentLength(request(1, 'echo', { t: 'comió 日本' })) + contentLength(request(2)));
-    await waitUntil(() => stdout.bytes().includes('"id":2'), 5000, 'two replies');
+    await stdout.until((text) => text.includes('"id":2'), 'two replies');
     child.stdin!.end();
-    expect(await withTimeout(exitOf(child), 5000, 'exit')).toEqual({ code: 0, signal: null });
+    expect(await exitOf(child)).toEqual({ code: 0, signal: null });
     expect(protocolFrames(stdout.bytes())).toEqual([
       { jsonrpc: '2.0', id: 1, result: { t: 'comió 日本' } },
       { jsonrpc: '2.0', id: 2, result: { id: 2 } },
@@ -93,7 +94,7 @@ describe('a stdio server process', () => {
       const bytes = Buffer.from(framing === 'ndjson' ? json + '\n' : contentLength(json));
       await writeInPieces(child, bytes, 3);
       child.stdin!.end();
-      expect(await withTimeout(exitOf(child), 5000, 'exit')).toEqual({ code: 0, signal: null });
+      expect(await exitOf(child)).toEqual({ code: 0, signal: null });
       const replies = framing === 'ndjson' ? protocolLines(stdout.bytes()) : protocolFrames(stdout.bytes());
       expect(replies).toEqual([{ jsonrpc: '2.0', id: 7, result: { t: 'ñandú', pad: 'x'.repeat(40) } }]);
     }
@@ -102,14 +103,9 @@ describe('a stdio server process', () => {
   test('many messages in one write get all their replies, in order', async () => {
     const { child, stdout, stderr } = startServer();
     child.stdin!.write(Array.from({ length: 500 }, (_, id) => request(id) + '\n').join(''));
-    const count = () => stdout.text().split('\n').length - 1;
-    await waitUntil(
-      () => count() >= 500,
-      10_000,
-      () => `500 replies (got ${count()}; stderr: ${stderr.text()})`,
-    );
+    await stdout.until((text) => text.split('\n').length - 1 >= 500, `500 replies (stderr: ${stderr.text()})`);
     child.stdin!.end();
-    await withTimeout(exitOf(child), 5000, 'exit');
+    await exitOf(child);
     expect(protocolLines(stdout.bytes()).map((reply) => reply.id)).toEqual(Array.from({ length: 500 }, (_, id) => id));
   });
 
@@ -127,7 +123,7 @@ describe('a stdio server process', () => {
     child.stdin!.write(invalidUtf8);
     child.stdin!.write(request(5) + '\n');
     child.stdin!.end();
-    expect(await withTimeout(exitOf(child), 5000, 'exit')).toEqual({ code: 0, signal: null });
+    expect(await exitOf(child)).toEqual({ code: 0, signal: null });
     const replies = protocolLines(stdout.bytes());
     expect(replies.map((reply) => [reply.id, (reply.error as { code?: number } | undefined)?.code ?? 'ok'])).toEqual([
       [null, -32700],
@@ -139,14 +135,51 @@ describe('a stdio server process', () => {
     ]);
   });
 
+  test('Content-Length over the cap: counted through up to maxSkipBytes, not waited for beyond; later requests are served', async () => {
+    // maxFrameBytes 256, so maxSkipBytes is 1024 by default.
+    const { child, stdout } = startServer({ WIREMCP_MAX_FRAME: '256' });
+    const honest = request(2, 'echo', { pad: 'y'.repeat(800) });
+    child.stdin!.write(contentLength(request(1)) + contentLength(honest) + contentLength(request(3)));
+    // A lying header: four billion bytes that never come. The request right after it is still answered.
+    child.stdin!.write('Content-Length: 4000000000\r\n\r\n' + contentLength(request(4)));
+    await stdout.until((text) => text.includes('"id":4'), 'the answer to the request after the lying header');
+    child.stdin!.write(contentLength(request(5)));
+    child.stdin!.end();
+    expect(await exitOf(child)).toEqual({ code: 0, signal: null });
+    const replies = protocolFrames(stdout.bytes());
+    expect(replies.map((reply) => [reply.id, (reply.error as { code?: number } | undefined)?.code ?? 'ok'])).toEqual([
+      [1, 'ok'],
+      [null, -32600],
+      [3, 'ok'],
+      [null, -32600],
+      [4, 'ok'],
+      [5, 'ok'],
+    ]);
+    expect((replies[3]!.error as { message: string }).message).toMatch(/4000000000 bytes .* too large to count through/);
+  });
+
+  test('NDJSON: a line that does not end is refused once and the line after its newline is served', async () => {
+    const { child, stdout } = startServer({ WIREMCP_MAX_FRAME: '256' });
+    child.stdin!.write(request(1) + '\n');
+    const endless = Buffer.alloc(64 * 1024, 0x78);
+    for (let i = 0; i < 32; i++) child.stdin!.write(endless);
+    child.stdin!.write('\n' + request(2) + '\n');
+    child.stdin!.end();
+    expect(await exitOf(child)).toEqual({ code: 0, signal: null });
+    expect(protocolLines(stdout.bytes()).map((reply) => [reply.id, (reply.error as { code?: number } | undefined)?.code ?? 'ok'])).toEqual([
+      [1, 'ok'],
+      [null, -32600],
+      [2, 'ok'],
+    ]);
+  });
+
   test('stdin closed while a slow request is in flight: the response is written, then exit code 0', async () => {
     const { child, stdout, stderr } = startServer();
     child.stdin!.write(request(1, 'slow', { ms: 300 }) + '\n');
-    await sleep(50);
+    await stderr.until((text) => text.includes('slow started'), 'the slow request to start');
     child.stdin!.end();
-    const started = Date.now();
-    expect(await withTimeout(exitOf(child), 5000, 'exit')).toEqual({ code: 0, signal: null });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(await exitOf(child)).toEqual({ code: 0, signal: null });
+    // The answer was written before the process exited: stdin EOF ends nothing in progress.
     expect(protocolLines(stdout.bytes())).toEqual([{ jsonrpc: '2.0', id: 1, result: { done: true, ms: 300 } }]);
     expect(stderr.text()).not.toMatch(/Error/);
   });
@@ -155,12 +188,12 @@ describe('a stdio server process', () => {
     const { child, stderr } = startServer();
     // Close the read end of the server's stdout pipe in this process: its next write gets EPIPE.
     child.stdout!.destroy();
-    await sleep(50);
+    await when(child.stdout!, 'close', () => child.stdout!.closed, 'our end of the pipe to close');
     child.stdin!.write(request(1) + '\n' + request(2) + '\n');
-    await waitUntil(() => stderr.text().includes('transport closed'), 5000, 'the transport to close on EPIPE');
+    await stderr.until((text) => text.includes('transport closed'), 'the transport to close on EPIPE');
     // The transport no longer reads stdin: the process has nothing left to do and exits by itself, even
     // though this side has not closed stdin.
-    expect(await withTimeout(exitOf(child), 5000, 'exit')).toEqual({ code: 0, signal: null });
+    expect(await exitOf(child)).toEqual({ code: 0, signal: null });
     expect(stderr.text()).not.toMatch(/Unhandled|EPIPE|Error/);
   });
 });

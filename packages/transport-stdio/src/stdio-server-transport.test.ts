@@ -2,12 +2,15 @@ import { PassThrough, Writable } from 'node:stream';
 import { Peer } from '@wiremcp/jsonrpc';
 import { LocalError } from '@wiremcp/protocol';
 import { afterEach, describe, expect, test } from 'vitest';
-import { onCleanup, sleep, stopEverything, waitUntil } from './child-processes.test-util.js';
+import { gate, nextTurn, onCleanup, stopEverything, when } from './child-processes.test-util.js';
 import { StdioServerTransport, type StdioServerTransportOptions } from './stdio-server-transport.js';
 
 afterEach(stopEverything);
 
-/** A Peer with an `echo` handler served over a StdioServerTransport on in-memory streams. */
+/**
+ * A Peer with an `echo` handler served over a StdioServerTransport on in-memory streams. Its `slow` handler
+ * signals `slowStarted` and answers once the test calls `finishSlow()`.
+ */
 async function serve(options: Partial<StdioServerTransportOptions> = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
@@ -15,9 +18,12 @@ async function serve(options: Partial<StdioServerTransportOptions> = {}) {
   output.on('data', (chunk: Buffer) => chunks.push(chunk));
   const transport = new StdioServerTransport({ input, output, ...options });
   const peer = new Peer({ onInternalError: () => undefined });
+  const slowStarted = gate();
+  const slowFinished = gate();
   peer.setRequestHandler('echo', (params) => params ?? {});
-  peer.setRequestHandler('slow', async (params) => {
-    await sleep(Number(params?.ms ?? 50));
+  peer.setRequestHandler('slow', async () => {
+    slowStarted.open();
+    await slowFinished.promise;
     return { done: true };
   });
   let closes = 0;
@@ -30,7 +36,20 @@ async function serve(options: Partial<StdioServerTransportOptions> = {}) {
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { input, output, transport, peer, text, lines, closes: () => closes };
+  /** Resolves once the output holds what `condition` wants. */
+  const until = (condition: () => boolean, label: string) => when(output, 'data', condition, label);
+  return {
+    input,
+    output,
+    transport,
+    peer,
+    text,
+    lines,
+    until,
+    closes: () => closes,
+    slowStarted: slowStarted.promise,
+    finishSlow: () => slowFinished.open(),
+  };
 }
 
 const request = (id: number, method = 'echo', params: Record<string, unknown> = { id }) =>
@@ -44,7 +63,7 @@ describe('StdioServerTransport', () => {
   test('auto-detects NDJSON and answers in NDJSON', async () => {
     const s = await serve();
     s.input.write(request(1) + '\n');
-    await waitUntil(() => s.lines().length === 1, 2000, 'reply');
+    await s.until(() => s.lines().length === 1, 'reply');
     expect(s.lines()).toEqual([{ jsonrpc: '2.0', id: 1, result: { id: 1 } }]);
     expect(s.transport.framing).toBe('ndjson');
   });
@@ -52,9 +71,8 @@ describe('StdioServerTransport', () => {
   test('auto-detects Content-Length and answers in Content-Length', async () => {
     const s = await serve();
     s.input.write(contentLength(request(1, 'echo', { t: 'comió' })));
-    await waitUntil(() => s.text().length > 0, 2000, 'reply');
     const reply = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { t: 'comió' } });
-    await waitUntil(() => s.text() === contentLength(reply), 2000, 'whole reply');
+    await s.until(() => s.text() === contentLength(reply), 'whole reply');
     expect(s.transport.framing).toBe('content-length');
   });
 
@@ -64,7 +82,7 @@ describe('StdioServerTransport', () => {
     s.peer.onerror = (error) => errors.push(error);
     s.input.write(request(1) + '\n');
     s.input.write(contentLength(request(2)));
-    await waitUntil(() => s.text().includes('"id":2'), 2000, 'reply to the framed request');
+    await s.until(() => s.text().includes('"id":2'), 'reply to the framed request');
     expect(errors.map((error) => (error as LocalError).code)).toContain('FRAMING_ERROR');
     expect(s.text()).toMatch(/^Content-Length: \d+\r\n\r\n\{"jsonrpc":"2.0","id":2/);
   });
@@ -74,7 +92,7 @@ describe('StdioServerTransport', () => {
     s.input.write(Array.from({ length: 50 }, (_, i) => request(i)).join('\n') + '\n');
     const split = Buffer.from(request(99, 'echo', { t: 'ñandú 日本' }) + '\n');
     for (let i = 0; i < split.length; i++) s.input.write(split.subarray(i, i + 1));
-    await waitUntil(() => s.lines().length === 51, 2000, '51 replies');
+    await s.until(() => s.lines().length === 51, '51 replies');
     expect(s.lines().map((line) => line.id)).toEqual([...Array.from({ length: 50 }, (_, i) => i), 99]);
     expect(s.lines()[50]).toEqual({ jsonrpc: '2.0', id: 99, result: { t: 'ñandú 日本' } });
   });
@@ -93,7 +111,7 @@ describe('StdioServerTransport', () => {
       ]),
     );
     s.input.write(request(6) + '\n');
-    await waitUntil(() => s.lines().length === 6, 2000, 'six replies');
+    await s.until(() => s.lines().length === 6, 'six replies');
     const replies = s.lines();
     expect(replies.map((reply) => [reply.id, (reply.error as { code?: number } | undefined)?.code ?? 'ok'])).toEqual([
       [null, -32700],
@@ -118,17 +136,21 @@ describe('StdioServerTransport', () => {
     await transport.start();
     onCleanup(() => transport.close());
     for (let id = 0; id < 100; id++) void transport.send({ jsonrpc: '2.0', id, result: {} });
-    await sleep(10);
+    await nextTurn();
     expect(writes).toBe(1);
   });
 
   test('end of input calls onend and keeps output open; without onend it closes', async () => {
     const s = await serve();
-    s.input.write(request(1, 'slow', { ms: 100 }) + '\n');
-    await sleep(20);
+    s.input.write(request(1, 'slow') + '\n');
+    await s.slowStarted;
     s.input.end();
+    await when(s.input, 'end', () => s.input.readableEnded, 'the end of input');
     // The engine's onend: finish the slow request, answer it, then close.
-    await waitUntil(() => s.closes() === 1, 2000, 'close after the in-flight request');
+    expect(s.closes()).toBe(0);
+    s.finishSlow();
+    await s.transport.closed;
+    expect(s.closes()).toBe(1);
     expect(s.lines()).toEqual([{ jsonrpc: '2.0', id: 1, result: { done: true } }]);
 
     const input = new PassThrough();
@@ -139,7 +161,8 @@ describe('StdioServerTransport', () => {
     input.end('{"jsonrpc":"2.0","method":"last/line/without/newline"}');
     const messages: unknown[] = [];
     transport.onmessage = (message) => messages.push(message);
-    await waitUntil(() => closes === 1, 2000, 'close on EOF');
+    await transport.closed;
+    expect(closes).toBe(1);
     expect(messages).toEqual([{ jsonrpc: '2.0', method: 'last/line/without/newline' }]);
   });
 
@@ -157,7 +180,7 @@ describe('StdioServerTransport', () => {
     await Promise.all([transport.close(), transport.close()]);
     await transport.close();
     expect(closes).toBe(1);
-    await waitUntil(() => output.readableEnded || received.length > 0, 2000, 'flushed output');
+    await when(output, 'end', () => output.readableEnded, 'the end of the output');
     expect(Buffer.concat(received).toString()).toBe(
       '{"jsonrpc":"2.0","method":"notifications/one"}\n{"jsonrpc":"2.0","method":"notifications/two"}\n',
     );
@@ -192,7 +215,8 @@ describe('StdioServerTransport', () => {
     await peer.connect(transport);
     // A server→client request pending when the pipe breaks is rejected with the close reason.
     pending.push(peer.request('ping', {}).catch((error: unknown) => error));
-    await waitUntil(() => closes === 1, 2000, 'close after EPIPE');
+    await transport.closed;
+    expect(closes).toBe(1);
     expect(transport.closeReason).toBeInstanceOf(LocalError);
     expect(transport.closeReason).toMatchObject({ code: 'CONNECTION_CLOSED', message: expect.stringContaining('EPIPE') });
     expect(await pending[0]).toBe(transport.closeReason);
@@ -211,10 +235,10 @@ describe('StdioServerTransport', () => {
     await transport.start();
     expect(transport.framing).toBeUndefined();
     void transport.send({ jsonrpc: '2.0', method: 'notifications/early' });
-    await sleep(10);
+    await nextTurn();
     expect(chunks).toHaveLength(0);
     input.write('Content-Length: 2\r\n\r\n{}');
-    await waitUntil(() => chunks.length > 0, 2000, 'held message');
+    await when(output, 'data', () => chunks.length > 0, 'the held message');
     expect(Buffer.concat(chunks).toString()).toBe(contentLength('{"jsonrpc":"2.0","method":"notifications/early"}'));
   });
 

@@ -22,6 +22,11 @@ export interface StdioServerTransportOptions {
   /** Largest Content-Length header block in bytes (default 8 KiB). */
   maxHeaderBytes?: number;
   /**
+   * Largest oversized Content-Length body counted through to reach the next frame (default 4 × `maxFrameBytes`,
+   * 64 MiB); a frame declared larger is not waited for: the reader looks for the next header instead.
+   */
+  maxSkipBytes?: number;
+  /**
    * End `output` when the transport closes (default false). Leave it false for `process.stdout`; set it
    * for a stream that should tell the client "done", such as a socket.
    */
@@ -58,6 +63,8 @@ export class StdioServerTransport implements Transport {
   #state: 'new' | 'open' | 'closed' = 'new';
   #inputEnded = false;
   #closeReason: Error | undefined;
+  #resolveClosed!: () => void;
+  readonly #closed = new Promise<void>((resolve) => (this.#resolveClosed = resolve));
 
   readonly #onData = (chunk: Uint8Array | string): void => {
     this.#reader.push(chunk);
@@ -81,7 +88,7 @@ export class StdioServerTransport implements Transport {
     this.#input = options.input;
     this.#endOutputOnClose = options.endOutputOnClose ?? false;
     this.#reader = new MessageReader(
-      { framing, maxFrameBytes: options.maxFrameBytes, maxHeaderBytes: options.maxHeaderBytes },
+      { framing, maxFrameBytes: options.maxFrameBytes, maxHeaderBytes: options.maxHeaderBytes, maxSkipBytes: options.maxSkipBytes },
       {
         deliver: (message) => this.onmessage?.(message),
         fail: (error) => this.onerror?.(error),
@@ -93,6 +100,15 @@ export class StdioServerTransport implements Transport {
   /** Why the transport closed, when it was not a normal close (the output failed). */
   get closeReason(): Error | undefined {
     return this.#closeReason;
+  }
+
+  /**
+   * Resolves once the transport has closed, right after `onclose` (whoever closed it: the engine at the end of
+   * input, `close()`, a broken output); `closeReason` then tells an abnormal end. Lets whoever runs the process
+   * learn that the connection is over without taking `onclose` from the engine.
+   */
+  get closed(): Promise<void> {
+    return this.#closed;
   }
 
   /** The framing in use for replies; `undefined` under `'auto'` until the first bytes arrive. */
@@ -133,7 +149,11 @@ export class StdioServerTransport implements Transport {
     if (wasOpen) this.#detachInput();
     this.#writer.finish(this.#endOutputOnClose);
     const onclose = this.onclose;
-    onclose?.();
+    try {
+      onclose?.();
+    } finally {
+      this.#resolveClosed();
+    }
     return RESOLVED;
   }
 

@@ -1,5 +1,5 @@
 export { createEverythingServer, EVERYTHING_SERVER_INFO } from './everything-server.js';
-export { parseCliArgs, USAGE, type CliOptions, type ParsedArgs } from './cli-args.js';
+export { OPTIONS, parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
 export { DYNAMIC_PROMPT, DYNAMIC_TOOL } from './list-change-tools.js';
 export {
   DATA_TEMPLATE,

@@ -28,7 +28,16 @@ export function assertBuilt(): void {
 }
 
 type Framing = 'ndjson' | 'content-length';
-type Message = Record<string, any>;
+
+/** A JSON-RPC message from the server, as parsed (its members are checked by the tests, with toMatchObject). */
+export interface Message {
+  jsonrpc: string;
+  id?: string | number | null;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
 
 /** One running server and what it wrote. */
 export class ServerProcess {
@@ -73,7 +82,7 @@ export class ServerProcess {
   }
 
   /** Sends raw bytes. */
-  sendRaw(bytes: string): void {
+  sendRaw(bytes: string | Uint8Array): void {
     this.child.stdin.write(bytes);
   }
 
@@ -104,6 +113,7 @@ export class ServerProcess {
     this.child.stdin.end();
   }
 
+  /** Sends a signal, unless the process has exited. */
   kill(signal: NodeJS.Signals): void {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill(signal);
   }

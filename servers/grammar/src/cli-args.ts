@@ -1,38 +1,33 @@
 /**
- * The command line of `wiremcp-grammar`, parsed without touching `process` (so it can be tested).
+ * The command line of `wiremcp-grammar` beyond what every server takes (`--framing`, `--help`, `--version`:
+ * see `runServerMain` of `@wiremcp/process`). Parsed without touching `process`, so it can be tested.
  */
-import { parseStdioServerArgs, type StdioServerFraming } from '@wiremcp/transport-stdio';
+import { UsageError, type FlagValues, type ServerFlags } from '@wiremcp/process';
 
 /** What the server runs with. */
 export interface CliOptions {
-  /** stdio framing: detected from the client's first bytes (`auto`, default) or fixed. */
-  framing: StdioServerFraming;
   /** A table file to load instead of the bundled `data/a13.yaml`. */
   table: string | undefined;
 }
 
-/** The outcome of parsing: run, print help, or stop with a usage error. */
-export type ParsedArgs = { kind: 'run'; options: CliOptions } | { kind: 'help' } | { kind: 'error'; message: string };
+/** The flags of this server. */
+export const OPTIONS: ServerFlags = { table: { type: 'string' } };
 
-/** Usage text (printed on stderr: stdout carries protocol bytes only). */
-export const USAGE = `Usage: wiremcp-grammar [--framing ndjson|content-length|auto] [--table FILE]
-
-The §A13 English verb conjugation MCP server (with Spanish translations), over stdio.
+/** This server's part of `--help` (printed on stderr: stdout carries protocol bytes only). */
+export const USAGE = `The §A13 English verb conjugation MCP server (with Spanish translations), over stdio.
 It speaks every MCP revision (2024-11-05 … 2025-11-25 through initialize,
 2026-07-28 per request) and exits when stdin closes, after answering the
-requests in progress.
+requests in progress. A broken table stops it with every problem (file, row,
+key) on stderr.
 
-  --framing   how messages are framed on stdin/stdout (default: auto, detected
-              from the first bytes the client sends)
-  --table     load this table file instead of the bundled data/a13.yaml
-  -h, --help  print this text
+Options:
+  --table FILE  load this table file instead of the bundled data/a13.yaml
 `;
 
-/** Parses the arguments after the executable and script (`process.argv.slice(2)`). */
-export function parseCliArgs(argv: readonly string[]): ParsedArgs {
-  const parsed = parseStdioServerArgs(argv, { table: { type: 'string' } });
-  if (parsed.kind !== 'run') return parsed;
-  const table = parsed.values.table as string | undefined;
-  if (table === '') return { kind: 'error', message: '--table needs a file name' };
-  return { kind: 'run', options: { framing: parsed.framing, table } };
+/** Turns the values of this server's flags into its options; throws a UsageError for a bad value. */
+export function parseCliArgs(values: FlagValues): CliOptions {
+  const table = values.table;
+  if (table === undefined) return { table: undefined };
+  if (typeof table !== 'string' || table === '') throw new UsageError('--table needs a file name');
+  return { table };
 }

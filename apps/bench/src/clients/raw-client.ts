@@ -3,10 +3,10 @@
 // costs is (nearly) all server.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { stopChildProcess } from '@wiremcp/process';
 import { argumentsFor, type ToolName } from '../workload.js';
 import { LEGACY_VERSION, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, MODERN_VERSION, type Era } from '../wire.js';
 import type { ClientSession, ServerCommand } from './session.js';
-import { stopProcess } from './stop-process.js';
 
 const CLIENT_INFO = { name: 'bench-raw', version: '1.0.0' };
 const MODERN_META = { [META_PROTOCOL_VERSION]: MODERN_VERSION, [META_CLIENT_CAPABILITIES]: {}, [META_CLIENT_INFO]: CLIENT_INFO };
@@ -91,7 +91,7 @@ class RawSession implements ClientSession {
 
   async close(): Promise<void> {
     this.#fail(new Error('closed'));
-    await stopProcess(this.#child);
+    await stopChildProcess(this.#child);
   }
 
   #send(line: string): void {

@@ -1,0 +1,86 @@
+import { parseArgs } from 'node:util';
+import type { ServeMode, ServeTarget } from './serve-mode.js';
+import { UsageError, type FlagValues, type ServerFlags } from './server-flags.js';
+import { stdioMode } from './stdio-mode.js';
+
+/**
+ * The ways a server main can serve, in the order they are asked; the last one is the default. An HTTP mode
+ * (`--http [host:]port`) goes in front of stdio here, and every bin gets it without a change.
+ */
+export const SERVE_MODES: readonly ServeMode[] = [stdioMode];
+
+const MAIN_FLAGS: ServerFlags = { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } };
+
+/** The bin-specific part of a command line: its flags and how their values become the bin's arguments. */
+export interface ServerArgsSpec<Args> {
+  /** The bin's own flags (besides `--help`, `--version` and the serve modes' flags). */
+  options?: ServerFlags;
+  /** Turns the values of the bin's own flags into its arguments; throws a `UsageError` for a bad value. */
+  parseArgs?: (values: FlagValues) => Args;
+}
+
+/** The outcome of {@link parseServerArgs}. */
+export type ParsedServerArgs<Args> =
+  { kind: 'run'; args: Args; target: ServeTarget } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
+
+/** Node's `parseArgs` messages, cut to what a user needs. */
+function usageMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown }).code;
+  const quoted = /'([^']*)'/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && quoted !== undefined) return `unknown option '${quoted}'`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && quoted !== undefined)
+    return `unexpected argument '${quoted}' (only options are accepted)`;
+  return message.split('. ')[0]!;
+}
+
+/**
+ * Parses a server's command line (`process.argv.slice(2)`) without touching anything global: `-h/--help`,
+ * `--version`, the serve modes' flags (`--framing`), then the bin's own flags through `spec`. Both `--flag value`
+ * and `--flag=value` are accepted; unknown flags and positional arguments are usage errors. Throws (a
+ * programming error, not a usage error) when the bin declares a flag the server main owns.
+ */
+export function parseServerArgs<Args = undefined>(argv: readonly string[], spec: ServerArgsSpec<Args> = {}): ParsedServerArgs<Args> {
+  const own = spec.options ?? {};
+  const shared: ServerFlags = Object.assign({}, MAIN_FLAGS, ...SERVE_MODES.map((mode) => mode.flags));
+  for (const flag of Object.keys(own)) {
+    if (flag in shared) throw new Error(`the flag --${flag} belongs to every server; a bin cannot declare it`);
+  }
+  let values: FlagValues;
+  try {
+    values = parseArgs({ args: [...argv], options: { ...own, ...shared }, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    return { kind: 'error', message: usageMessage(error) };
+  }
+  if (values.help === true) return { kind: 'help' };
+  if (values.version === true) return { kind: 'version' };
+  try {
+    let target: ServeTarget | undefined;
+    for (const [index, mode] of SERVE_MODES.entries()) {
+      target = mode.select(values, index === SERVE_MODES.length - 1);
+      if (target !== undefined) break;
+    }
+    const ownValues: FlagValues = {};
+    for (const flag of Object.keys(own)) if (values[flag] !== undefined) ownValues[flag] = values[flag];
+    const args = spec.parseArgs ? spec.parseArgs(ownValues) : (undefined as Args);
+    return { kind: 'run', args, target: target! };
+  } catch (error) {
+    if (error instanceof UsageError) return { kind: 'error', message: error.message };
+    throw error;
+  }
+}
+
+/** The full usage text: the synopsis, the bin's own text, then the options and exit codes every server shares. */
+export function formatUsage(name: string, usage: string): string {
+  return (
+    `Usage: ${name} [options]\n\n${usage.trimEnd()}\n\n` +
+    'Options of every wiremcp server:\n' +
+    SERVE_MODES.map((mode) => mode.usage).join('') +
+    '  --version   print the name and version, then exit\n' +
+    '  -h, --help  print this text, then exit\n\n' +
+    'Exit codes: 0 when stdin closes (after answering the requests in progress) or after\n' +
+    'a clean shutdown on SIGINT/SIGTERM; 1 when the server cannot start, fails, or does\n' +
+    'not stop in time; 2 for a bad command line. A second SIGINT/SIGTERM exits at once\n' +
+    '(130/143).\n'
+  );
+}

@@ -1,0 +1,176 @@
+import { constants } from 'node:os';
+import type { Writable } from 'node:stream';
+import { nodeProcess, type MainProcess, type ShutdownSignal } from './main-process.js';
+import { formatUsage, parseServerArgs, type ServerArgsSpec } from './parse-server-args.js';
+import type { Servable, Serving } from './serve-mode.js';
+
+/** Default bound on a graceful shutdown after SIGINT/SIGTERM: under the 2 s a stdio client waits before SIGKILL. */
+export const DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS = 1800;
+
+/** Exit codes of a server main. */
+export const EXIT_CODES = {
+  /** stdin closed and the requests in progress were answered, or a clean shutdown after SIGINT/SIGTERM. */
+  ok: 0,
+  /** The server could not start, an error nothing caught, a broken connection, or a shutdown that overran. */
+  failure: 1,
+  /** A bad command line. */
+  usage: 2,
+} as const;
+
+/** What a server main hands to `createServer`. */
+export interface ServerMainContext {
+  /** Writes `<name>: <message>` to stderr. */
+  log(message: string): void;
+  /** Reports an error inside the server (a handler bug) on stderr, with its stack; pass it as `onInternalError`. */
+  onInternalError(error: unknown): void;
+}
+
+/** Options of {@link runServerMain}. */
+export interface ServerMainOptions<Args> extends ServerArgsSpec<Args> {
+  /** The command name, used in every message (`wiremcp-everything`). */
+  name: string;
+  version: string;
+  /**
+   * The bin's part of `--help`: what the server is, then its own options. The synopsis, the options every
+   * server takes and the exit codes are added around it.
+   */
+  usage: string;
+  /** Builds the server from the bin's arguments; throwing (or rejecting) stops the process with exit code 1. */
+  createServer(args: Args, context: ServerMainContext): Servable | Promise<Servable>;
+  /** Bound on a graceful shutdown after SIGINT/SIGTERM, in ms (default 1800). */
+  shutdownTimeoutMs?: number;
+  /** The process to run in (default: this one). Tests pass a double. */
+  process?: MainProcess;
+}
+
+/** Built-in errors that point at a bug are shown with their stack; others (a bad file, a refused value) by message. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const bug = error instanceof TypeError || error instanceof ReferenceError || error instanceof SyntaxError || error instanceof RangeError;
+  const cause = error.cause instanceof Error ? ` (cause: ${error.cause.message})` : '';
+  return bug ? (error.stack ?? error.message) : `${error.message}${cause}`;
+}
+
+/** How long an exit waits for stdout and stderr to drain (a client that stopped reading must not hold it). */
+const FLUSH_TIMEOUT_MS = 2000;
+
+/** Resolves once everything written to `stream` so far has been handed to the system, the stream broke, or time ran out. */
+function flushed(stream: Writable): Promise<void> {
+  if (stream.destroyed || stream.writableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FLUSH_TIMEOUT_MS);
+    stream.write('', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * The main of an MCP server bin: everything a bin does besides naming its flags and building its server.
+ *
+ * - Parses the command line (`parseServerArgs`): `-h/--help` prints the usage on stderr and exits 0,
+ *   `--version` prints `<name> <version>` on stderr and exits 0, a bad flag or value prints one line and a hint
+ *   (`Run '<name> --help' for usage.`) and exits 2. Nothing is ever written to stdout but protocol bytes.
+ * - Builds the server (`createServer`; a failure prints `<name>: cannot start: <reason>` and exits 1) and serves
+ *   it as the command line says (stdio today), with a start line on stderr.
+ * - When the client closes stdin, the requests in progress are answered and the process exits 0; when the
+ *   connection breaks (stdout closed under it), the reason goes to stderr and the exit code is 1.
+ * - SIGINT/SIGTERM: closes the server (open streams ended, requests in progress given a moment to finish), then
+ *   exits 0; if that takes more than `shutdownTimeoutMs`, exits 1. A second signal exits at once with 128 + its
+ *   number (130, 143).
+ * - An exception nothing caught, or a rejection nothing handled, is printed on stderr and exits 1.
+ *
+ * Output is flushed before every exit. Resolves with the exit code (after `exit` was called: with the real
+ * process it never resolves). Never rejects.
+ */
+export async function runServerMain<Args = undefined>(options: ServerMainOptions<Args>): Promise<number> {
+  const proc = options.process ?? nodeProcess();
+  const { name } = options;
+  const say = (line: string): void => {
+    proc.stderr.write(`${line}\n`);
+  };
+  // Every way out goes through exit(), once: the first code wins, output is flushed, then the process ends.
+  let exiting: Promise<number> | undefined;
+  let shutdownTimer: ReturnType<typeof setTimeout> | undefined;
+  const exit = (code: number): Promise<number> => {
+    clearTimeout(shutdownTimer);
+    exiting ??= Promise.all([flushed(proc.stdout), flushed(proc.stderr)]).then(() => {
+      proc.exit(code);
+      return code;
+    });
+    return exiting;
+  };
+  // What the main resolves with once an event (stdin EOF, a signal, an uncaught error) has called exit().
+  let exitCalled!: (exiting: Promise<number>) => void;
+  const exited = new Promise<number>((resolve) => (exitCalled = resolve));
+  const exitFromEvent = (code: number): void => exitCalled(exit(code));
+
+  let parsed: ReturnType<typeof parseServerArgs<Args>>;
+  try {
+    parsed = parseServerArgs(proc.argv, options);
+  } catch (error) {
+    say(`${name}: ${describe(error)}`);
+    return exit(EXIT_CODES.failure);
+  }
+  if (parsed.kind === 'help') {
+    proc.stderr.write(formatUsage(name, options.usage));
+    return exit(EXIT_CODES.ok);
+  }
+  if (parsed.kind === 'version') {
+    say(`${name} ${options.version}`);
+    return exit(EXIT_CODES.ok);
+  }
+  if (parsed.kind === 'error') {
+    say(`${name}: ${parsed.message}`);
+    say(`Run '${name} --help' for usage.`);
+    return exit(EXIT_CODES.usage);
+  }
+
+  proc.onFatal((error) => {
+    say(`${name}: uncaught error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    exitFromEvent(EXIT_CODES.failure);
+  });
+  const context: ServerMainContext = {
+    log: (message) => say(`${name}: ${message}`),
+    onInternalError: (error) => say(`${name}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  };
+  let serving: Serving;
+  try {
+    const server = await options.createServer(parsed.args, context);
+    serving = await parsed.target.serve(server, proc);
+  } catch (error) {
+    say(`${name}: cannot start: ${describe(error)}`);
+    return exit(EXIT_CODES.failure);
+  }
+  say(`${name} ${options.version}: serving MCP on ${parsed.target.description}`);
+
+  let stopping: ShutdownSignal | undefined;
+  const onSignal = (signal: ShutdownSignal): void => {
+    if (stopping !== undefined) {
+      say(`${name}: ${signal} again, exiting now`);
+      exitFromEvent(128 + constants.signals[signal]);
+      return;
+    }
+    stopping = signal;
+    say(`${name}: ${signal}, shutting down`);
+    const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS;
+    shutdownTimer = setTimeout(() => {
+      say(`${name}: not stopped ${timeoutMs} ms after ${signal}; exiting`);
+      exitFromEvent(EXIT_CODES.failure);
+    }, timeoutMs);
+    serving.close().catch((error: unknown) => say(`${name}: error while shutting down: ${describe(error)}`));
+  };
+  proc.onSignal('SIGINT', onSignal);
+  proc.onSignal('SIGTERM', onSignal);
+
+  void serving.closed.then((reason) => {
+    if (reason !== undefined && stopping === undefined) {
+      say(`${name}: connection closed: ${reason.message}`);
+      exitFromEvent(EXIT_CODES.failure);
+    } else {
+      exitFromEvent(EXIT_CODES.ok);
+    }
+  });
+  return exited;
+}

@@ -1,0 +1,44 @@
+import type { Transport } from '@wiremcp/jsonrpc';
+import type { FlagValues, ServerFlags } from './server-flags.js';
+import type { MainProcess } from './main-process.js';
+
+/** Something that serves a transport: an `McpServer`, whose `connect` resolves with the connection. */
+export interface Servable {
+  connect(transport: Transport): Promise<{ close(): Promise<void> }>;
+}
+
+/** A server being served by a {@link ServeTarget}. */
+export interface Serving {
+  /**
+   * Resolves when serving is over: the client closed stdin and what was in progress is answered, or `close()`
+   * finished, or the connection broke. Resolves with the reason of an abnormal end, `undefined` otherwise.
+   */
+  readonly closed: Promise<Error | undefined>;
+  /** Ends serving gracefully: open streams are ended, requests in progress get a moment to finish. */
+  close(): Promise<void>;
+}
+
+/** Where and how to serve, as chosen from the command line. */
+export interface ServeTarget {
+  /** For the start line: `stdio (framing: auto)`. */
+  readonly description: string;
+  serve(server: Servable, process: MainProcess): Promise<Serving>;
+}
+
+/**
+ * One way a server main can serve (stdio today; HTTP is meant to be the next): the flags it adds to every
+ * server's command line, and how they select it. `runServerMain` asks each mode in turn; the first one whose
+ * flags are present wins, and the last mode is the default. A mode is added here, not in the bins: a bin
+ * names its own flags and its server, never a transport.
+ */
+export interface ServeMode {
+  /** The mode's flags, in `node:util` `parseArgs` form. */
+  readonly flags: ServerFlags;
+  /** Their lines in the usage text, indented by two spaces. */
+  readonly usage: string;
+  /**
+   * The target when `values` select this mode, `undefined` when they do not (`isDefault` makes the mode take
+   * whatever no other mode took). Throws a `UsageError` for a bad value.
+   */
+  select(values: FlagValues, isDefault: boolean): ServeTarget | undefined;
+}

@@ -1,0 +1,108 @@
+/**
+ * The filesystem MCP server: the operator's directories pinned, the sandbox, the tools (read, list, search always;
+ * write unless read-only; delete with allowDelete), files as resources with subscriptions. `serve(transport)`
+ * connects one transport (stdio now; any `Transport`), watching which files its clients subscribe to.
+ */
+import { McpServer, type ServerConnection } from '@wiremcp/server';
+import type { Transport } from '@wiremcp/jsonrpc';
+import type { FilesystemConfig } from './config.js';
+import { registerFileResources } from './resources/file-resources.js';
+import { ObservedTransport } from './resources/subscription-observer.js';
+import { WatchHub } from './resources/watch-hub.js';
+import { DenyList } from './sandbox/deny-list.js';
+import { HAS_NOFOLLOW } from './sandbox/dir-handle.js';
+import { pinRoots, unpinRoots, type PinnedRoots } from './sandbox/pinned-roots.js';
+import { RootsTracker } from './sandbox/roots-tracker.js';
+import { Sandbox } from './sandbox/sandbox.js';
+import { registerDeleteTools } from './tools/delete-tools.js';
+import { registerListTools } from './tools/list-tools.js';
+import { registerReadTools } from './tools/read-tools.js';
+import { registerSearchTools } from './tools/search-tools.js';
+import type { ToolServices } from './tools/tool-runtime.js';
+import { registerWriteTools } from './tools/write-tools.js';
+
+/** Who the server is. */
+export const FILESYSTEM_SERVER_INFO = { name: 'wiremcp-filesystem', title: 'wiremcp filesystem server', version: '0.1.0' } as const;
+
+/** The server cannot start (no usable directory, unsupported platform). */
+export class StartupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupError';
+  }
+}
+
+/** A running filesystem server. */
+export interface FilesystemServer {
+  readonly server: McpServer;
+  readonly sandbox: Sandbox;
+  readonly pinned: PinnedRoots;
+  readonly config: FilesystemConfig;
+  /** Directories watched for subscriptions right now. */
+  readonly watchers: () => number;
+  /** Serves one transport. */
+  serve(transport: Transport): Promise<ServerConnection>;
+  /** Closes every connection, watcher and pinned directory. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link createFilesystemServer}. */
+export interface FilesystemServerOptions {
+  /** Lines for the operator (stderr in the bin). */
+  log?: (line: string) => void;
+  /** Unexpected errors (never sent to clients). */
+  onInternalError?: (error: unknown) => void;
+}
+
+const INSTRUCTIONS =
+  'Access to files in the allowed directories (list_allowed_directories). Paths are absolute, or relative to the first allowed ' +
+  'directory. Reads and listings are capped: a cut result says so and how to continue (offset, startLine, or a narrower path). ' +
+  'search_files matches names; search_file_contents searches inside files.';
+
+/** Pins the directories and builds the server. Throws StartupError when no directory is usable. */
+export async function createFilesystemServer(config: FilesystemConfig, options: FilesystemServerOptions = {}): Promise<FilesystemServer> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const onInternal =
+    options.onInternalError ??
+    ((error: unknown) => log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`));
+  if (!HAS_NOFOLLOW || process.platform === 'win32')
+    throw new StartupError('this server needs O_NOFOLLOW and O_DIRECTORY (Linux, macOS, BSD)');
+  if (config.directories.length === 0) throw new StartupError('give at least one directory');
+  const pinned = await pinRoots(config.directories);
+  for (const line of pinned.skipped) log(`skipping ${line}`);
+  if (pinned.roots.length === 0) throw new StartupError('none of the directories can be used');
+  if (pinned.anchoring !== 'proc-fd') {
+    log(
+      'warning: /proc/self/fd is not available; paths are checked before and after each open, which narrows but does not close swap races',
+    );
+  }
+  const sandbox = new Sandbox(pinned, new DenyList(config.deny), { allowHardLinks: config.allowHardLinks });
+  const roots = new RootsTracker(pinned.roots, config.roots, config.rootsTimeoutMs);
+  const server = new McpServer(FILESYSTEM_SERVER_INFO, {
+    instructions: INSTRUCTIONS,
+    capabilities: { resources: { subscribe: true } },
+    onInternalError: onInternal,
+  });
+  server.onrootslistchanged = (connection) => roots.invalidate(connection.session);
+  const services: ToolServices = { sandbox, roots, config, limits: config.limits };
+  registerReadTools(server, services, onInternal);
+  registerListTools(server, services, onInternal);
+  registerSearchTools(server, services, onInternal);
+  if (!config.readOnly) registerWriteTools(server, services, onInternal);
+  if (!config.readOnly && config.allowDelete) registerDeleteTools(server, services, onInternal);
+  registerFileResources(server, services);
+  const hub = new WatchHub(sandbox, roots.operator, server, config.maxWatchers, config.watchDebounceMs, log);
+  return {
+    server,
+    sandbox,
+    pinned,
+    config,
+    watchers: () => hub.watchers,
+    serve: (transport) => server.connect(new ObservedTransport(transport, hub)),
+    close: async () => {
+      await server.close();
+      hub.close();
+      await unpinRoots(pinned);
+    },
+  };
+}

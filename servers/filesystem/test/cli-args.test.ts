@@ -1,0 +1,71 @@
+/**
+ * The command line: directories, policies, sizes with suffixes, the transport choice, and readable errors.
+ */
+import { expect, test } from 'vitest';
+import { parseCliArgs } from '../src/cli-args.js';
+import { DEFAULT_LIMITS } from '../src/config.js';
+
+test('directories and defaults', () => {
+  const parsed = parseCliArgs(['/a', '/b']);
+  expect(parsed).toMatchObject({
+    kind: 'run',
+    transport: { kind: 'stdio', framing: 'auto' },
+    config: {
+      directories: ['/a', '/b'],
+      readOnly: false,
+      allowDelete: false,
+      deny: [],
+      roots: 'intersect',
+      allowHardLinks: false,
+      limits: DEFAULT_LIMITS,
+    },
+  });
+});
+
+test('policies, repeated deny globs, sizes with k/m suffixes', () => {
+  const parsed = parseCliArgs([
+    '--read-only',
+    '--deny',
+    '**/.env',
+    '--deny=*.pem',
+    '--roots',
+    'replace',
+    '--allow-hardlinks',
+    '--max-read-bytes',
+    '256k',
+    '--max-response-bytes',
+    '2m',
+    '--time-budget-ms',
+    '5000',
+    '/w',
+  ]);
+  expect(parsed).toMatchObject({
+    kind: 'run',
+    config: {
+      readOnly: true,
+      deny: ['**/.env', '*.pem'],
+      roots: 'replace',
+      allowHardLinks: true,
+      limits: { maxReadBytes: 262_144, maxResponseBytes: 2_097_152, timeBudgetMs: 5000 },
+    },
+  });
+});
+
+test('--http [host:]port is parsed for the HTTP transport (loopback by default)', () => {
+  expect(parseCliArgs(['--http', '3000', '/w'])).toMatchObject({ kind: 'run', transport: { kind: 'http', host: '127.0.0.1', port: 3000 } });
+  expect(parseCliArgs(['--http', '0.0.0.0:8080', '/w'])).toMatchObject({ transport: { kind: 'http', host: '0.0.0.0', port: 8080 } });
+  expect(parseCliArgs(['--http', 'nope', '/w'])).toMatchObject({ kind: 'error', message: expect.stringContaining('[host:]port') });
+});
+
+test('usage errors say what is wrong', () => {
+  expect(parseCliArgs([])).toEqual({ kind: 'error', message: 'give at least one directory' });
+  expect(parseCliArgs(['--roots', 'merge', '/w'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--roots must be') });
+  expect(parseCliArgs(['--max-read-bytes', '12x', '/w'])).toMatchObject({
+    kind: 'error',
+    message: expect.stringContaining('--max-read-bytes'),
+  });
+  expect(parseCliArgs(['--max-read-bytes', '8m', '--max-response-bytes', '4m', '/w'])).toMatchObject({ kind: 'error' });
+  expect(parseCliArgs(['--read-only', '--allow-delete', '/w'])).toMatchObject({ kind: 'error' });
+  expect(parseCliArgs(['--deny', ' ', '/w'])).toMatchObject({ kind: 'error', message: '--deny needs a glob' });
+  expect(parseCliArgs(['--help'])).toEqual({ kind: 'help' });
+});
