@@ -62,3 +62,19 @@ test('a session left half open is not reused', async () => {
   expect(results.map((result) => result.status)).toEqual(['pass', 'pass']);
   expect(processes).toBe(2);
 });
+
+test('after a cell that changes what the server holds, only a cell that ends the process may use it', async () => {
+  const ended = await lane('tools-list', 'fixture-list-changed', 'shutdown-answers-in-flight-requests');
+  expect(ended.results.map((result) => `${result.scenario} ${result.status}`)).toEqual([
+    'tools-list pass',
+    'fixture-list-changed pass',
+    'shutdown-answers-in-flight-requests pass',
+  ]);
+  expect(ended.processes).toBe(1);
+  const continued = await lane('fixture-list-changed', 'tools-list');
+  expect(continued.results.map((result) => `${result.scenario} ${result.status} ${result.process}`)).toEqual([
+    'fixture-list-changed pass fresh',
+    'tools-list pass fresh',
+  ]);
+  expect(continued.processes).toBe(2);
+});

@@ -20,6 +20,8 @@ interface LaneProcess {
   readonly session: StdioSession;
   served: number;
   lastScenario: string | undefined;
+  /** A `tail` cell ran: the server holds something it did not hold before; only an `end` cell may follow. */
+  spoiled: boolean;
   readonly rawIds: Set<string>;
   readonly legacy: SharedLegacySession;
 }
@@ -122,6 +124,7 @@ export class StdioHost implements Host {
     if (ids.some((id) => lane.rawIds.has(id)))
       return `this cell sends request ids as they are (${ids.join(', ')}) that the process has already seen`;
     if (['pre', 'head', 'solo'].includes(role) && lane.legacy.state !== 'none') return 'this cell needs a process without a legacy session';
+    if (lane.spoiled && role !== 'end') return `${lane.lastScenario ?? 'the previous cell'} changed what the server holds`;
     return sessionMismatch(lane.legacy, cell) ?? (await this.#stillClean(lane, cell.revision));
   }
 
@@ -142,7 +145,7 @@ export class StdioHost implements Host {
           notes.push(`a new process: the one that ran ${lane.lastScenario ?? 'the previous cell'} was not reused (${unfit})`);
           await retire();
         }
-        lane ??= { session: this.#spawn(), served: 0, lastScenario: undefined, rawIds: new Set(), legacy: legacySession() };
+        lane ??= { session: this.#spawn(), served: 0, lastScenario: undefined, spoiled: false, rawIds: new Set(), legacy: legacySession() };
         const isolation = isolationOf(cell);
         const exact = isolation.kind === 'shared' && isolation.exactIds;
         const session = new CellSession(lane.session, { ...(exact ? {} : { slot: lane.served }), revision: cell.revision, owns: false });
@@ -159,8 +162,9 @@ export class StdioHost implements Host {
         lane.lastScenario = cell.scenario.id;
         for (const id of ids) lane.rawIds.add(id);
         onResult(result);
-        const ends = isolation.kind === 'shared' && (isolation.role === 'tail' || isolation.role === 'solo');
-        if (ends || !CLEAN.has(result.status) || lane.session.hasExited()) await retire();
+        const role = isolation.kind === 'shared' ? isolation.role : 'body';
+        lane.spoiled ||= role === 'tail';
+        if (role === 'end' || role === 'solo' || !CLEAN.has(result.status) || lane.session.hasExited()) await retire();
       }
     } finally {
       await retire();

@@ -43,22 +43,22 @@ test('cells are placed by what they need of their process', () => {
   expect(isolation('initialize-negotiates-requested-version', '2025-06-18')).toMatchObject({ kind: 'shared', role: 'head' });
   expect(isolation('initialized-gets-no-response', '2025-06-18')).toMatchObject({ kind: 'shared', role: 'head' });
   expect(isolation('initialize-unknown-version', '2025-06-18')).toMatchObject({ kind: 'shared', role: 'solo' });
-  // Ends the process, or changes what the server holds: tail. Ids as written: a head with exact ids.
-  expect(isolation('shutdown-on-stdin-close', '2024-11-05')).toMatchObject({ kind: 'shared', role: 'tail' });
-  expect(isolation('shutdown-on-stdin-close', '2026-07-28')).toMatchObject({ kind: 'shared', role: 'tail' });
+  // Changes what the server holds: tail; ends the process: end. Ids as written: a head with exact ids.
+  expect(isolation('shutdown-on-stdin-close', '2024-11-05')).toMatchObject({ kind: 'shared', role: 'end' });
+  expect(isolation('shutdown-on-stdin-close', '2026-07-28')).toMatchObject({ kind: 'shared', role: 'end' });
   expect(isolation('fixture-list-changed', '2025-03-26')).toMatchObject({ kind: 'shared', role: 'tail' });
   expect(isolation('request-id-types', '2025-03-26')).toMatchObject({ kind: 'shared', role: 'head', exactIds: true });
   // A legacy session on a modern process: a process of its own.
   expect(isolation('both-eras-on-one-connection', '2026-07-28')).toMatchObject({ kind: 'fresh' });
 });
 
-test('lane segments: pre cells first, then at most one head, the body, at most one tail; or pre cells and one solo', () => {
+test('lane segments: pre cells, then at most one head, the body, at most one tail and one end; or pre cells and one solo', () => {
   const runnable = cells.filter((cell) => !cell.notApplicable && !cell.skip);
   const units = planUnits(cells, 2);
   const seen = units.flatMap((unit) => unit.items.map((item) => item.index));
   expect(new Set(seen).size).toBe(seen.length);
   expect(seen.length).toBe(runnable.length);
-  const rank = { pre: 0, head: 1, solo: 1, body: 2, tail: 3 } as const;
+  const rank = { pre: 0, head: 1, solo: 1, body: 2, tail: 3, end: 4 } as const;
   for (const unit of units.filter((u) => u.kind === 'lane')) {
     const roles = unit.items.map(({ cell }) => {
       const placed = isolationOf(cell as Cell);
@@ -68,6 +68,7 @@ test('lane segments: pre cells first, then at most one head, the body, at most o
     expect(roles.map((role) => rank[role as keyof typeof rank])).toEqual([...roles.map((role) => rank[role as keyof typeof rank])].sort());
     expect(roles.filter((role) => role === 'head' || role === 'solo').length).toBeLessThanOrEqual(1);
     expect(roles.filter((role) => role === 'tail').length).toBeLessThanOrEqual(1);
+    expect(roles.filter((role) => role === 'end').length).toBeLessThanOrEqual(1);
     if (roles.includes('solo')) expect(roles.every((role) => role === 'pre' || role === 'solo')).toBe(true);
     const lanes = new Set(unit.items.map(({ cell }) => (isolationOf(cell) as { lane?: string }).lane));
     expect(lanes.size).toBe(1);

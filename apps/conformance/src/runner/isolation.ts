@@ -10,8 +10,8 @@
  *   2026-07-28 lane every request stands alone anyway. Request ids are kept apart per cell (`id-translation.ts`),
  *   and before each later cell the process must answer a ping (`server/discover` in 2026-07-28).
  * - a lane is cut into segments, one process each: a segment may begin with a **head** (a cell that tests the
- *   start of a legacy session: it needs a process nothing ran on) and end with a **tail** (a cell that closes
- *   stdin and watches the process exit). A head that leaves the session open with the lane's revision and
+ *   start of a legacy session: it needs a process nothing ran on) and end with a **tail** (a cell that changes what
+ *   the server holds) and an **end** (a cell that closes stdin and watches the process exit). A head that leaves the session open with the lane's revision and
  *   capabilities hands it on; one that leaves it half open ends its segment's use of the process.
  * - a cell gets a **fresh** process of its own when the scenario says so (`process: fresh`: it changes what the
  *   server holds for later requests, or depends on what the server does when it starts), when it both starts the
@@ -34,9 +34,11 @@ import { applicableSteps } from './conditions.js';
  * - `head`: needs a process without a session, and leaves one open (it tests initialize itself);
  * - `solo`: needs a process without a session and spoils it (initialize without completing the session);
  * - `body`: runs on a process with the lane's session (or none yet);
- * - `tail`: may run after others, but nothing may run after it (it closes stdin, or changes what the server holds).
+ * - `tail`: may run after others, but only an `end` may follow it (it changes what the server holds: `process: last`);
+ * - `end`: closes stdin and watches the process exit; it may follow a `tail`, since what it checks is how the
+ *   process ends, and a server must end the same whatever its session did before.
  */
-export type LaneRole = 'pre' | 'head' | 'solo' | 'body' | 'tail';
+export type LaneRole = 'pre' | 'head' | 'solo' | 'body' | 'tail' | 'end';
 
 /** How a cell gets its server process. */
 export type Isolation =
@@ -141,13 +143,13 @@ export function isolationOf(cell: Cell): Isolation {
   }
   const steps = applicableSteps(cell);
   const ends = steps.some(({ step }) => ['closeStdin', 'expectExit'].includes(stepAction(step)));
-  const last = ends || declared === 'last';
+  const last = declared === 'last';
   const lane = `${cell.target.id}|${cell.transport.id}|${cell.revision}`;
   if (eraOf(cell.revision) === 'modern') {
     if (steps.some(({ step }) => sendsInitialize(step)))
       return { kind: 'fresh', reason: 'opens a legacy session beside the modern requests' };
-    if (exactIds && last) return { kind: 'fresh', reason: 'needs a new process and ends it' };
-    return { kind: 'shared', lane, role: exactIds ? 'head' : last ? 'tail' : 'body', exactIds };
+    if (exactIds && (last || ends)) return { kind: 'fresh', reason: 'needs a new process and ends it' };
+    return { kind: 'shared', lane, role: exactIds ? 'head' : ends ? 'end' : last ? 'tail' : 'body', exactIds };
   }
   const handshake = legacyHandshake(cell, steps);
   if ('fresh' in handshake) return { kind: 'fresh', reason: handshake.fresh };
@@ -156,13 +158,13 @@ export function isolationOf(cell: Cell): Isolation {
   const capabilities = 'head' in handshake ? cell.scenario.clientCapabilities : handshake.capabilities;
   const key = `${lane}|${JSON.stringify(capabilities)}`;
   if ('head' in handshake && !initializes) {
-    if (last) return { kind: 'fresh', reason: 'tests the time before the session and ends the process' };
+    if (last || ends) return { kind: 'fresh', reason: 'tests the time before the session and ends the process' };
     return { kind: 'shared', lane: key, role: 'pre', exactIds };
   }
   const first = exactIds || 'head' in handshake || initializes;
   if (first && !completes) return { kind: 'shared', lane: key, role: 'solo', exactIds, reason: 'leaves the session half open' };
-  if (first && last) return { kind: 'fresh', reason: 'tests the start of the session and ends the process' };
-  return { kind: 'shared', lane: key, role: first ? 'head' : last ? 'tail' : 'body', exactIds };
+  if (first && (last || ends)) return { kind: 'fresh', reason: 'tests the start of the session and ends the process' };
+  return { kind: 'shared', lane: key, role: first ? 'head' : ends ? 'end' : last ? 'tail' : 'body', exactIds };
 }
 
 const RAW_ID = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/g;

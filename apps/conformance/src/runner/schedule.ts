@@ -42,13 +42,15 @@ function laneLimit(laneCells: number, jobs: number): number {
 type Item = { readonly index: number; readonly cell: Cell; readonly exactIds: boolean };
 
 /**
- * Cuts a lane into segments, one process each: a segment is `[pre…, head?, body…, tail?]`, or `[pre…, solo]`.
- * Each head needs a new process and each tail or solo ends one, so there are as many segments as heads, tails
- * and solos need (or as a long body needs); the body is shared out between them, and the `pre` cells (which
- * leave a process as they found it) go in front of segments whose first cell does not insist on being first.
+ * Cuts a lane into segments, one process each: a segment is `[pre…, head?, body…, tail?, end?]`, or `[pre…, solo]`.
+ * Each head needs a new process, and each tail, end or solo is the last use of one (an end may follow a tail), so
+ * there are as many segments as heads, tails and ends need (or as a long body needs); the body is shared out
+ * between them, and the `pre` cells (which leave a process as they found it) go in front of segments whose first
+ * cell does not insist on being first.
  */
 function segmentsOf(lane: Record<LaneRole, Item[]>, limit: number): Item[][] {
-  const count = Math.max(lane.head.length, lane.tail.length, Math.ceil(lane.body.length / limit), lane.body.length > 0 ? 1 : 0);
+  const needed = [lane.head.length, lane.tail.length, lane.end.length, Math.ceil(lane.body.length / limit), lane.body.length > 0 ? 1 : 0];
+  const count = Math.max(...needed);
   const size = Math.ceil(lane.body.length / Math.max(1, count));
   const segments: Item[][] = lane.solo.map((solo) => [solo]);
   for (let segment = 0; segment < count; segment += 1) {
@@ -56,6 +58,7 @@ function segmentsOf(lane: Record<LaneRole, Item[]>, limit: number): Item[][] {
       ...lane.head.slice(segment, segment + 1),
       ...lane.body.slice(segment * size, (segment + 1) * size),
       ...lane.tail.slice(segment, segment + 1),
+      ...lane.end.slice(segment, segment + 1),
     ]);
   }
   const open = segments.filter((items) => items.length > 0 && !items[0]!.exactIds);
@@ -74,7 +77,7 @@ export function planUnits(cells: readonly Cell[], jobs: number, done: (index: nu
     const host = hostKey(cell);
     const isolation = isolationOf(cell);
     if (isolation.kind === 'shared' && isolation.lane !== undefined) {
-      const lane = lanes.get(isolation.lane) ?? { pre: [], head: [], solo: [], body: [], tail: [] };
+      const lane = lanes.get(isolation.lane) ?? { pre: [], head: [], solo: [], body: [], tail: [], end: [] };
       lane[isolation.role].push({ index, cell, exactIds: isolation.exactIds });
       lanes.set(isolation.lane, lane);
     } else {
