@@ -11,7 +11,7 @@ export interface RawHarness {
   send(message: unknown): void;
   /** Waits until `count` messages have been received on the raw side (or fails after `ms`). */
   waitFor(count: number, ms?: number): Promise<unknown[]>;
-  /** Lets queued microtasks and timers run. */
+  /** Lets queued microtasks and due timers run (one macrotask turn; not a wall-clock wait). */
   settle(): Promise<void>;
   internalErrors: unknown[];
 }
@@ -42,4 +42,22 @@ export async function rawHarness(options: PeerOptions = {}): Promise<RawHarness>
       return received;
     },
   };
+}
+
+/** A promise and the functions that settle it: lets a test decide when a handler finishes, instead of sleeping. */
+export interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(reason: unknown): void;
+}
+
+/** Creates a {@link Deferred}. */
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
 }
