@@ -6,12 +6,14 @@ export {
   messageKind,
   describeInvalid,
   answerForTransportError,
+  isBrokenResponse,
   MessageKind,
   type MessageKindValue,
   type InvalidMessage,
 } from './classify.js';
 export { batchRefused } from './batch.js';
 export { errorObjectFor, type InternalErrorReporter } from './error-object.js';
+export { reportInternalError } from './internal-error.js';
 export { DEFAULT_REQUEST_TIMEOUT_MS, abortError, connectionClosedError } from './outbound.js';
 export type {
   RequestMap,

@@ -1,6 +1,6 @@
 import { RpcError } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
-import { McpServer } from './server-core.js';
+import { McpServer } from './mcp-server.js';
 import { rawClient } from './server.test-util.js';
 
 function grammarLike(options: ConstructorParameters<typeof McpServer>[1] = {}) {

@@ -1,7 +1,7 @@
 import { MetaKey } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
-import { stampModernResult } from './modern.js';
-import { McpServer } from './server-core.js';
+import { stampModernResult } from './modern-envelope.js';
+import { McpServer } from './mcp-server.js';
 import { rawClient } from './server.test-util.js';
 
 const SERVER_INFO = { [MetaKey.serverInfo]: { name: 'modern-server', version: '2.0.0' } };
@@ -23,8 +23,8 @@ function server(options: ConstructorParameters<typeof McpServer>[1] = {}) {
       requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
     });
     const mood = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'mood?' } }], maxTokens: 10 });
-    const content = (who as { content: { name: string } }).content;
-    return { content: [{ type: 'text', text: `Hello ${content.name}, ${(mood.content as { text: string }).text}` }] };
+    const name = who.content?.name;
+    return { content: [{ type: 'text', text: `Hello ${String(name)}, ${(mood.content as { text: string }).text}` }] };
   });
   s.registerTool({ name: 'both', inputSchema: { type: 'object' } }, async (_args, ctx) => {
     const [roots, who] = await Promise.all([

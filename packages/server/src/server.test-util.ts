@@ -1,6 +1,6 @@
 import { createLinkedPair, Peer } from '@wiremcp/jsonrpc';
 import { MetaKey } from '@wiremcp/protocol';
-import type { McpServer } from './server-core.js';
+import type { McpServer } from './mcp-server.js';
 
 /** A raw JSON-RPC client peer connected to `server` in memory, plus helpers for both eras. */
 export async function rawClient(server: McpServer, options: { batches?: boolean } = {}) {
