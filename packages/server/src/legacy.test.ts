@@ -415,17 +415,17 @@ describe('logging, progress, client requests, batches', () => {
       if (Array.isArray(message)) answers.push(message);
       original(message, info);
     };
-    (client.transport as unknown as { send(m: unknown): Promise<void> }).send([
+    await client.transport.send([
       { jsonrpc: '2.0', id: 100, method: 'tools/list' },
       { jsonrpc: '2.0', id: 101, method: 'ping' },
       { jsonrpc: '2.0', id: 102, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {} } },
     ]);
     await client.settle();
     expect(answers).toHaveLength(1);
-    const batch = answers[0] as Array<Record<string, any>>;
-    expect(batch.find((r) => r.id === 100)?.result.tools).toHaveLength(1);
+    const batch = answers[0] as Array<{ id: number; result?: { tools?: unknown[] }; error?: { code: number } }>;
+    expect(batch.find((r) => r.id === 100)?.result?.tools).toHaveLength(1);
     expect(batch.find((r) => r.id === 101)?.result).toEqual({});
-    expect(batch.find((r) => r.id === 102)?.error.code).toBe(-32600);
+    expect(batch.find((r) => r.id === 102)?.error?.code).toBe(-32600);
   });
 
   test('batches are refused in 2025-06-18', async () => {
@@ -437,7 +437,7 @@ describe('logging, progress, client requests, batches', () => {
       seen.push(message);
       original(message, info);
     };
-    (client.transport as unknown as { send(m: unknown): Promise<void> }).send([{ jsonrpc: '2.0', id: 5, method: 'ping' }]);
+    await client.transport.send([{ jsonrpc: '2.0', id: 5, method: 'ping' }]);
     await client.settle();
     expect(seen).toContainEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }));
   });
