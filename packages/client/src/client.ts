@@ -1,26 +1,40 @@
 /**
- * `McpClient`: a typed MCP client for both eras over any {@link Transport}.
+ * `McpClient`: a typed MCP client for both eras over any {@link Transport}, or over the transports a factory makes.
  */
-import { isLogLevel, LocalError, type Era, type LogLevel } from '@wiremcp/protocol';
-import { Peer, type Transport } from '@wiremcp/jsonrpc';
-import { cacheCall, cacheEntry, defaultEraCache, type EraCache } from './era-cache.js';
-import { negotiate, type Negotiated } from './handshake.js';
-import { installLegacyHandlers } from './input-handlers.js';
+import {
+  INPUT_REQUIRED_METHODS,
+  isLogLevel,
+  LocalError,
+  quoteInput,
+  type ClientNotificationMap,
+  type Era,
+  type JsonObject,
+  type LogLevel,
+} from '@wiremcp/protocol';
+import type { Transport } from '@wiremcp/jsonrpc';
+import { openSession } from './connector.js';
+import { MemoryEraCache, type EraCache } from './era-cache.js';
 import type { ListenOptions, ListenSubscription } from './listen.js';
 import type { NotificationListener, ParamsOf, ServerNotification } from './notification-hub.js';
 import { NotificationRouter } from './notification-router.js';
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
 import { OutputValidator } from './output-validator.js';
 import { collectPagesWithRestart } from './pagination.js';
+import { ResultCache } from './result-cache.js';
+import type { Session } from './session.js';
+import { resolveSettings, type ClientSettings } from './settings.js';
+import type { TransportFactory } from './transport-link.js';
 import type {
   CallToolResult,
   ClientCapabilities,
+  ClientPeer,
+  ClientRequestParams,
+  ClientRequestResult,
   CompleteParams,
   CompleteResult,
   DiscoverResult,
   GetPromptResult,
   Implementation,
-  JsonObject,
   ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
@@ -32,14 +46,11 @@ import type {
   Resource,
   ResourceTemplate,
   ResourceUpdatedParams,
+  ResultOf,
   ServerCapabilities,
   SubscriptionFilter,
   Tool,
-} from './protocol-types.js';
-import { RequestIdTap } from './request-id-tap.js';
-import { ResultCache } from './result-cache.js';
-import { Session } from './session.js';
-import { resolveSettings, type ClientSettings } from './settings.js';
+} from './types.js';
 
 /** Options of {@link McpClient.connect}. */
 export interface ConnectOptions {
@@ -47,7 +58,8 @@ export interface ConnectOptions {
   serverKey?: string;
 }
 
-const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** The list methods, by the result they resolve with. */
+type ListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
 
 /**
  * An MCP client. `connect` detects the era (or uses the one configured), then the typed methods work the same in
@@ -64,8 +76,9 @@ export class McpClient implements AsyncDisposable {
   readonly #validator: OutputValidator;
   readonly #cache = new ResultCache();
   readonly #closeListeners = new Set<(error: LocalError | undefined) => void>();
+  readonly #eraCache: EraCache;
   #session: Session | undefined;
-  #connecting: Peer | undefined;
+  #connecting: ClientPeer | undefined;
   readonly #closedByClient = new WeakSet<Session>();
   #closeError: LocalError | undefined;
   #logLevel: LogLevel | undefined;
@@ -75,6 +88,8 @@ export class McpClient implements AsyncDisposable {
     this.clientInfo = clientInfo;
     this.#options = options;
     this.#report = options.onError ?? ((error) => console.error('[wiremcp client]', error));
+    // Per client unless one is shared on purpose: no hidden process-wide state.
+    this.#eraCache = options.eraCache ?? new MemoryEraCache();
     this.#validator = new OutputValidator(options.schemaCompiler);
     this.#router = new NotificationRouter(
       () => this.#session,
@@ -116,45 +131,29 @@ export class McpClient implements AsyncDisposable {
   }
 
   /**
-   * Connects over `transport` and negotiates: era detection per the client's `era` option (and the era cache),
-   * then `initialize` + `notifications/initialized` (legacy) or `server/discover` (modern). On failure the
-   * transport is closed and the error rethrown (`UNSUPPORTED_PROTOCOL_VERSION`, `SERVER_EXITED`, an RpcError…).
+   * Connects and negotiates: era detection per the client's `era` option (and the era cache), then `initialize` +
+   * `notifications/initialized` (legacy) or `server/discover` (modern). Takes a transport, or a factory of the
+   * transport of each attempt (see {@link TransportFactory}: a 2026-07-28 HTTP POST first, then a legacy session,
+   * then HTTP+SSE). On failure the transport is closed and the error rethrown (`UNSUPPORTED_PROTOCOL_VERSION`,
+   * `SERVER_EXITED`, an RpcError…).
    */
-  async connect(transport: Transport, options: ConnectOptions = {}): Promise<void> {
+  async connect(transport: Transport | TransportFactory, options: ConnectOptions = {}): Promise<void> {
     if (this.#session || this.#connecting) throw new LocalError('ALREADY_CONNECTED', 'This client is already connected; close it first');
-    const tap = new RequestIdTap(transport);
-    const peer = new Peer({
-      requestTimeoutMs: this.#settings.requestTimeoutMs,
-      onInternalError: this.#options.onError && ((error) => this.#report(error)),
-    });
-    this.#connecting = peer;
-    let session: Session | undefined;
+    const host = {
+      settings: this.#settings,
+      report: this.#report,
+      onError: this.#options.onError,
+      eraCache: this.#eraCache,
+      router: this.#router,
+      logLevel: this.#logLevel,
+      closed: (session: Session) => this.#onClosed(session),
+    };
     try {
-      peer.onerror = (error) => this.#options.onError?.(error);
-      peer.onclose = () => session && this.#onClosed(session);
-      installLegacyHandlers(peer, this.#settings.handlers, () => session?.protocolVersion ?? this.#settings.legacyVersion);
-      this.#router.install(peer, () => session);
-      await peer.connect(tap);
-      const serverKey = options.serverKey ?? this.#options.serverKey;
-      const cache: EraCache | undefined = serverKey === undefined ? undefined : (this.#options.eraCache ?? defaultEraCache());
-      const cached = cache && this.#settings.era === 'auto' ? await cacheCall(() => cache.get(serverKey!)) : undefined;
-      let negotiated: Negotiated;
-      try {
-        negotiated = await negotiate(peer, this.#settings, cached ?? undefined);
-      } catch (error) {
-        if (cached) await cacheCall(() => cache!.delete(serverKey!));
-        throw error;
-      }
-      if (!peer.transport) throw tap.closeReason ?? new LocalError('CONNECTION_CLOSED', 'The connection closed during the handshake');
-      session = new Session(peer, tap, negotiated, { ...this.#settings, report: this.#report }, this.#logLevel);
+      const session = await openSession(transport, options.serverKey ?? this.#options.serverKey, host, (peer) => (this.#connecting = peer));
       this.#session = session;
       this.#closeError = undefined;
       this.#validator.reset();
       this.#cache.clear();
-      if (cache && this.#settings.era === 'auto') await cacheCall(() => cache.set(serverKey!, cacheEntry(negotiated)));
-    } catch (error) {
-      await peer.close().catch(() => {});
-      throw error;
     } finally {
       this.#connecting = undefined;
     }
@@ -163,7 +162,7 @@ export class McpClient implements AsyncDisposable {
   }
 
   /** Legacy `ping`. */
-  ping(options?: CallOptions): Promise<JsonObject> {
+  ping(options?: CallOptions): Promise<ResultOf<'ping'>> {
     return this.#call('ping', (s) =>
       s.era === 'modern' ? Promise.reject(s.wrongEra('ping', 'use discover()')) : s.request('ping', undefined, options),
     );
@@ -173,13 +172,13 @@ export class McpClient implements AsyncDisposable {
   discover(options?: CallOptions): Promise<DiscoverResult> {
     return this.#call('server/discover', (s) => {
       if (s.era === 'legacy') return Promise.reject(s.wrongEra('server/discover', 'the initialize result is the legacy equivalent'));
-      return s.request('server/discover', undefined, options).then((result: DiscoverResult) => (s.applyDiscover(result), result));
+      return s.request('server/discover', undefined, options).then((result) => (s.applyDiscover(result), result));
     });
   }
 
   /** One page of `tools/list`; remembers the tools for output validation. */
   listTools(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListToolsResult> {
-    return this.#list<ListToolsResult>('tools/list', params.cursor, options).then((result) => {
+    return this.#list('tools/list', params.cursor, options).then((result: ListToolsResult) => {
       if (Array.isArray(result.tools))
         this.#validator.remember(result.tools, params.cursor === undefined && result.nextCursor === undefined);
       return result;
@@ -188,7 +187,7 @@ export class McpClient implements AsyncDisposable {
 
   /** Every tool, following cursors (bounded by `maxPages`). */
   async listAllTools(options?: ListOptions): Promise<Tool[]> {
-    const tools = await this.#listAll<ListToolsResult, Tool>('tools/list', (page) => page.tools, options);
+    const tools = await this.#listAll('tools/list', (page: ListToolsResult): Tool[] => page.tools, options);
     this.#validator.remember(tools, true);
     return tools;
   }
@@ -199,7 +198,7 @@ export class McpClient implements AsyncDisposable {
    */
   callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    const call = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options) as Promise<CallToolResult>);
+    const call: Promise<CallToolResult> = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options));
     if (!this.#settings.validateToolOutput) return call;
     return call.then((result) => this.#validator.check(name, result, () => this.listAllTools()));
   }
@@ -211,7 +210,7 @@ export class McpClient implements AsyncDisposable {
 
   /** Every resource, following cursors. */
   listAllResources(options?: ListOptions): Promise<Resource[]> {
-    return this.#listAll<ListResourcesResult, Resource>('resources/list', (page) => page.resources, options);
+    return this.#listAll('resources/list', (page: ListResourcesResult): Resource[] => page.resources, options);
   }
 
   /** One page of `resources/templates/list`. */
@@ -221,9 +220,9 @@ export class McpClient implements AsyncDisposable {
 
   /** Every resource template, following cursors. */
   listAllResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
-    return this.#listAll<ListResourceTemplatesResult, ResourceTemplate>(
+    return this.#listAll(
       'resources/templates/list',
-      (page) => page.resourceTemplates,
+      (page: ListResourceTemplatesResult): ResourceTemplate[] => page.resourceTemplates,
       options,
     );
   }
@@ -235,7 +234,7 @@ export class McpClient implements AsyncDisposable {
       const hit = cacheable && !options?.fresh ? this.#cache.get('resources/read', uri) : undefined;
       if (hit) return Promise.resolve(hit as ReadResourceResult);
       const store = cacheable ? (result: object) => this.#cache.put('resources/read', uri, result) : undefined;
-      return s.requestWithInputs('resources/read', { uri }, options, store);
+      return s.requestWithInputs('resources/read', { uri }, options, store) as Promise<ReadResourceResult>;
     });
   }
 
@@ -291,18 +290,18 @@ export class McpClient implements AsyncDisposable {
 
   /** Every prompt, following cursors. */
   listAllPrompts(options?: ListOptions): Promise<Prompt[]> {
-    return this.#listAll<ListPromptsResult, Prompt>('prompts/list', (page) => page.prompts, options);
+    return this.#listAll('prompts/list', (page: ListPromptsResult): Prompt[] => page.prompts, options);
   }
 
   /** Gets a prompt (modern: input rounds served by the handlers). */
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    return this.#call('prompts/get', (s) => s.requestWithInputs('prompts/get', params, options));
+    return this.#call('prompts/get', (s) => s.requestWithInputs('prompts/get', params, options) as Promise<GetPromptResult>);
   }
 
   /** `completion/complete`: suggestions for a prompt argument or a resource template variable. */
   complete(params: CompleteParams, options?: CallOptions): Promise<CompleteResult> {
-    return this.#call('completion/complete', (s) => s.request('completion/complete', params as unknown as JsonObject, options));
+    return this.#call('completion/complete', (s) => s.request('completion/complete', params as JsonObject, options));
   }
 
   /**
@@ -310,7 +309,7 @@ export class McpClient implements AsyncDisposable {
    * every later request's `_meta` (the server then logs on each request's own stream).
    */
   setLoggingLevel(level: LogLevel, options?: CallOptions): Promise<void> {
-    if (!isLogLevel(level)) return Promise.reject(new LocalError('INVALID_ARGUMENT', `Unknown log level ${JSON.stringify(level)}`));
+    if (!isLogLevel(level)) return Promise.reject(new LocalError('INVALID_ARGUMENT', `Unknown log level ${quoteInput(level)}`));
     return this.#call('logging/setLevel', async (s) => {
       if (s.era === 'legacy') await s.request('logging/setLevel', { level }, options);
       else {
@@ -332,18 +331,26 @@ export class McpClient implements AsyncDisposable {
     });
   }
 
-  /** Any request, shaped for the era (modern `_meta`, gates, input rounds); the escape hatch for other methods. */
-  request<R = JsonObject>(method: string, params?: JsonObject, options?: CallOptions): Promise<R> {
+  /**
+   * Any request, shaped for the era (modern `_meta`, gates, input rounds); the escape hatch for methods without a
+   * typed method of their own (the 2025-11-25 `tasks/*`, extensions). Typed from the spec for its methods (params
+   * without the reserved `_meta` keys, the complete result), JSON objects for any other.
+   */
+  request<M extends string>(method: M, params?: ClientRequestParams<M>, options?: CallOptions): Promise<ClientRequestResult<M>> {
+    const wire = params as JsonObject | undefined;
     return this.#call(method, (s) =>
-      MRTR_METHODS.has(method) && s.era === 'modern'
-        ? s.requestWithInputs(method, params ?? {}, options)
-        : s.request(method, params, options),
+      INPUT_REQUIRED_METHODS.has(method) && s.era === 'modern'
+        ? (s.requestWithInputs(method, wire ?? {}, options) as Promise<ClientRequestResult<M>>)
+        : (s.request(method, wire, options) as Promise<ClientRequestResult<M>>),
     );
   }
 
-  /** Sends any notification. */
-  notify(method: string, params?: JsonObject): Promise<void> {
-    return this.#call(method, (s) => s.peer.notify(method, params));
+  /** Sends a notification: typed from the spec for the notifications a client sends, a JSON object for any other. */
+  notify<M extends string>(
+    method: M,
+    params?: M extends keyof ClientNotificationMap ? ClientNotificationMap[M] : JsonObject,
+  ): Promise<void> {
+    return this.#call(method, (s) => (s.peer as unknown as { notify(m: string, p?: unknown): Promise<void> }).notify(method, params));
   }
 
   /** Listens to notifications of `method`; returns the unsubscribe function. */
@@ -420,18 +427,23 @@ export class McpClient implements AsyncDisposable {
     return run(session);
   }
 
-  #list<R extends PaginatedResult>(method: string, cursor: string | undefined, options: ListOptions | undefined): Promise<R> {
+  #list<M extends ListMethod>(method: M, cursor: string | undefined, options: ListOptions | undefined): Promise<ResultOf<M>> {
     return this.#call(method, (s) => {
       const cacheable = this.#settings.cacheResults && s.era === 'modern';
       return this.#cache.through(method, cursor ?? '', cacheable, options?.fresh === true, () =>
         s.request(method, cursor === undefined ? undefined : { cursor }, options),
-      );
+      ) as Promise<ResultOf<M>>;
     });
   }
 
-  #listAll<R extends PaginatedResult, T>(method: string, pick: (page: R) => T[], options: ListOptions | undefined): Promise<T[]> {
+  #listAll<M extends ListMethod, R extends PaginatedResult & ResultOf<M>, T>(
+    method: M,
+    pick: (page: R) => T[],
+    options: ListOptions | undefined,
+  ): Promise<T[]> {
     const cached = this.#settings.cacheResults && this.#session?.era === 'modern' && !options?.fresh;
-    const fetch = (cursor: string | undefined, fresh: boolean) => this.#list<R>(method, cursor, fresh ? { ...options, fresh } : options);
+    const fetch = (cursor: string | undefined, fresh: boolean) =>
+      this.#list(method, cursor, fresh ? { ...options, fresh } : options) as Promise<R>;
     return collectPagesWithRestart(method, fetch, pick, this.#settings.maxPages, cached ? () => this.#cache.drop(method) : undefined);
   }
 

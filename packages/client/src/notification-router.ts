@@ -3,10 +3,14 @@
  * client's listeners — and, in the modern era, which listen stream the client keeps open so that those listeners
  * receive list changes and resource updates at all (see managed-listen.ts).
  */
-import type { Peer } from '@wiremcp/jsonrpc';
 import { ManagedListen } from './managed-listen.js';
 import { NotificationHub } from './notification-hub.js';
-import type { SubscriptionFilter } from './protocol-types.js';
+import type { ClientPeer, SubscriptionFilter } from './types.js';
+
+/** The peer seen as taking any notification method: the router forwards every method someone listens to by name. */
+interface AnyNotificationPeer {
+  setNotificationHandler(method: string, handler: (params: Record<string, unknown> | undefined) => void): void;
+}
 import type { Session } from './session.js';
 
 /** Notifications every connection listens to (others are added when someone subscribes to them by name). */
@@ -68,9 +72,10 @@ export class NotificationRouter {
   }
 
   /** Installs the notification handlers on a new connection's peer; `session` resolves once negotiated. */
-  install(peer: Peer, session: () => Session | undefined): void {
+  install(peer: ClientPeer, session: () => Session | undefined): void {
+    const any = peer as unknown as AnyNotificationPeer;
     for (const method of new Set([...KNOWN_NOTIFICATIONS, ...this.hub.methods()])) {
-      peer.setNotificationHandler(method, (params) => this.#route(session(), method, params));
+      any.setNotificationHandler(method, (params) => this.#route(session(), method, params));
     }
   }
 
@@ -98,7 +103,9 @@ export class NotificationRouter {
     const session = this.#session();
     if (!session) return;
     if (method !== '*' && !KNOWN.has(method)) {
-      session.peer.setNotificationHandler(method, (params) => this.#route(this.#session(), method, params));
+      (session.peer as unknown as AnyNotificationPeer).setNotificationHandler(method, (params) =>
+        this.#route(this.#session(), method, params),
+      );
     }
     if (session.era === 'modern' && (method === '*' || LIST_CHANGED_METHODS.has(method))) this.managed.refresh().catch(this.#report);
   }
