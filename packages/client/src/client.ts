@@ -19,7 +19,8 @@ import type { NotificationListener, ParamsOf, ServerNotification } from './notif
 import { NotificationRouter } from './notification-router.js';
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
 import { OutputValidator } from './output-validator.js';
-import { collectPagesWithRestart } from './pagination.js';
+import { CurrentSession } from './current-session.js';
+import { ListReader } from './list-reader.js';
 import { ResultCache } from './result-cache.js';
 import type { Session } from './session.js';
 import { resolveSettings, type ClientSettings } from './settings.js';
@@ -40,7 +41,6 @@ import type {
   ListResourceTemplatesResult,
   ListToolsResult,
   LoggingMessageParams,
-  PaginatedResult,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -58,9 +58,6 @@ export interface ConnectOptions {
   serverKey?: string;
 }
 
-/** The list methods, by the result they resolve with. */
-type ListMethod = 'tools/list' | 'resources/list' | 'resources/templates/list' | 'prompts/list';
-
 /**
  * An MCP client. `connect` detects the era (or uses the one configured), then the typed methods work the same in
  * both eras wherever the protocol allows. Every failure is an `RpcError` (the server answered with an error; code,
@@ -75,12 +72,10 @@ export class McpClient implements AsyncDisposable {
   readonly #router: NotificationRouter;
   readonly #validator: OutputValidator;
   readonly #cache = new ResultCache();
-  readonly #closeListeners = new Set<(error: LocalError | undefined) => void>();
+  readonly #lists: ListReader;
   readonly #eraCache: EraCache;
-  #session: Session | undefined;
+  readonly #current: CurrentSession;
   #connecting: ClientPeer | undefined;
-  readonly #closedByClient = new WeakSet<Session>();
-  #closeError: LocalError | undefined;
   #logLevel: LogLevel | undefined;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
@@ -91,8 +86,15 @@ export class McpClient implements AsyncDisposable {
     // Per client unless one is shared on purpose: no hidden process-wide state.
     this.#eraCache = options.eraCache ?? new MemoryEraCache();
     this.#validator = new OutputValidator(options.schemaCompiler);
+    this.#current = new CurrentSession(this.#report);
+    this.#lists = new ListReader(
+      this.#cache,
+      this.#settings,
+      (method, run) => this.#call(method, run),
+      () => this.#current.session?.era,
+    );
     this.#router = new NotificationRouter(
-      () => this.#session,
+      () => this.#current.session,
       (method, params) => {
         if (method === 'notifications/tools/list_changed') this.#validator.reset();
         this.#cache.invalidate(method, params);
@@ -103,42 +105,42 @@ export class McpClient implements AsyncDisposable {
 
   /** The era of the current connection (`undefined` when not connected). */
   get era(): Era | undefined {
-    return this.#session?.era;
+    return this.#current.session?.era;
   }
   /** The negotiated protocol version. */
   get protocolVersion(): string | undefined {
-    return this.#session?.protocolVersion;
+    return this.#current.session?.protocolVersion;
   }
   /** The server's capabilities (from initialize, or from discover in the modern era). */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#session?.serverCapabilities;
+    return this.#current.session?.serverCapabilities;
   }
   /** The server's self-reported identity. */
   get serverInfo(): Implementation | undefined {
-    return this.#session?.serverInfo;
+    return this.#current.session?.serverInfo;
   }
   /** The server's instructions for the model. */
   get instructions(): string | undefined {
-    return this.#session?.instructions;
+    return this.#current.session?.instructions;
   }
   /** The capabilities this client declares on the current connection. */
   get clientCapabilities(): ClientCapabilities | undefined {
-    return this.#session?.clientCapabilities;
+    return this.#current.session?.clientCapabilities;
   }
   /** True while connected and negotiated. */
   get connected(): boolean {
-    return this.#session !== undefined;
+    return this.#current.session !== undefined;
   }
 
   /**
-   * Connects and negotiates: era detection per the client's `era` option (and the era cache), then `initialize` +
-   * `notifications/initialized` (legacy) or `server/discover` (modern). Takes a transport, or a factory of the
-   * transport of each attempt (see {@link TransportFactory}: a 2026-07-28 HTTP POST first, then a legacy session,
-   * then HTTP+SSE). On failure the transport is closed and the error rethrown (`UNSUPPORTED_PROTOCOL_VERSION`,
-   * `SERVER_EXITED`, an RpcError…).
+   * Connects and negotiates: era detection per the `era` option (and the era cache), then `initialize` (legacy)
+   * or `server/discover` (modern). Takes a transport, or a {@link TransportFactory} making the transport of each
+   * attempt (HTTP: a 2026-07-28 POST, then a legacy session, then HTTP+SSE). On failure the transport is closed and
+   * the error rethrown (`UNSUPPORTED_PROTOCOL_VERSION`, `SERVER_EXITED`, an RpcError…).
    */
   async connect(transport: Transport | TransportFactory, options: ConnectOptions = {}): Promise<void> {
-    if (this.#session || this.#connecting) throw new LocalError('ALREADY_CONNECTED', 'This client is already connected; close it first');
+    if (this.#current.session || this.#connecting)
+      throw new LocalError('ALREADY_CONNECTED', 'This client is already connected; close it first');
     const host = {
       settings: this.#settings,
       report: this.#report,
@@ -146,12 +148,14 @@ export class McpClient implements AsyncDisposable {
       eraCache: this.#eraCache,
       router: this.#router,
       logLevel: this.#logLevel,
-      closed: (session: Session) => this.#onClosed(session),
+      closed: (session: Session) => {
+        this.#current.closed(session);
+        this.#router.reset();
+      },
     };
     try {
       const session = await openSession(transport, options.serverKey ?? this.#options.serverKey, host, (peer) => (this.#connecting = peer));
-      this.#session = session;
-      this.#closeError = undefined;
+      this.#current.open(session);
       this.#validator.reset();
       this.#cache.clear();
     } finally {
@@ -178,7 +182,7 @@ export class McpClient implements AsyncDisposable {
 
   /** One page of `tools/list`; remembers the tools for output validation. */
   listTools(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListToolsResult> {
-    return this.#list('tools/list', params.cursor, options).then((result: ListToolsResult) => {
+    return this.#lists.page('tools/list', params.cursor, options).then((result: ListToolsResult) => {
       if (Array.isArray(result.tools))
         this.#validator.remember(result.tools, params.cursor === undefined && result.nextCursor === undefined);
       return result;
@@ -187,7 +191,7 @@ export class McpClient implements AsyncDisposable {
 
   /** Every tool, following cursors (bounded by `maxPages`). */
   async listAllTools(options?: ListOptions): Promise<Tool[]> {
-    const tools = await this.#listAll('tools/list', (page: ListToolsResult): Tool[] => page.tools, options);
+    const tools = await this.#lists.all('tools/list', (page: ListToolsResult): Tool[] => page.tools, options);
     this.#validator.remember(tools, true);
     return tools;
   }
@@ -205,22 +209,22 @@ export class McpClient implements AsyncDisposable {
 
   /** One page of `resources/list`. */
   listResources(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListResourcesResult> {
-    return this.#list('resources/list', params.cursor, options);
+    return this.#lists.page('resources/list', params.cursor, options);
   }
 
   /** Every resource, following cursors. */
   listAllResources(options?: ListOptions): Promise<Resource[]> {
-    return this.#listAll('resources/list', (page: ListResourcesResult): Resource[] => page.resources, options);
+    return this.#lists.all('resources/list', (page: ListResourcesResult): Resource[] => page.resources, options);
   }
 
   /** One page of `resources/templates/list`. */
   listResourceTemplates(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListResourceTemplatesResult> {
-    return this.#list('resources/templates/list', params.cursor, options);
+    return this.#lists.page('resources/templates/list', params.cursor, options);
   }
 
   /** Every resource template, following cursors. */
   listAllResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
-    return this.#listAll(
+    return this.#lists.all(
       'resources/templates/list',
       (page: ListResourceTemplatesResult): ResourceTemplate[] => page.resourceTemplates,
       options,
@@ -229,13 +233,7 @@ export class McpClient implements AsyncDisposable {
 
   /** Reads a resource (modern: cached while fresh, input rounds served by the handlers). */
   readResource(uri: string, options?: ListOptions): Promise<ReadResourceResult> {
-    return this.#call('resources/read', (s) => {
-      const cacheable = this.#settings.cacheResults && s.era === 'modern';
-      const hit = cacheable && !options?.fresh ? this.#cache.get('resources/read', uri) : undefined;
-      if (hit) return Promise.resolve(hit as ReadResourceResult);
-      const store = cacheable ? (result: object) => this.#cache.put('resources/read', uri, result) : undefined;
-      return s.requestWithInputs('resources/read', { uri }, options, store) as Promise<ReadResourceResult>;
-    });
+    return this.#lists.read(uri, options);
   }
 
   /**
@@ -247,19 +245,7 @@ export class McpClient implements AsyncDisposable {
       if (s.era === 'legacy') return void (await s.request('resources/subscribe', { uri }, options));
       const missing = s.gate('resources/subscribe');
       if (missing) throw missing;
-      const { subscribed, managed } = this.#router;
-      subscribed.add(uri);
-      try {
-        await managed.refresh();
-      } catch (error) {
-        subscribed.delete(uri);
-        throw error;
-      }
-      if (!managed.acknowledged?.resourceSubscriptions?.includes(uri)) {
-        subscribed.delete(uri);
-        await managed.refresh().catch(this.#report);
-        throw new LocalError('CAPABILITY_NOT_SUPPORTED', `The server did not acknowledge the subscription to ${uri}`, { details: { uri } });
-      }
+      await this.#router.subscribe(uri);
     });
   }
 
@@ -267,7 +253,7 @@ export class McpClient implements AsyncDisposable {
   unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
     return this.#call('resources/unsubscribe', async (s) => {
       if (s.era === 'legacy') return void (await s.request('resources/unsubscribe', { uri }, options));
-      if (this.#router.subscribed.delete(uri)) await this.#router.managed.refresh();
+      await this.#router.unsubscribe(uri);
     });
   }
 
@@ -285,12 +271,12 @@ export class McpClient implements AsyncDisposable {
 
   /** One page of `prompts/list`. */
   listPrompts(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListPromptsResult> {
-    return this.#list('prompts/list', params.cursor, options);
+    return this.#lists.page('prompts/list', params.cursor, options);
   }
 
   /** Every prompt, following cursors. */
   listAllPrompts(options?: ListOptions): Promise<Prompt[]> {
-    return this.#listAll('prompts/list', (page: ListPromptsResult): Prompt[] => page.prompts, options);
+    return this.#lists.all('prompts/list', (page: ListPromptsResult): Prompt[] => page.prompts, options);
   }
 
   /** Gets a prompt (modern: input rounds served by the handlers). */
@@ -390,17 +376,16 @@ export class McpClient implements AsyncDisposable {
 
   /** The connection closed; `error` says why when it was not `close()` (e.g. `SERVER_EXITED`). */
   onClose(listener: (error: LocalError | undefined) => void): () => void {
-    this.#closeListeners.add(listener);
-    return () => void this.#closeListeners.delete(listener);
+    return this.#current.onClose(listener);
   }
 
   /** Closes the connection (pending calls reject with `CONNECTION_CLOSED`). Idempotent. */
   async close(): Promise<void> {
     const connecting = this.#connecting;
     if (connecting) await connecting.close();
-    const session = this.#session;
+    const session = this.#current.session;
     if (!session) return;
-    this.#closedByClient.add(session);
+    this.#current.closing(session);
     await session.peer.close();
   }
 
@@ -409,56 +394,7 @@ export class McpClient implements AsyncDisposable {
     return this.close();
   }
 
-  #require(method: string): Session {
-    const session = this.#session;
-    if (session) return session;
-    const why = this.#closeError;
-    if (why) throw new LocalError(why.code, `Cannot send '${method}': ${why.message}`, { cause: why, details: why.details });
-    throw new LocalError('NOT_CONNECTED', `Cannot send '${method}': the client is not connected`);
-  }
-
   #call<T>(method: string, run: (session: Session) => Promise<T>): Promise<T> {
-    let session: Session;
-    try {
-      session = this.#require(method);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return run(session);
-  }
-
-  #list<M extends ListMethod>(method: M, cursor: string | undefined, options: ListOptions | undefined): Promise<ResultOf<M>> {
-    return this.#call(method, (s) => {
-      const cacheable = this.#settings.cacheResults && s.era === 'modern';
-      return this.#cache.through(method, cursor ?? '', cacheable, options?.fresh === true, () =>
-        s.request(method, cursor === undefined ? undefined : { cursor }, options),
-      ) as Promise<ResultOf<M>>;
-    });
-  }
-
-  #listAll<M extends ListMethod, R extends PaginatedResult & ResultOf<M>, T>(
-    method: M,
-    pick: (page: R) => T[],
-    options: ListOptions | undefined,
-  ): Promise<T[]> {
-    const cached = this.#settings.cacheResults && this.#session?.era === 'modern' && !options?.fresh;
-    const fetch = (cursor: string | undefined, fresh: boolean) =>
-      this.#list(method, cursor, fresh ? { ...options, fresh } : options) as Promise<R>;
-    return collectPagesWithRestart(method, fetch, pick, this.#settings.maxPages, cached ? () => this.#cache.drop(method) : undefined);
-  }
-
-  #onClosed(session: Session): void {
-    const byClient = this.#closedByClient.has(session);
-    const error = session.end(byClient);
-    if (this.#session === session) this.#session = undefined;
-    this.#router.reset();
-    this.#closeError = byClient ? undefined : error;
-    for (const listener of [...this.#closeListeners]) {
-      try {
-        listener(byClient ? undefined : error);
-      } catch (listenerError) {
-        this.#report(listenerError);
-      }
-    }
+    return this.#current.call(method, run);
   }
 }

@@ -3,6 +3,7 @@
  * client's listeners — and, in the modern era, which listen stream the client keeps open so that those listeners
  * receive list changes and resource updates at all (see managed-listen.ts).
  */
+import { LocalError, truncateInput } from '@wiremcp/protocol';
 import { ManagedListen } from './managed-listen.js';
 import { NotificationHub } from './notification-hub.js';
 import type { ClientPeer, SubscriptionFilter } from './types.js';
@@ -83,6 +84,32 @@ export class NotificationRouter {
   start(): Promise<void> {
     const session = this.#session();
     return session?.era === 'modern' ? this.managed.refresh() : Promise.resolve();
+  }
+
+  /**
+   * Adds `uri` to the managed stream (modern `subscribeResource`); resolves once the server acknowledged it, or
+   * rejects (`CAPABILITY_NOT_SUPPORTED` when the acknowledgement leaves the uri out).
+   */
+  async subscribe(uri: string): Promise<void> {
+    this.subscribed.add(uri);
+    try {
+      await this.managed.refresh();
+    } catch (error) {
+      this.subscribed.delete(uri);
+      throw error;
+    }
+    if (!this.managed.acknowledged?.resourceSubscriptions?.includes(uri)) {
+      this.subscribed.delete(uri);
+      await this.managed.refresh().catch(this.#report);
+      throw new LocalError('CAPABILITY_NOT_SUPPORTED', `The server did not acknowledge the subscription to ${truncateInput(uri)}`, {
+        details: { uri },
+      });
+    }
+  }
+
+  /** Takes `uri` off the managed stream (modern `unsubscribeResource`). */
+  async unsubscribe(uri: string): Promise<void> {
+    if (this.subscribed.delete(uri)) await this.managed.refresh();
   }
 
   /** The connection closed: streams are gone, subscriptions with them. */
