@@ -103,9 +103,8 @@ export async function negotiate(
 async function initializeOver(link: HandshakeLink, settings: HandshakeSettings, version: string, cause: unknown): Promise<Negotiated> {
   let previous = cause;
   for (;;) {
-    const peer = await link.peer('legacy', previous);
     try {
-      return await initialize(peer, settings, version);
+      return await initialize(await link.peer('legacy', previous), settings, version);
     } catch (error) {
       if (!link.canRetryLegacy()) throw error;
       previous = error;

@@ -37,6 +37,8 @@ export class TransportLink implements HandshakeLink {
   readonly #source: Transport | TransportFactory;
   #current: Transport | undefined;
   #attempts = 0;
+  /** The factory refused (threw): no more attempts. */
+  #refused = false;
 
   constructor(peer: ClientPeer, source: Transport | TransportFactory) {
     this.#peer = peer;
@@ -58,7 +60,13 @@ export class TransportLink implements HandshakeLink {
     }
     this.#attempts += 1;
     const previous = this.#current;
-    const next = await source({ era, attempt: this.#attempts, previousError, previous });
+    let next: Transport;
+    try {
+      next = await source({ era, attempt: this.#attempts, previousError, previous });
+    } catch (error) {
+      this.#refused = true;
+      throw error;
+    }
     if (next === previous) return this.#peer;
     if (previous !== undefined) await this.#peer.close();
     this.#current = next;
@@ -67,7 +75,7 @@ export class TransportLink implements HandshakeLink {
   }
 
   canRetryLegacy(): boolean {
-    return this.switchable && this.#attempts < MAX_TRANSPORT_ATTEMPTS;
+    return this.switchable && !this.#refused && this.#attempts < MAX_TRANSPORT_ATTEMPTS;
   }
 
   /** Makes sure a transport is connected for the negotiated era (a cached discover result needs no attempt). */
