@@ -70,10 +70,17 @@ function parseContentLength(bytes: Buffer): unknown[] {
   return messages;
 }
 
-function checkSeedAnswers(messages: Array<Record<string, any>>): void {
+/** A message the server wrote, as the seed checks read it. */
+interface SeedAnswer {
+  id: number;
+  jsonrpc: string;
+  result: { protocolVersion?: string; tools: Array<{ name: string }>; content?: unknown };
+}
+
+function checkSeedAnswers(messages: SeedAnswer[]): void {
   expect(messages.map((m) => m.id)).toEqual([0, 1, 2, 3]);
   expect(messages[0]!.result.protocolVersion).toBe('2024-11-05');
-  expect(messages[1]!.result.tools.map((t: { name: string }) => t.name)).toEqual([
+  expect(messages[1]!.result.tools.map((t) => t.name)).toEqual([
     'conjugate',
     'lookup_irregular_verb',
     'lookup_spanish',
@@ -92,7 +99,7 @@ describe('the seed session over stdio, raw bytes', () => {
     const messages = text
       .trimEnd()
       .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, any>);
+      .map((line) => JSON.parse(line) as SeedAnswer);
     messages.forEach((m) => expect(m.jsonrpc).toBe('2.0'));
     checkSeedAnswers(messages);
     expect(stderr).toMatch(/serving MCP on stdio/);
@@ -103,7 +110,7 @@ describe('the seed session over stdio, raw bytes', () => {
       const { stdout, code } = await runRaw(args, contentLength(SEED_STDIN));
       expect(code).toBe(0);
       expect(stdout.toString('ascii').startsWith('Content-Length: ')).toBe(true);
-      checkSeedAnswers(parseContentLength(stdout) as Array<Record<string, any>>);
+      checkSeedAnswers(parseContentLength(stdout) as SeedAnswer[]);
     }
   });
 
