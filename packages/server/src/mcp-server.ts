@@ -109,8 +109,9 @@ export class McpServer {
   /**
    * Serves one inbound JSON-RPC message without a connection: what a stateless transport calls per message
    * (2026-07-28 Streamable HTTP calls it per POST). Resolves with the answer: the response to a request, an error
-   * response (`-32600` for a broken envelope or a batch, `-32601`, `-32602`, `-32020`–`-32022` as on any
-   * connection), or `undefined` for a notification, a response, or a request whose exchange was aborted.
+   * response (`-32600` for a broken envelope or a batch, `-32601`, `-32602`, `-32021`, `-32022`, exactly as on a
+   * connection; `-32020`, headers not matching the body, is the transport's to check), or `undefined` for a
+   * notification, a response, or a request whose exchange was aborted.
    *
    * - Notifications related to the request — progress, `notifications/message` when the request's `_meta` asked
    *   for a log level, a listen stream's acknowledgement and notifications — go to `exchange.notify`, in order,
