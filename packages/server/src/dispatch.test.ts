@@ -185,6 +185,24 @@ describe('the same answers as over a connection', () => {
   });
 });
 
+test('a server that speaks no 2026-07-28 revision says so to every dispatched request', async () => {
+  const legacyOnly = new McpServer({ name: 'old', version: '1.0.0' }, { protocolVersions: ['2025-11-25'] });
+  expect(
+    await legacyOnly.dispatch({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25' } }, exchange()),
+  ).toEqual({
+    jsonrpc: '2.0',
+    id: 1,
+    error: {
+      code: -32022,
+      message: 'Unsupported protocol version: this endpoint speaks no revision without a session',
+      data: { supported: [], requested: '2025-11-25' },
+    },
+  });
+  expect(await legacyOnly.dispatch(request(2, 'tools/list'), exchange())).toMatchObject({
+    error: { code: -32022, data: { supported: ['2025-11-25'], requested: '2026-07-28' } },
+  });
+});
+
 describe('cancellation', () => {
   test("aborting the signal aborts the handler's signal; the answer is undefined and nothing more is sent", async () => {
     const s = server();

@@ -134,14 +134,11 @@ export function openLegacySession(
  * that cannot hold a session): the error is a legacy client's only diagnostic, so it names what is spoken.
  */
 export function noLegacyRevision(versions: readonly ProtocolVersion[], requested: unknown, who: string): RpcError {
-  return new RpcError(
-    ErrorCode.UnsupportedProtocolVersion,
-    `Unsupported protocol version: ${who} speaks ${versions.join(', ')} only (no initialize)`,
-    {
-      supported: [...versions].reverse(),
-      requested: typeof requested === 'string' ? truncateInput(requested) : requested,
-    },
-  );
+  const spoken = versions.length > 0 ? `speaks ${versions.join(', ')} only (no initialize)` : 'speaks no revision without a session';
+  return new RpcError(ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${who} ${spoken}`, {
+    supported: [...versions].reverse(),
+    requested: typeof requested === 'string' ? truncateInput(requested) : requested,
+  });
 }
 
 /** Serves `logging/setLevel`. */
