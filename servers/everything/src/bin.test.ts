@@ -124,7 +124,11 @@ describe('wiremcp-everything over stdio', () => {
       jsonrpc: '2.0',
       id: 1,
       method: 'tools/call',
-      params: { name: 'test_long_running_operation', arguments: { durationMs: 60000 }, _meta: { ...modernMeta(), progressToken: 1 } },
+      params: {
+        name: 'test_long_running_operation',
+        arguments: { durationMs: 60000, steps: 600 },
+        _meta: { ...modernMeta(), progressToken: 1 },
+      },
     });
     // The call is under way once it reports progress; it would take a minute, far beyond the test's own timeout.
     await server.next((m) => m.method === 'notifications/progress');
