@@ -9,8 +9,8 @@ export interface RawHarness {
   received: unknown[];
   /** Sends a message from the raw side to the peer. */
   send(message: unknown): void;
-  /** Waits until `count` messages have been received on the raw side (or fails after `ms`). */
-  waitFor(count: number, ms?: number): Promise<unknown[]>;
+  /** Waits until `count` messages have been received on the raw side (or fails after `maxTurns` turns of the event loop). */
+  waitFor(count: number, maxTurns?: number): Promise<unknown[]>;
   /** Lets queued microtasks and due timers run (one macrotask turn; not a wall-clock wait). */
   settle(): Promise<void>;
   internalErrors: unknown[];
@@ -25,7 +25,7 @@ export async function rawHarness(options: PeerOptions = {}): Promise<RawHarness>
   b.onmessage = (message) => received.push(message);
   await peer.connect(a);
   await b.start();
-  const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+  const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
   return {
     peer,
     raw: b,
@@ -33,10 +33,9 @@ export async function rawHarness(options: PeerOptions = {}): Promise<RawHarness>
     internalErrors,
     send: (message) => a.injectRaw(typeof message === 'string' ? message : JSON.stringify(message)),
     settle,
-    async waitFor(count, ms = 2000) {
-      const start = Date.now();
-      while (received.length < count) {
-        if (Date.now() - start > ms) throw new Error(`expected ${count} messages, got ${received.length}: ${JSON.stringify(received)}`);
+    async waitFor(count, maxTurns = 10_000) {
+      for (let turns = 0; received.length < count; turns++) {
+        if (turns >= maxTurns) throw new Error(`expected ${count} messages, got ${received.length}: ${JSON.stringify(received)}`);
         await settle();
       }
       return received;
