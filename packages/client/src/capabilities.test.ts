@@ -3,7 +3,7 @@ import { hasCapability } from '@wiremcp/protocol';
 import { clientCapabilitiesFor, missingServerCapability } from './capabilities.js';
 
 const all = {
-  sampling: () => ({ role: 'assistant' as const, content: {}, model: 'm' }),
+  sampling: () => ({ role: 'assistant' as const, content: { type: 'text' as const, text: '' }, model: 'm' }),
   elicitation: () => ({ action: 'decline' as const }),
   roots: () => ({ roots: [] }),
 };

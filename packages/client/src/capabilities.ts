@@ -12,7 +12,7 @@ import {
   serverCapabilityPath,
 } from '@wiremcp/protocol';
 import type { InputHandlers } from './options.js';
-import type { ClientCapabilities, ServerCapabilities } from './protocol-types.js';
+import type { ClientCapabilities, ServerCapabilities } from './types.js';
 
 /**
  * The capabilities the client declares for `version`: one per handler given, in the shape that revision defines,
@@ -29,7 +29,8 @@ export function clientCapabilitiesFor(
   version: string,
   override: ClientCapabilities | undefined,
 ): ClientCapabilities {
-  const caps: ClientCapabilities = {};
+  // Built as a plain record: which keys exist depends on the revision, and the override may add any.
+  const caps: Record<string, unknown> = {};
   if (handlers?.sampling) caps.sampling = {};
   if (handlers?.elicitation) {
     if (version >= '2025-11-25') caps.elicitation = { form: {}, url: {} };
@@ -37,13 +38,12 @@ export function clientCapabilitiesFor(
   }
   if (handlers?.roots) caps.roots = eraOf(version) === 'modern' ? {} : { listChanged: true };
   if (override) {
-    for (const key of Object.keys(override)) {
-      const value = override[key];
+    for (const [key, value] of Object.entries(override)) {
       if (value === undefined) delete caps[key];
       else caps[key] = value;
     }
   }
-  return caps;
+  return caps as ClientCapabilities;
 }
 
 /**

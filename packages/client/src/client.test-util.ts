@@ -8,15 +8,17 @@ import { McpServer, type ServerOptions } from '@wiremcp/server';
 import { McpClient } from './client.js';
 import type { ClientOptions } from './options.js';
 
-/** Seen by the demo server: cancellations and the like, for assertions. */
+/** Seen by the demo server: calls that started, cancellations and the like, for assertions. */
 export interface ServerLog {
+  /** `<tool>#<request id>` of every `slow` and `hang` call, when its handler starts. */
+  started: string[];
   cancelled: string[];
   rootsChanged: number;
 }
 
 /** A server with tools for every client feature, and its log. */
 export function demoServer(options: ServerOptions = {}): { server: McpServer; log: ServerLog } {
-  const log: ServerLog = { cancelled: [], rootsChanged: 0 };
+  const log: ServerLog = { started: [], cancelled: [], rootsChanged: 0 };
   const server = new McpServer({ name: 'demo', version: '1.0.0', title: 'Demo' }, { instructions: 'Be nice.', ...options });
   server.onrootslistchanged = () => void log.rootsChanged++;
   server.registerTool(
@@ -39,9 +41,11 @@ export function demoServer(options: ServerOptions = {}): { server: McpServer; lo
   server.registerTool(
     { name: 'slow', inputSchema: { type: 'object', properties: { steps: { type: 'number' }, ms: { type: 'number' } } } },
     async (args: { steps?: number; ms?: number }, ctx) => {
+      log.started.push(`slow#${String(ctx.requestId)}`);
       const steps = args.steps ?? 3;
       for (let i = 1; i <= steps; i++) {
-        await new Promise((resolve) => setTimeout(resolve, args.ms ?? 10));
+        // Simulated work between steps; tests that care about time drive it with fake timers.
+        await new Promise((resolve) => setTimeout(resolve, args.ms ?? 0));
         if (ctx.signal.aborted) {
           log.cancelled.push(`slow#${String(ctx.requestId)}`);
           throw new Error('cancelled');
@@ -55,6 +59,7 @@ export function demoServer(options: ServerOptions = {}): { server: McpServer; lo
     { name: 'hang', inputSchema: { type: 'object' } },
     (_args, ctx) =>
       new Promise((_resolve, reject) => {
+        log.started.push(`hang#${String(ctx.requestId)}`);
         ctx.signal.addEventListener('abort', () => {
           log.cancelled.push(`hang#${String(ctx.requestId)}`);
           reject(new Error('cancelled'));
@@ -67,7 +72,7 @@ export function demoServer(options: ServerOptions = {}): { server: McpServer; lo
       requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
     });
     const mood = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'mood?' } }], maxTokens: 10 });
-    const name = (who as { content?: { name?: string } }).content?.name ?? '?';
+    const name = who.content?.name ?? '?';
     return { content: [{ type: 'text', text: `Hello ${name}, ${(mood.content as { text: string }).text}` }] };
   });
   server.registerTool({ name: 'parallel', inputSchema: { type: 'object' } }, async (_args, ctx) => {
@@ -147,15 +152,17 @@ export function initializeResult(protocolVersion = '2025-11-25', capabilities: R
   return { protocolVersion, capabilities, serverInfo: { name: 'scripted', version: '0.0.1' } };
 }
 
-/** Resolves after `ms`. */
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** One turn of the event loop: lets every message in flight and every due callback run (no wall-clock wait). */
+export const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Polls `condition` until true (or fails after `timeoutMs`). */
-export async function until(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await sleep(2);
+/**
+ * Waits for `condition`, re-checking it after every turn of the event loop — the in-memory transports deliver
+ * each message in one — and fails after `maxTurns` turns (a bound on work, not on time).
+ */
+export async function until(condition: () => boolean, maxTurns = 10_000): Promise<void> {
+  for (let turns = 0; !condition(); turns++) {
+    if (turns >= maxTurns) throw new Error(`condition not met within ${maxTurns} turns of the event loop`);
+    await turn();
   }
 }
 

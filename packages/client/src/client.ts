@@ -1,53 +1,62 @@
 /**
- * `McpClient`: a typed MCP client for both eras over any {@link Transport}.
+ * `McpClient`: a typed MCP client for both eras over any {@link Transport}, or over the transports a factory makes.
  */
-import { isLogLevel, LocalError, type Era, type LogLevel } from '@wiremcp/protocol';
-import { Peer, type Transport } from '@wiremcp/jsonrpc';
-import { cacheCall, cacheEntry, defaultEraCache, type EraCache } from './era-cache.js';
-import { negotiate, type Negotiated } from './handshake.js';
-import { installLegacyHandlers } from './input-handlers.js';
+import {
+  INPUT_REQUIRED_METHODS,
+  isLogLevel,
+  LocalError,
+  quoteInput,
+  type ClientNotificationMap,
+  type Era,
+  type JsonObject,
+  type LogLevel,
+} from '@wiremcp/protocol';
+import type { Transport } from '@wiremcp/jsonrpc';
+import { openSession } from './connector.js';
+import { MemoryEraCache, type EraCache } from './era-cache.js';
 import type { ListenOptions, ListenSubscription } from './listen.js';
 import type { NotificationListener, ParamsOf, ServerNotification } from './notification-hub.js';
 import { NotificationRouter } from './notification-router.js';
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
 import { OutputValidator } from './output-validator.js';
-import { collectPagesWithRestart } from './pagination.js';
+import { CurrentSession } from './current-session.js';
+import { ListReader } from './list-reader.js';
+import { ResultCache } from './result-cache.js';
+import type { Session } from './session.js';
+import { resolveSettings, type ClientSettings } from './settings.js';
+import type { TransportFactory } from './transport-link.js';
 import type {
   CallToolResult,
   ClientCapabilities,
+  ClientPeer,
+  ClientRequestParams,
+  ClientRequestResult,
   CompleteParams,
   CompleteResult,
   DiscoverResult,
   GetPromptResult,
   Implementation,
-  JsonObject,
   ListPromptsResult,
   ListResourcesResult,
   ListResourceTemplatesResult,
   ListToolsResult,
   LoggingMessageParams,
-  PaginatedResult,
   Prompt,
   ReadResourceResult,
   Resource,
   ResourceTemplate,
   ResourceUpdatedParams,
+  ResultOf,
   ServerCapabilities,
   SubscriptionFilter,
   Tool,
-} from './protocol-types.js';
-import { RequestIdTap } from './request-id-tap.js';
-import { ResultCache } from './result-cache.js';
-import { Session } from './session.js';
-import { resolveSettings, type ClientSettings } from './settings.js';
+} from './types.js';
 
 /** Options of {@link McpClient.connect}. */
 export interface ConnectOptions {
   /** Identifies the server in the era cache for this connection (overrides the client's `serverKey`). */
   serverKey?: string;
 }
-
-const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /**
  * An MCP client. `connect` detects the era (or uses the one configured), then the typed methods work the same in
@@ -63,11 +72,10 @@ export class McpClient implements AsyncDisposable {
   readonly #router: NotificationRouter;
   readonly #validator: OutputValidator;
   readonly #cache = new ResultCache();
-  readonly #closeListeners = new Set<(error: LocalError | undefined) => void>();
-  #session: Session | undefined;
-  #connecting: Peer | undefined;
-  readonly #closedByClient = new WeakSet<Session>();
-  #closeError: LocalError | undefined;
+  readonly #lists: ListReader;
+  readonly #eraCache: EraCache;
+  readonly #current: CurrentSession;
+  #connecting: ClientPeer | undefined;
   #logLevel: LogLevel | undefined;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
@@ -75,9 +83,18 @@ export class McpClient implements AsyncDisposable {
     this.clientInfo = clientInfo;
     this.#options = options;
     this.#report = options.onError ?? ((error) => console.error('[wiremcp client]', error));
+    // Per client unless one is shared on purpose: no hidden process-wide state.
+    this.#eraCache = options.eraCache ?? new MemoryEraCache();
     this.#validator = new OutputValidator(options.schemaCompiler);
+    this.#current = new CurrentSession(this.#report);
+    this.#lists = new ListReader(
+      this.#cache,
+      this.#settings,
+      (method, run) => this.#call(method, run),
+      () => this.#current.session?.era,
+    );
     this.#router = new NotificationRouter(
-      () => this.#session,
+      () => this.#current.session,
       (method, params) => {
         if (method === 'notifications/tools/list_changed') this.#validator.reset();
         this.#cache.invalidate(method, params);
@@ -88,73 +105,59 @@ export class McpClient implements AsyncDisposable {
 
   /** The era of the current connection (`undefined` when not connected). */
   get era(): Era | undefined {
-    return this.#session?.era;
+    return this.#current.session?.era;
   }
   /** The negotiated protocol version. */
   get protocolVersion(): string | undefined {
-    return this.#session?.protocolVersion;
+    return this.#current.session?.protocolVersion;
   }
   /** The server's capabilities (from initialize, or from discover in the modern era). */
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.#session?.serverCapabilities;
+    return this.#current.session?.serverCapabilities;
   }
   /** The server's self-reported identity. */
   get serverInfo(): Implementation | undefined {
-    return this.#session?.serverInfo;
+    return this.#current.session?.serverInfo;
   }
   /** The server's instructions for the model. */
   get instructions(): string | undefined {
-    return this.#session?.instructions;
+    return this.#current.session?.instructions;
   }
   /** The capabilities this client declares on the current connection. */
   get clientCapabilities(): ClientCapabilities | undefined {
-    return this.#session?.clientCapabilities;
+    return this.#current.session?.clientCapabilities;
   }
   /** True while connected and negotiated. */
   get connected(): boolean {
-    return this.#session !== undefined;
+    return this.#current.session !== undefined;
   }
 
   /**
-   * Connects over `transport` and negotiates: era detection per the client's `era` option (and the era cache),
-   * then `initialize` + `notifications/initialized` (legacy) or `server/discover` (modern). On failure the
-   * transport is closed and the error rethrown (`UNSUPPORTED_PROTOCOL_VERSION`, `SERVER_EXITED`, an RpcError…).
+   * Connects and negotiates: era detection per the `era` option (and the era cache), then `initialize` (legacy)
+   * or `server/discover` (modern). Takes a transport, or a {@link TransportFactory} making the transport of each
+   * attempt (HTTP: a 2026-07-28 POST, then a legacy session, then HTTP+SSE). On failure the transport is closed and
+   * the error rethrown (`UNSUPPORTED_PROTOCOL_VERSION`, `SERVER_EXITED`, an RpcError…).
    */
-  async connect(transport: Transport, options: ConnectOptions = {}): Promise<void> {
-    if (this.#session || this.#connecting) throw new LocalError('ALREADY_CONNECTED', 'This client is already connected; close it first');
-    const tap = new RequestIdTap(transport);
-    const peer = new Peer({
-      requestTimeoutMs: this.#settings.requestTimeoutMs,
-      onInternalError: this.#options.onError && ((error) => this.#report(error)),
-    });
-    this.#connecting = peer;
-    let session: Session | undefined;
+  async connect(transport: Transport | TransportFactory, options: ConnectOptions = {}): Promise<void> {
+    if (this.#current.session || this.#connecting)
+      throw new LocalError('ALREADY_CONNECTED', 'This client is already connected; close it first');
+    const host = {
+      settings: this.#settings,
+      report: this.#report,
+      onError: this.#options.onError,
+      eraCache: this.#eraCache,
+      router: this.#router,
+      logLevel: this.#logLevel,
+      closed: (session: Session) => {
+        this.#current.closed(session);
+        this.#router.reset();
+      },
+    };
     try {
-      peer.onerror = (error) => this.#options.onError?.(error);
-      peer.onclose = () => session && this.#onClosed(session);
-      installLegacyHandlers(peer, this.#settings.handlers, () => session?.protocolVersion ?? this.#settings.legacyVersion);
-      this.#router.install(peer, () => session);
-      await peer.connect(tap);
-      const serverKey = options.serverKey ?? this.#options.serverKey;
-      const cache: EraCache | undefined = serverKey === undefined ? undefined : (this.#options.eraCache ?? defaultEraCache());
-      const cached = cache && this.#settings.era === 'auto' ? await cacheCall(() => cache.get(serverKey!)) : undefined;
-      let negotiated: Negotiated;
-      try {
-        negotiated = await negotiate(peer, this.#settings, cached ?? undefined);
-      } catch (error) {
-        if (cached) await cacheCall(() => cache!.delete(serverKey!));
-        throw error;
-      }
-      if (!peer.transport) throw tap.closeReason ?? new LocalError('CONNECTION_CLOSED', 'The connection closed during the handshake');
-      session = new Session(peer, tap, negotiated, { ...this.#settings, report: this.#report }, this.#logLevel);
-      this.#session = session;
-      this.#closeError = undefined;
+      const session = await openSession(transport, options.serverKey ?? this.#options.serverKey, host, (peer) => (this.#connecting = peer));
+      this.#current.open(session);
       this.#validator.reset();
       this.#cache.clear();
-      if (cache && this.#settings.era === 'auto') await cacheCall(() => cache.set(serverKey!, cacheEntry(negotiated)));
-    } catch (error) {
-      await peer.close().catch(() => {});
-      throw error;
     } finally {
       this.#connecting = undefined;
     }
@@ -163,7 +166,7 @@ export class McpClient implements AsyncDisposable {
   }
 
   /** Legacy `ping`. */
-  ping(options?: CallOptions): Promise<JsonObject> {
+  ping(options?: CallOptions): Promise<ResultOf<'ping'>> {
     return this.#call('ping', (s) =>
       s.era === 'modern' ? Promise.reject(s.wrongEra('ping', 'use discover()')) : s.request('ping', undefined, options),
     );
@@ -173,13 +176,13 @@ export class McpClient implements AsyncDisposable {
   discover(options?: CallOptions): Promise<DiscoverResult> {
     return this.#call('server/discover', (s) => {
       if (s.era === 'legacy') return Promise.reject(s.wrongEra('server/discover', 'the initialize result is the legacy equivalent'));
-      return s.request('server/discover', undefined, options).then((result: DiscoverResult) => (s.applyDiscover(result), result));
+      return s.request('server/discover', undefined, options).then((result) => (s.applyDiscover(result), result));
     });
   }
 
   /** One page of `tools/list`; remembers the tools for output validation. */
   listTools(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListToolsResult> {
-    return this.#list<ListToolsResult>('tools/list', params.cursor, options).then((result) => {
+    return this.#lists.page('tools/list', params.cursor, options).then((result: ListToolsResult) => {
       if (Array.isArray(result.tools))
         this.#validator.remember(result.tools, params.cursor === undefined && result.nextCursor === undefined);
       return result;
@@ -188,7 +191,7 @@ export class McpClient implements AsyncDisposable {
 
   /** Every tool, following cursors (bounded by `maxPages`). */
   async listAllTools(options?: ListOptions): Promise<Tool[]> {
-    const tools = await this.#listAll<ListToolsResult, Tool>('tools/list', (page) => page.tools, options);
+    const tools = await this.#lists.all('tools/list', (page: ListToolsResult): Tool[] => page.tools, options);
     this.#validator.remember(tools, true);
     return tools;
   }
@@ -199,44 +202,38 @@ export class McpClient implements AsyncDisposable {
    */
   callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    const call = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options) as Promise<CallToolResult>);
+    const call: Promise<CallToolResult> = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options));
     if (!this.#settings.validateToolOutput) return call;
     return call.then((result) => this.#validator.check(name, result, () => this.listAllTools()));
   }
 
   /** One page of `resources/list`. */
   listResources(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListResourcesResult> {
-    return this.#list('resources/list', params.cursor, options);
+    return this.#lists.page('resources/list', params.cursor, options);
   }
 
   /** Every resource, following cursors. */
   listAllResources(options?: ListOptions): Promise<Resource[]> {
-    return this.#listAll<ListResourcesResult, Resource>('resources/list', (page) => page.resources, options);
+    return this.#lists.all('resources/list', (page: ListResourcesResult): Resource[] => page.resources, options);
   }
 
   /** One page of `resources/templates/list`. */
   listResourceTemplates(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListResourceTemplatesResult> {
-    return this.#list('resources/templates/list', params.cursor, options);
+    return this.#lists.page('resources/templates/list', params.cursor, options);
   }
 
   /** Every resource template, following cursors. */
   listAllResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
-    return this.#listAll<ListResourceTemplatesResult, ResourceTemplate>(
+    return this.#lists.all(
       'resources/templates/list',
-      (page) => page.resourceTemplates,
+      (page: ListResourceTemplatesResult): ResourceTemplate[] => page.resourceTemplates,
       options,
     );
   }
 
   /** Reads a resource (modern: cached while fresh, input rounds served by the handlers). */
   readResource(uri: string, options?: ListOptions): Promise<ReadResourceResult> {
-    return this.#call('resources/read', (s) => {
-      const cacheable = this.#settings.cacheResults && s.era === 'modern';
-      const hit = cacheable && !options?.fresh ? this.#cache.get('resources/read', uri) : undefined;
-      if (hit) return Promise.resolve(hit as ReadResourceResult);
-      const store = cacheable ? (result: object) => this.#cache.put('resources/read', uri, result) : undefined;
-      return s.requestWithInputs('resources/read', { uri }, options, store);
-    });
+    return this.#lists.read(uri, options);
   }
 
   /**
@@ -248,19 +245,7 @@ export class McpClient implements AsyncDisposable {
       if (s.era === 'legacy') return void (await s.request('resources/subscribe', { uri }, options));
       const missing = s.gate('resources/subscribe');
       if (missing) throw missing;
-      const { subscribed, managed } = this.#router;
-      subscribed.add(uri);
-      try {
-        await managed.refresh();
-      } catch (error) {
-        subscribed.delete(uri);
-        throw error;
-      }
-      if (!managed.acknowledged?.resourceSubscriptions?.includes(uri)) {
-        subscribed.delete(uri);
-        await managed.refresh().catch(this.#report);
-        throw new LocalError('CAPABILITY_NOT_SUPPORTED', `The server did not acknowledge the subscription to ${uri}`, { details: { uri } });
-      }
+      await this.#router.subscribe(uri);
     });
   }
 
@@ -268,7 +253,7 @@ export class McpClient implements AsyncDisposable {
   unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
     return this.#call('resources/unsubscribe', async (s) => {
       if (s.era === 'legacy') return void (await s.request('resources/unsubscribe', { uri }, options));
-      if (this.#router.subscribed.delete(uri)) await this.#router.managed.refresh();
+      await this.#router.unsubscribe(uri);
     });
   }
 
@@ -286,23 +271,23 @@ export class McpClient implements AsyncDisposable {
 
   /** One page of `prompts/list`. */
   listPrompts(params: { cursor?: string } = {}, options?: ListOptions): Promise<ListPromptsResult> {
-    return this.#list('prompts/list', params.cursor, options);
+    return this.#lists.page('prompts/list', params.cursor, options);
   }
 
   /** Every prompt, following cursors. */
   listAllPrompts(options?: ListOptions): Promise<Prompt[]> {
-    return this.#listAll<ListPromptsResult, Prompt>('prompts/list', (page) => page.prompts, options);
+    return this.#lists.all('prompts/list', (page: ListPromptsResult): Prompt[] => page.prompts, options);
   }
 
   /** Gets a prompt (modern: input rounds served by the handlers). */
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    return this.#call('prompts/get', (s) => s.requestWithInputs('prompts/get', params, options));
+    return this.#call('prompts/get', (s) => s.requestWithInputs('prompts/get', params, options) as Promise<GetPromptResult>);
   }
 
   /** `completion/complete`: suggestions for a prompt argument or a resource template variable. */
   complete(params: CompleteParams, options?: CallOptions): Promise<CompleteResult> {
-    return this.#call('completion/complete', (s) => s.request('completion/complete', params as unknown as JsonObject, options));
+    return this.#call('completion/complete', (s) => s.request('completion/complete', params as JsonObject, options));
   }
 
   /**
@@ -310,7 +295,7 @@ export class McpClient implements AsyncDisposable {
    * every later request's `_meta` (the server then logs on each request's own stream).
    */
   setLoggingLevel(level: LogLevel, options?: CallOptions): Promise<void> {
-    if (!isLogLevel(level)) return Promise.reject(new LocalError('INVALID_ARGUMENT', `Unknown log level ${JSON.stringify(level)}`));
+    if (!isLogLevel(level)) return Promise.reject(new LocalError('INVALID_ARGUMENT', `Unknown log level ${quoteInput(level)}`));
     return this.#call('logging/setLevel', async (s) => {
       if (s.era === 'legacy') await s.request('logging/setLevel', { level }, options);
       else {
@@ -332,18 +317,26 @@ export class McpClient implements AsyncDisposable {
     });
   }
 
-  /** Any request, shaped for the era (modern `_meta`, gates, input rounds); the escape hatch for other methods. */
-  request<R = JsonObject>(method: string, params?: JsonObject, options?: CallOptions): Promise<R> {
+  /**
+   * Any request, shaped for the era (modern `_meta`, gates, input rounds); the escape hatch for methods without a
+   * typed method of their own (the 2025-11-25 `tasks/*`, extensions). Typed from the spec for its methods (params
+   * without the reserved `_meta` keys, the complete result), JSON objects for any other.
+   */
+  request<M extends string>(method: M, params?: ClientRequestParams<M>, options?: CallOptions): Promise<ClientRequestResult<M>> {
+    const wire = params as JsonObject | undefined;
     return this.#call(method, (s) =>
-      MRTR_METHODS.has(method) && s.era === 'modern'
-        ? s.requestWithInputs(method, params ?? {}, options)
-        : s.request(method, params, options),
+      INPUT_REQUIRED_METHODS.has(method) && s.era === 'modern'
+        ? (s.requestWithInputs(method, wire ?? {}, options) as Promise<ClientRequestResult<M>>)
+        : (s.request(method, wire, options) as Promise<ClientRequestResult<M>>),
     );
   }
 
-  /** Sends any notification. */
-  notify(method: string, params?: JsonObject): Promise<void> {
-    return this.#call(method, (s) => s.peer.notify(method, params));
+  /** Sends a notification: typed from the spec for the notifications a client sends, a JSON object for any other. */
+  notify<M extends string>(
+    method: M,
+    params?: M extends keyof ClientNotificationMap ? ClientNotificationMap[M] : JsonObject,
+  ): Promise<void> {
+    return this.#call(method, (s) => (s.peer as unknown as { notify(m: string, p?: unknown): Promise<void> }).notify(method, params));
   }
 
   /** Listens to notifications of `method`; returns the unsubscribe function. */
@@ -383,17 +376,16 @@ export class McpClient implements AsyncDisposable {
 
   /** The connection closed; `error` says why when it was not `close()` (e.g. `SERVER_EXITED`). */
   onClose(listener: (error: LocalError | undefined) => void): () => void {
-    this.#closeListeners.add(listener);
-    return () => void this.#closeListeners.delete(listener);
+    return this.#current.onClose(listener);
   }
 
   /** Closes the connection (pending calls reject with `CONNECTION_CLOSED`). Idempotent. */
   async close(): Promise<void> {
     const connecting = this.#connecting;
     if (connecting) await connecting.close();
-    const session = this.#session;
+    const session = this.#current.session;
     if (!session) return;
-    this.#closedByClient.add(session);
+    this.#current.closing(session);
     await session.peer.close();
   }
 
@@ -402,51 +394,7 @@ export class McpClient implements AsyncDisposable {
     return this.close();
   }
 
-  #require(method: string): Session {
-    const session = this.#session;
-    if (session) return session;
-    const why = this.#closeError;
-    if (why) throw new LocalError(why.code, `Cannot send '${method}': ${why.message}`, { cause: why, details: why.details });
-    throw new LocalError('NOT_CONNECTED', `Cannot send '${method}': the client is not connected`);
-  }
-
   #call<T>(method: string, run: (session: Session) => Promise<T>): Promise<T> {
-    let session: Session;
-    try {
-      session = this.#require(method);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return run(session);
-  }
-
-  #list<R extends PaginatedResult>(method: string, cursor: string | undefined, options: ListOptions | undefined): Promise<R> {
-    return this.#call(method, (s) => {
-      const cacheable = this.#settings.cacheResults && s.era === 'modern';
-      return this.#cache.through(method, cursor ?? '', cacheable, options?.fresh === true, () =>
-        s.request(method, cursor === undefined ? undefined : { cursor }, options),
-      );
-    });
-  }
-
-  #listAll<R extends PaginatedResult, T>(method: string, pick: (page: R) => T[], options: ListOptions | undefined): Promise<T[]> {
-    const cached = this.#settings.cacheResults && this.#session?.era === 'modern' && !options?.fresh;
-    const fetch = (cursor: string | undefined, fresh: boolean) => this.#list<R>(method, cursor, fresh ? { ...options, fresh } : options);
-    return collectPagesWithRestart(method, fetch, pick, this.#settings.maxPages, cached ? () => this.#cache.drop(method) : undefined);
-  }
-
-  #onClosed(session: Session): void {
-    const byClient = this.#closedByClient.has(session);
-    const error = session.end(byClient);
-    if (this.#session === session) this.#session = undefined;
-    this.#router.reset();
-    this.#closeError = byClient ? undefined : error;
-    for (const listener of [...this.#closeListeners]) {
-      try {
-        listener(byClient ? undefined : error);
-      } catch (listenerError) {
-        this.#report(listenerError);
-      }
-    }
+    return this.#current.call(method, run);
   }
 }

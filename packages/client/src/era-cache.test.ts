@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { cacheCall, cacheEntry, defaultEraCache, MemoryEraCache } from './era-cache.js';
+import { cacheCall, cacheEntry, MemoryEraCache } from './era-cache.js';
 
 describe('era cache', () => {
   test('MemoryEraCache remembers, forgets, and bounds its size (oldest first)', () => {
@@ -12,10 +12,6 @@ describe('era cache', () => {
     expect(cache.get('c')?.protocolVersion).toBe('2025-06-18');
     cache.delete('c');
     expect(cache.get('c')).toBeUndefined();
-  });
-
-  test('the default cache is one per process', () => {
-    expect(defaultEraCache()).toBe(defaultEraCache());
   });
 
   test('cacheEntry keeps the discover result with its freshness from ttlMs', () => {

@@ -4,7 +4,7 @@
  * process (stdio) or per origin (HTTP) and to re-probe when the assumption fails.
  */
 import type { Era } from '@wiremcp/protocol';
-import type { DiscoverResult } from './protocol-types.js';
+import type { DiscoverResult } from './types.js';
 
 /** What is remembered about one server. */
 export interface CachedEra {
@@ -58,14 +58,6 @@ export class MemoryEraCache implements EraCache {
   delete(serverKey: string): void {
     this.#entries.delete(serverKey);
   }
-}
-
-let shared: MemoryEraCache | undefined;
-
-/** The process-wide cache clients use when given a `serverKey` but no `eraCache`. Created on first use. */
-export function defaultEraCache(): MemoryEraCache {
-  shared ??= new MemoryEraCache();
-  return shared;
 }
 
 /** The cache entry describing a negotiated connection (modern: with the discover result and its freshness). */

@@ -2,7 +2,7 @@ import { createLinkedPair } from '@wiremcp/jsonrpc';
 import { LocalError, RpcError } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
 import { McpClient } from './client.js';
-import { connected, demoServer, initializeResult, scripted, sleep } from './client.test-util.js';
+import { connected, demoServer, initializeResult, scripted, turn, until } from './client.test-util.js';
 
 const INFO = { name: 'c', version: '1' };
 
@@ -33,11 +33,12 @@ describe('errors and the connection lifecycle', () => {
   });
 
   test('close() rejects pending calls with CONNECTION_CLOSED, is idempotent, and later calls are NOT_CONNECTED', async () => {
-    const { client } = await connected(demoServer().server, { era: 'legacy' });
+    const { server, log } = demoServer();
+    const { client } = await connected(server, { era: 'legacy' });
     const closes: unknown[] = [];
     client.onClose((error) => closes.push(error));
     const pending = client.callTool('hang');
-    await sleep(5);
+    await until(() => log.started.some((call) => call.startsWith('hang#')));
     await client.close();
     await client.close();
     await expect(pending).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
@@ -59,11 +60,12 @@ describe('errors and the connection lifecycle', () => {
   });
 
   test('the server closing the connection rejects pending calls and later calls with CONNECTION_CLOSED; onClose gets the error', async () => {
-    const { client, serverEnd } = await connected(demoServer().server);
+    const { server, log } = demoServer();
+    const { client, serverEnd } = await connected(server);
     const closes: Array<LocalError | undefined> = [];
     client.onClose((error) => closes.push(error));
     const pending = client.callTool('hang');
-    await sleep(5);
+    await until(() => log.started.some((call) => call.startsWith('hang#')));
     await serverEnd.close();
     await expect(pending).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
     await expect(client.listTools()).rejects.toMatchObject({
@@ -81,15 +83,17 @@ describe('errors and the connection lifecycle', () => {
     const client = new McpClient(INFO, { era: 'legacy' });
     await client.connect(fake.transport);
     const pending = client.callTool('t');
-    await sleep(2);
+    await until(() => fake.methods().includes('tools/call'));
     await fake.peer.close();
     await expect(pending).rejects.toBe(exited);
     await expect(client.listTools()).rejects.toMatchObject({ code: 'SERVER_EXITED', message: expect.stringMatching(/exited with code 3/) });
   });
 
   test('a server that closes during the handshake makes connect reject and leaves the client reusable', async () => {
+    // The server closes the connection while it has the probe in hand, before answering it.
     const fake = await scripted(async () => {
-      setTimeout(() => void fake.peer.close(), 1);
+      await turn();
+      await fake.peer.close();
       return new Promise(() => {});
     });
     const client = new McpClient(INFO);
@@ -106,7 +110,7 @@ describe('errors and the connection lifecycle', () => {
     const fake = await scripted(() => new Promise(() => {}));
     const client = new McpClient(INFO, { probeTimeoutMs: 10_000 });
     const connecting = client.connect(fake.transport);
-    await sleep(5);
+    await until(() => fake.methods().includes('server/discover'));
     await client.close();
     await expect(connecting).rejects.toMatchObject({ code: 'CONNECTION_CLOSED' });
   });
@@ -180,7 +184,7 @@ describe('errors and the connection lifecycle', () => {
     });
     client.onToolsListChanged(() => seen.push('second'));
     server.registerTool({ name: 'late', inputSchema: { type: 'object' } }, () => ({ content: [] }));
-    await sleep(10);
+    await until(() => seen.length === 1);
     expect(seen).toEqual(['second']);
     expect(errors).toEqual([expect.objectContaining({ message: 'listener bug' })]);
     await client.close();

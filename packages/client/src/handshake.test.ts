@@ -3,6 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { scripted } from './client.test-util.js';
 import { negotiate, type HandshakeSettings } from './handshake.js';
 import { Peer } from '@wiremcp/jsonrpc';
+import { TransportLink } from './transport-link.js';
+import type { ClientPeer } from './types.js';
 
 const settings: HandshakeSettings = {
   era: 'auto',
@@ -32,9 +34,9 @@ describe('negotiate', () => {
         cacheScope: 'private',
       };
     });
-    const peer = new Peer();
-    await peer.connect(fake.transport);
-    const negotiated = await negotiate(peer, settings, undefined);
+    const peer: ClientPeer = new Peer();
+    const link = new TransportLink(peer, fake.transport);
+    const negotiated = await negotiate(link, settings, undefined);
     expect(negotiated).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28', serverCapabilities: { prompts: {} } });
     expect(fake.methods()).toEqual(['server/discover', 'server/discover']);
     const versions = fake.received.map(
@@ -49,9 +51,9 @@ describe('negotiate', () => {
       const fake = await scripted(() => {
         throw new RpcError(code, 'modern refusal', { requiredCapabilities: { sampling: {} } });
       });
-      const peer = new Peer();
-      await peer.connect(fake.transport);
-      await expect(negotiate(peer, settings, undefined)).rejects.toMatchObject({ code });
+      const peer: ClientPeer = new Peer();
+      const link = new TransportLink(peer, fake.transport);
+      await expect(negotiate(link, settings, undefined)).rejects.toMatchObject({ code });
       expect(fake.methods()).toEqual(['server/discover']);
       await peer.close();
     }
@@ -59,9 +61,9 @@ describe('negotiate', () => {
 
   test('a discover result with resultType input_required is an invalid result', async () => {
     const fake = await scripted(() => ({ resultType: 'input_required', supportedVersions: ['2026-07-28'], capabilities: {} }));
-    const peer = new Peer();
-    await peer.connect(fake.transport);
-    await expect(negotiate(peer, { ...settings, modernVersion: '2026-07-28' }, undefined)).rejects.toMatchObject({
+    const peer: ClientPeer = new Peer();
+    const link = new TransportLink(peer, fake.transport);
+    await expect(negotiate(link, { ...settings, modernVersion: '2026-07-28' }, undefined)).rejects.toMatchObject({
       code: 'INVALID_RESULT',
     });
     await peer.close();

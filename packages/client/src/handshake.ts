@@ -11,6 +11,11 @@
  * A cached era skips the probe (legacy: straight to `initialize`; modern: no discover at all while the cached
  * discover result is fresh per its `ttlMs`). When a cached legacy guess fails with an error answer, the client
  * probes from scratch.
+ *
+ * Each attempt asks the {@link HandshakeLink} for the peer to use: over one transport (stdio) every attempt gets
+ * the same peer; with a transport factory (HTTP) each era may get its own transport — and then a modern attempt
+ * that fails at the transport level also falls back, and a failed `initialize` may be retried over another
+ * legacy transport (Streamable HTTP, then the 2024-11-05 HTTP+SSE transport) for as long as the link allows.
  */
 import {
   ErrorCode,
@@ -22,13 +27,24 @@ import {
   RpcError,
   supportsBatching,
   type Era,
+  type RequestMetaObject,
+  type Spec2025_11_25,
 } from '@wiremcp/protocol';
-import type { Peer } from '@wiremcp/jsonrpc';
 import { clientCapabilitiesFor } from './capabilities.js';
 import type { CachedEra } from './era-cache.js';
 import { buildModernMeta } from './modern-meta.js';
 import type { EraPreference, InputHandlers } from './options.js';
-import type { ClientCapabilities, DiscoverResult, Implementation, InitializeResult, ServerCapabilities } from './protocol-types.js';
+import type { ClientCapabilities, ClientPeer, DiscoverResult, Implementation, InitializeResult, ServerCapabilities } from './types.js';
+
+/** Where handshake attempts run; see the module comment. */
+export interface HandshakeLink {
+  /** The peer for an attempt of `era`, over the transport for it; `previousError` says why the last attempt failed. */
+  peer(era: Era, previousError?: unknown): Promise<ClientPeer>;
+  /** True when attempts may run over different transports (a transport factory). */
+  readonly switchable: boolean;
+  /** True when another legacy attempt may follow a failed `initialize`. */
+  canRetryLegacy(): boolean;
+}
 
 /** What the handshake needs to know about the client. */
 export interface HandshakeSettings {
@@ -57,33 +73,60 @@ export interface Negotiated {
   readonly discover?: DiscoverResult;
 }
 
-/** Runs the handshake on a connected peer. Rejects with RpcError or LocalError; the caller closes on failure. */
+/** Runs the handshake. Rejects with RpcError or LocalError; the caller closes on failure. */
 export async function negotiate(
-  peer: Peer,
+  link: HandshakeLink,
   settings: HandshakeSettings,
   cached: CachedEra | undefined,
   now = Date.now(),
 ): Promise<Negotiated> {
-  if (settings.era === 'legacy') return initialize(peer, settings, settings.legacyVersion);
+  if (settings.era === 'legacy') return initializeOver(link, settings, settings.legacyVersion, undefined);
   if (cached && settings.era === 'auto') {
     if (cached.era === 'legacy') {
       try {
-        return await initialize(peer, settings, settings.legacyVersion);
+        return await initialize(await link.peer('legacy'), settings, settings.legacyVersion);
       } catch (error) {
         // The server answered, but not as a legacy server would: the cached guess is stale, probe again.
         if (!(error instanceof RpcError)) throw error;
-        return probe(peer, settings, false);
+        return probe(link, settings, false, settings.modernVersion, error);
       }
     }
     if (cached.discover && now < cached.discover.freshUntil && settings.accepted.includes(cached.protocolVersion)) {
       return fromDiscover(cached.discover.result, cached.protocolVersion);
     }
-    if (settings.accepted.includes(cached.protocolVersion)) return probe(peer, settings, true, cached.protocolVersion);
+    if (settings.accepted.includes(cached.protocolVersion)) return probe(link, settings, true, cached.protocolVersion);
   }
-  return probe(peer, settings, settings.era === 'auto');
+  return probe(link, settings, settings.era === 'auto');
 }
 
-async function probe(peer: Peer, settings: HandshakeSettings, allowLegacy: boolean, first = settings.modernVersion): Promise<Negotiated> {
+/** `initialize` over the link's legacy transport; with a factory, failures may move on to another legacy transport. */
+async function initializeOver(link: HandshakeLink, settings: HandshakeSettings, version: string, cause: unknown): Promise<Negotiated> {
+  let previous = cause;
+  for (;;) {
+    try {
+      return await initialize(await link.peer('legacy', previous), settings, version);
+    } catch (error) {
+      if (!link.canRetryLegacy()) throw error;
+      previous = error;
+    }
+  }
+}
+
+async function probe(
+  link: HandshakeLink,
+  settings: HandshakeSettings,
+  allowLegacy: boolean,
+  first = settings.modernVersion,
+  cause?: unknown,
+): Promise<Negotiated> {
+  let peer: ClientPeer;
+  try {
+    peer = await link.peer('modern', cause);
+  } catch (error) {
+    // The transport of the modern attempt could not even start: another one may speak the legacy era.
+    if (allowLegacy && link.switchable) return initializeOver(link, settings, settings.legacyVersion, error);
+    throw error;
+  }
   const tried = new Set<string>();
   let version = first;
   for (;;) {
@@ -98,10 +141,8 @@ async function probe(peer: Peer, settings: HandshakeSettings, allowLegacy: boole
     try {
       result = await peer.request(
         'server/discover',
-        { _meta: meta },
-        {
-          timeoutMs: settings.era === 'auto' ? settings.probeTimeoutMs : settings.requestTimeoutMs,
-        },
+        { _meta: meta as RequestMetaObject },
+        { timeoutMs: settings.era === 'auto' ? settings.probeTimeoutMs : settings.requestTimeoutMs },
       );
     } catch (error) {
       if (error instanceof RpcError) {
@@ -113,7 +154,7 @@ async function probe(peer: Peer, settings: HandshakeSettings, allowLegacy: boole
             continue;
           }
           const legacy = legacyChoice(supported, settings);
-          if (legacy !== undefined && settings.era !== 'modern') return initialize(peer, settings, legacy);
+          if (legacy !== undefined && settings.era !== 'modern') return initializeOver(link, settings, legacy, error);
           throw new LocalError(
             'UNSUPPORTED_PROTOCOL_VERSION',
             `The server supports none of the versions this client speaks (it supports ${supported.join(', ') || 'nothing it named'})`,
@@ -125,15 +166,18 @@ async function probe(peer: Peer, settings: HandshakeSettings, allowLegacy: boole
         }
         // Other recognised modern errors: the server is modern but refuses this client; nothing to fall back to.
         if (error.code === ErrorCode.HeaderMismatch || error.code === ErrorCode.MissingRequiredClientCapability) throw error;
-        if (allowLegacy) return initialize(peer, settings, settings.legacyVersion);
+        if (allowLegacy) return initializeOver(link, settings, settings.legacyVersion, error);
         throw notModern(error);
       }
-      if (allowLegacy && isLocalError(error, 'REQUEST_TIMEOUT')) return initialize(peer, settings, settings.legacyVersion);
+      // A timeout means legacy; with a transport per era, so does a transport that failed the modern attempt.
+      if (allowLegacy && (isLocalError(error, 'REQUEST_TIMEOUT') || link.switchable)) {
+        return initializeOver(link, settings, settings.legacyVersion, error);
+      }
       if (!allowLegacy && settings.era === 'modern' && isLocalError(error, 'REQUEST_TIMEOUT')) throw notModern(error);
       throw error;
     }
     if (!isDiscoverResult(result)) {
-      if (allowLegacy) return initialize(peer, settings, settings.legacyVersion);
+      if (allowLegacy) return initializeOver(link, settings, settings.legacyVersion, result);
       throw new LocalError('INVALID_RESULT', 'The server answered server/discover with something that is not a DiscoverResult', {
         details: result,
       });
@@ -159,14 +203,16 @@ export function fromDiscover(result: DiscoverResult, protocolVersion: string): N
   };
 }
 
-async function initialize(peer: Peer, settings: HandshakeSettings, requested: string): Promise<Negotiated> {
-  const capabilities = clientCapabilitiesFor(settings.handlers, requested, settings.capabilities);
-  const result = (await peer.request(
+async function initialize(peer: ClientPeer, settings: HandshakeSettings, requested: string): Promise<Negotiated> {
+  // A legacy revision's capabilities have the 2025-11-25 shape (clientCapabilitiesFor shapes them by revision).
+  const capabilities = clientCapabilitiesFor(settings.handlers, requested, settings.capabilities) as Spec2025_11_25.ClientCapabilities;
+  // What came back is the server's: every field is checked before it is used.
+  const result: Partial<InitializeResult> = await peer.request(
     'initialize',
     { protocolVersion: requested, capabilities, clientInfo: settings.clientInfo },
     // The spec forbids cancelling initialize: give up quietly on timeout.
     { timeoutMs: settings.requestTimeoutMs, sendCancelledNotification: false },
-  )) as Partial<InitializeResult>;
+  );
   const version = result.protocolVersion;
   if (typeof version !== 'string') {
     throw new LocalError('INVALID_RESULT', 'The initialize result has no protocolVersion', { details: result });

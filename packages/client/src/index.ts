@@ -10,7 +10,8 @@ export type {
   ElicitationHandler,
   RootsHandler,
 } from './options.js';
-export { MemoryEraCache, defaultEraCache, type EraCache, type CachedEra } from './era-cache.js';
+export { MemoryEraCache, type EraCache, type CachedEra } from './era-cache.js';
+export { MAX_TRANSPORT_ATTEMPTS, type TransportAttempt, type TransportFactory } from './transport-link.js';
 export type { ListenOptions, ListenSubscription, ListenEnd, ListenEndReason } from './listen.js';
 export type { ServerNotification, NotificationListener, ParamsOf } from './notification-hub.js';
 export { clientCapabilitiesFor } from './capabilities.js';
@@ -18,4 +19,4 @@ export { DEFAULT_PROBE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './settings
 export { DEFAULT_MAX_PAGES } from './pagination.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
 export { LocalError, RpcError, isLocalError, type LocalErrorCode } from '@wiremcp/protocol';
-export type * from './protocol-types.js';
+export type * from './types.js';

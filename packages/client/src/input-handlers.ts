@@ -2,13 +2,19 @@
  * Running the client's input handlers (sampling, elicitation, roots) for the server, in both eras: as handlers of
  * legacy server→client requests, and for the `inputRequests` of modern input-required results.
  */
-import { LocalError, type Era } from '@wiremcp/protocol';
-import type { Peer, RequestContext } from '@wiremcp/jsonrpc';
+import { LocalError, quoteInput, type Era, type InputRequestMethod, type Spec2025_11_25 } from '@wiremcp/protocol';
+import type { RequestContext } from '@wiremcp/jsonrpc';
 import type { InputContext, InputHandlers } from './options.js';
-import type { CreateMessageParams, ElicitParams, InputRequest, InputResponse } from './protocol-types.js';
+import type { ClientPeer, CreateMessageParams, ElicitParams, InputResponse } from './types.js';
+
+/** One input the server asks for: a method and its params (a legacy request, or an `inputRequests` entry). */
+export interface AskedInput {
+  readonly method: unknown;
+  readonly params?: unknown;
+}
 
 /** The capability (handler) each input method needs. */
-const KIND: Readonly<Record<string, keyof InputHandlers>> = {
+const KIND: Readonly<Record<InputRequestMethod, keyof InputHandlers>> = {
   'sampling/createMessage': 'sampling',
   'elicitation/create': 'elicitation',
   'roots/list': 'roots',
@@ -21,15 +27,16 @@ function missingHandler(method: string, kind: string): LocalError {
 }
 
 /** Runs the handler of one input request; rejects with `CAPABILITY_NOT_SUPPORTED` when there is none. */
-export function runInputRequest(handlers: InputHandlers | undefined, request: InputRequest, context: InputContext): Promise<InputResponse> {
-  const method = (request as { method?: unknown }).method;
-  const kind = typeof method === 'string' ? KIND[method] : undefined;
+export function runInputRequest(handlers: InputHandlers | undefined, request: AskedInput, context: InputContext): Promise<InputResponse> {
+  const method = request.method;
+  const kind = typeof method === 'string' && Object.hasOwn(KIND, method) ? KIND[method as InputRequestMethod] : undefined;
   if (kind === undefined) {
     return Promise.reject(
-      new LocalError('INVALID_RESULT', `The server asked for an unknown kind of input: ${JSON.stringify(method)}`, { details: request }),
+      new LocalError('INVALID_RESULT', `The server asked for an unknown kind of input: ${quoteInput(method)}`, { details: request }),
     );
   }
-  const params = (request.params ?? {}) as Record<string, unknown>;
+  // The server's params, passed to the handler as the spec types them (handlers check what they rely on).
+  const params = request.params ?? {};
   try {
     switch (kind) {
       case 'sampling': {
@@ -54,7 +61,7 @@ export function runInputRequest(handlers: InputHandlers | undefined, request: In
 }
 
 /** The context of a legacy request handler; `signal` is read lazily (the engine creates it on first use). */
-function legacyContext(rpc: RequestContext, protocolVersion: () => string): InputContext {
+function legacyContext(rpc: Pick<RequestContext, 'signal' | 'id'>, protocolVersion: () => string): InputContext {
   return {
     get signal() {
       return rpc.signal;
@@ -72,13 +79,18 @@ function legacyContext(rpc: RequestContext, protocolVersion: () => string): Inpu
  * either side may send in every legacy revision). Methods without a handler get `-32601` from the engine, which
  * is what the spec asks for (e.g. roots not supported).
  */
-export function installLegacyHandlers(peer: Peer, handlers: InputHandlers | undefined, protocolVersion: () => string): void {
+export function installLegacyHandlers(peer: ClientPeer, handlers: InputHandlers | undefined, protocolVersion: () => string): void {
   peer.setRequestHandler('ping', () => ({}));
-  for (const method of Object.keys(KIND)) {
-    const kind = KIND[method]!;
-    if (!handlers?.[kind]) continue;
-    peer.setRequestHandler(method, (params, rpc) =>
-      runInputRequest(handlers, { method, params } as InputRequest, legacyContext(rpc, protocolVersion)),
+  const sampling = handlers?.sampling;
+  if (sampling) {
+    // The handler answers in the shape of the negotiated revision (a 2026-07-28 tool result is typed more loosely).
+    peer.setRequestHandler(
+      'sampling/createMessage',
+      async (params, rpc) => (await sampling(params, legacyContext(rpc, protocolVersion))) as Spec2025_11_25.CreateMessageResult,
     );
   }
+  const elicitation = handlers?.elicitation;
+  if (elicitation) peer.setRequestHandler('elicitation/create', (params, rpc) => elicitation(params, legacyContext(rpc, protocolVersion)));
+  const roots = handlers?.roots;
+  if (roots) peer.setRequestHandler('roots/list', (_params, rpc) => roots(legacyContext(rpc, protocolVersion)));
 }

@@ -1,6 +1,6 @@
 import { RpcError } from '@wiremcp/protocol';
-import { describe, expect, test } from 'vitest';
-import { connected, demoServer, sleep, until } from './client.test-util.js';
+import { describe, expect, test, vi } from 'vitest';
+import { connected, demoServer, until } from './client.test-util.js';
 import type { InputHandlers } from './options.js';
 
 const handlers: InputHandlers = {
@@ -143,7 +143,8 @@ describe('legacy era against McpServer', () => {
     server.registerTool({ name: 'later', inputSchema: { type: 'object' } }, () => ({ content: [] }));
     server.notifyResourceUpdated('demo://a');
     await until(() => all.filter((m) => m === 'notifications/tools/list_changed').length === 2);
-    await sleep(5);
+    // A round trip: an update the server would still send for the old subscription has arrived by now.
+    await client.ping();
     expect(events.filter((e) => e === 'tools')).toHaveLength(1);
     expect(events.filter((e) => e.startsWith('updated'))).toHaveLength(1);
     await client.close();
@@ -165,7 +166,7 @@ describe('legacy era against McpServer', () => {
   test('progress callbacks receive notifications/progress of the call', async () => {
     const { client } = await legacy();
     const progress: unknown[] = [];
-    const result = await client.callTool('slow', { steps: 3, ms: 1 }, { onprogress: (p) => progress.push(p) });
+    const result = await client.callTool('slow', { steps: 3 }, { onprogress: (p) => progress.push(p) });
     expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
     expect(progress).toEqual([
       { progress: 1, total: 3, message: 'step 1' },
@@ -180,7 +181,7 @@ describe('legacy era against McpServer', () => {
     const { client, written } = await connected(server, { era: 'legacy' });
     const controller = new AbortController();
     const call = client.callTool('hang', {}, { signal: controller.signal });
-    await sleep(5);
+    await until(() => log.started.some((call) => call.startsWith('hang#')));
     controller.abort('user gave up');
     await expect(call).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
     await until(() => log.cancelled.length === 1);
@@ -197,22 +198,32 @@ describe('legacy era against McpServer', () => {
   test('a timeout rejects REQUEST_TIMEOUT and cancels the request on the server', async () => {
     const { server, log } = demoServer();
     const { client } = await connected(server, { era: 'legacy' });
-    await expect(client.callTool('hang', {}, { timeoutMs: 20 })).rejects.toMatchObject({ code: 'REQUEST_TIMEOUT' });
-    await until(() => log.cancelled.length === 1);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const failure = client.callTool('hang', {}, { timeoutMs: 20 }).catch((error: unknown) => error);
+      await until(() => log.started.some((call) => call.startsWith('hang#')));
+      await vi.advanceTimersByTimeAsync(20);
+      expect(await failure).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+      await until(() => log.cancelled.length === 1);
+    } finally {
+      vi.useRealTimers();
+    }
     await client.close();
   });
 
   test('resetTimeoutOnProgress keeps a call alive while progress arrives', async () => {
     const { client } = await legacy();
     // The first call compiles the tool's schema (ajv is loaded lazily); keep that out of the timed call.
-    await client.callTool('slow', { steps: 0, ms: 0 });
-    // 6 steps of 40 ms take longer than the 120 ms timeout, which only progress keeps resetting.
-    const result = await client.callTool(
-      'slow',
-      { steps: 6, ms: 40 },
-      { timeoutMs: 120, resetTimeoutOnProgress: true, onprogress: () => {} },
-    );
-    expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
+    await client.callTool('slow', { steps: 0 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      // 6 steps of 40 ms take longer than the 120 ms timeout, which only progress keeps resetting.
+      const call = client.callTool('slow', { steps: 6, ms: 40 }, { timeoutMs: 120, resetTimeoutOnProgress: true, onprogress: () => {} });
+      for (let step = 0; step < 6; step++) await vi.advanceTimersByTimeAsync(40);
+      expect((await call).content).toEqual([{ type: 'text', text: 'done' }]);
+    } finally {
+      vi.useRealTimers();
+    }
     await client.close();
   });
 
@@ -229,8 +240,7 @@ describe('legacy era against McpServer', () => {
       serverEnd.onmessage = (message) => answers.push(message);
       void original;
       await send(batchOf(90) as never);
-      await sleep(5);
-      expect(answers).toHaveLength(1);
+      await until(() => answers.length === 1);
       const answer = answers[0];
       if (clientEnd === old.clientEnd) expect(answer).toEqual([{ jsonrpc: '2.0', id: 90, result: {} }]);
       else expect(answer).toMatchObject({ id: null, error: { code: -32600 } });

@@ -2,11 +2,17 @@ import { createLinkedPair } from '@wiremcp/jsonrpc';
 import { MetaKey } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
 import { McpClient } from './client.js';
-import { connected, demoServer, scripted, sleep, until } from './client.test-util.js';
+import { connected, demoServer, scripted, turn, until } from './client.test-util.js';
 import type { ServerNotification } from './notification-hub.js';
 
-const sent = (written: string[]) =>
-  written.map((line) => JSON.parse(line) as { id?: number; method?: string; params?: Record<string, any> });
+/** A message the client wrote, as the tests read it. */
+interface Sent {
+  id?: number;
+  method?: string;
+  params?: { notifications?: unknown; requestId?: unknown; reason?: unknown };
+}
+
+const sent = (written: string[]): Sent[] => written.map((line) => JSON.parse(line) as Sent);
 
 describe('subscriptions/listen', () => {
   test('resolves on the acknowledgement with the honoured subset; notifications are demultiplexed by subscription id', async () => {
@@ -51,9 +57,8 @@ describe('subscriptions/listen', () => {
           _meta: { [MetaKey.subscriptionId]: ctx.id },
           notifications: { toolsListChanged: true },
         });
-        return new Promise((resolve) =>
-          setTimeout(() => resolve({ resultType: 'complete', _meta: { [MetaKey.subscriptionId]: ctx.id } }), 5),
-        );
+        // The response follows the acknowledgement on a later turn, as a server ending the stream would send it.
+        return turn().then(() => ({ resultType: 'complete', _meta: { [MetaKey.subscriptionId]: ctx.id } }));
       }
       return {};
     });
@@ -72,7 +77,7 @@ describe('subscriptions/listen', () => {
           _meta: { [MetaKey.subscriptionId]: ctx.id },
           notifications: { toolsListChanged: true },
         });
-        setTimeout(() => void fake.peer.notify('notifications/cancelled', { requestId: ctx.id, reason: 'shutting down' }), 5);
+        void turn().then(() => fake.peer.notify('notifications/cancelled', { requestId: ctx.id, reason: 'shutting down' }));
         return new Promise(() => {});
       }
       return {};
@@ -81,8 +86,9 @@ describe('subscriptions/listen', () => {
     await client.connect(fake.transport);
     const stream = await client.listen({ toolsListChanged: true });
     expect(await stream.done).toEqual({ reason: 'server-cancelled' });
-    await sleep(5);
-    expect(fake.methods()).toEqual(['server/discover', 'subscriptions/listen']);
+    // A round trip: anything the client sent about the stream has reached the server before this request.
+    await client.request('acme/barrier');
+    expect(fake.methods()).toEqual(['server/discover', 'subscriptions/listen', 'acme/barrier']);
     await client.close();
   });
 
@@ -102,9 +108,11 @@ describe('subscriptions/listen', () => {
       method: 'notifications/cancelled',
       params: { requestId: stream.id, reason: 'Listen stream closed by the client' },
     });
-    await sleep(5);
+    // Round trips order the steps: the server has the cancellation before the list changes, and any notification
+    // it still sent for the stream would have arrived before the second answer.
+    await client.listTools({}, { fresh: true });
     server.registerTool({ name: 'late', inputSchema: { type: 'object' } }, () => ({ content: [] }));
-    await sleep(10);
+    await client.listTools({}, { fresh: true });
     expect(seen).toEqual([]);
     await client.close();
   });
@@ -178,7 +186,7 @@ describe('era-neutral listeners in the modern era (the managed listen stream)', 
     await until(() => updates.length === 1);
     await client.unsubscribeResource('demo://a');
     server.notifyResourceUpdated('demo://a');
-    await sleep(10);
+    await client.listTools({}, { fresh: true });
     expect(updates).toEqual(['demo://a']);
     await client.close();
   });

@@ -9,7 +9,7 @@
  */
 import { isLocalError, LocalError, RpcError, type RequestId } from '@wiremcp/protocol';
 import type { ServerNotification } from './notification-hub.js';
-import type { SubscriptionFilter } from './protocol-types.js';
+import type { SubscriptionFilter } from './types.js';
 
 /** Why a listen stream ended. */
 export type ListenEndReason = 'server-response' | 'server-cancelled' | 'client-cancelled' | 'connection-closed' | 'error';

@@ -11,7 +11,7 @@
  */
 import type { ListenStream } from './listen.js';
 import type { ServerNotification } from './notification-hub.js';
-import type { SubscriptionFilter } from './protocol-types.js';
+import type { SubscriptionFilter } from './types.js';
 
 /** What the managed stream needs from the client. */
 export interface ManagedListenHost {

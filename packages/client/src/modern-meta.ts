@@ -4,7 +4,7 @@
  * shared by every request, so a request costs one spread of its params, nothing more.
  */
 import { MetaKey, type LogLevel } from '@wiremcp/protocol';
-import type { ClientCapabilities, Implementation, JsonObject, Meta } from './protocol-types.js';
+import type { ClientCapabilities, Implementation, JsonObject, Meta } from './types.js';
 
 /** Builds the frozen `_meta` object of modern requests. */
 export function buildModernMeta(

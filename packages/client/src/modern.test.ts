@@ -1,7 +1,7 @@
 import { MetaKey, RpcError } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
 import { McpClient } from './client.js';
-import { connected, demoServer, scripted, sleep, until } from './client.test-util.js';
+import { connected, demoServer, scripted, until } from './client.test-util.js';
 import type { InputHandlers } from './options.js';
 
 const handlers: InputHandlers = {
@@ -10,8 +10,14 @@ const handlers: InputHandlers = {
   roots: () => ({ roots: [{ uri: 'file:///work' }] }),
 };
 
-const sent = (written: string[]) =>
-  written.map((line) => JSON.parse(line) as { id?: number; method?: string; params?: Record<string, any> });
+/** A message the client wrote, as the tests read it. */
+interface Sent {
+  id?: number;
+  method?: string;
+  params?: { name?: string; inputResponses?: Record<string, unknown>; requestState?: unknown; _meta?: Record<string, unknown> };
+}
+
+const sent = (written: string[]): Sent[] => written.map((line) => JSON.parse(line) as Sent);
 
 describe('modern era against McpServer', () => {
   test('every request carries the same _meta; capabilities follow the handlers', async () => {
@@ -85,10 +91,11 @@ describe('modern era against McpServer', () => {
   test('inputs of one round run in parallel and are answered together', async () => {
     let running = 0;
     let peak = 0;
+    // Each handler answers only once both are running: sequential handlers would never get there.
     const slow = async <T>(value: T): Promise<T> => {
       running++;
       peak = Math.max(peak, running);
-      await sleep(10);
+      await until(() => running === 2 || peak === 2);
       running--;
       return value;
     };
@@ -99,7 +106,7 @@ describe('modern era against McpServer', () => {
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual({ roots: [{ uri: 'file:///p' }], action: 'decline' });
     expect(peak).toBe(2);
     const retry = sent(written).filter((m) => m.method === 'tools/call')[1]!;
-    expect(Object.keys(retry.params!.inputResponses).sort()).toEqual(['elicit-1', 'roots-0']);
+    expect(Object.keys(retry.params!.inputResponses!).sort()).toEqual(['elicit-1', 'roots-0']);
     await client.close();
   });
 
@@ -162,7 +169,7 @@ describe('modern era against McpServer', () => {
     }>;
     expect(calls[1]!.params).toMatchObject({ inputResponses: { r: { roots: [{ uri: 'file:///work' }] } } });
     expect(calls[1]!.params).not.toHaveProperty('requestState');
-    expect(calls[2]!.params.requestState).toBe('opaque "state" ✓');
+    expect(calls[2]!.params!.requestState).toBe('opaque "state" ✓');
     expect(calls[2]!.params).not.toHaveProperty('inputResponses');
     round = 0;
     await expect(client.callTool('forever')).rejects.toMatchObject({ code: 'PROTOCOL_VIOLATION', details: { rounds: 4 } });
@@ -214,7 +221,7 @@ describe('modern era against McpServer', () => {
     expect(logs).toEqual(['warning line']);
     const calls = sent(written).filter((m) => m.method === 'tools/call');
     expect(calls[0]!.params!._meta).not.toHaveProperty(MetaKey.logLevel);
-    expect(calls[1]!.params!._meta[MetaKey.logLevel]).toBe('info');
+    expect(calls[1]!.params!._meta![MetaKey.logLevel]).toBe('info');
     expect(sent(written).some((m) => m.method === 'logging/setLevel')).toBe(false);
     await client.close();
   });
@@ -223,11 +230,11 @@ describe('modern era against McpServer', () => {
     const { server, log } = demoServer();
     const { client, written } = await connected(server);
     const progress: number[] = [];
-    await client.callTool('slow', { steps: 2, ms: 1 }, { onprogress: (p) => progress.push(p.progress) });
+    await client.callTool('slow', { steps: 2 }, { onprogress: (p) => progress.push(p.progress) });
     expect(progress).toEqual([1, 2]);
     const controller = new AbortController();
     const call = client.callTool('hang', {}, { signal: controller.signal });
-    await sleep(5);
+    await until(() => log.started.some((call) => call.startsWith('hang#')));
     controller.abort();
     await expect(call).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
     await until(() => log.cancelled.length === 1);
@@ -251,7 +258,8 @@ describe('modern era against McpServer', () => {
     const changed: string[] = [];
     client.onToolsListChanged(() => changed.push('tools'));
     await until(() => sent(written).some((m) => m.method === 'subscriptions/listen'));
-    await sleep(5);
+    // A round trip after the listen request: the server has opened the stream when its answer arrives.
+    await client.complete({ ref: { type: 'ref/prompt', name: 'hello' }, argument: { name: 'who', value: '' } });
     server.registerTool({ name: 'late', inputSchema: { type: 'object' } }, () => ({ content: [] }));
     await until(() => changed.length === 1);
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('late');

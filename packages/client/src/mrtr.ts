@@ -9,7 +9,7 @@ import { LocalError } from '@wiremcp/protocol';
 import { abortError } from '@wiremcp/jsonrpc';
 import { runInputRequest } from './input-handlers.js';
 import type { InputContext, InputHandlers } from './options.js';
-import type { InputRequest, InputResponse, JsonObject, ResultBase } from './protocol-types.js';
+import type { InputRequest, InputResponse, JsonObject, ResultBase } from './types.js';
 
 /** Default bound on rounds of one call. */
 export const DEFAULT_MAX_INPUT_ROUNDS = 16;

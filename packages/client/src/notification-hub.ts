@@ -3,7 +3,7 @@
  * are kept in an array (copied on change, so a listener may unsubscribe itself while being called); a listener
  * that throws is reported and does not stop the others.
  */
-import type { ServerNotificationMap } from './protocol-types.js';
+import type { ServerNotificationMap } from './types.js';
 
 /** A notification as delivered to catch-all listeners. */
 export interface ServerNotification {

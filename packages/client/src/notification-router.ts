@@ -3,10 +3,15 @@
  * client's listeners — and, in the modern era, which listen stream the client keeps open so that those listeners
  * receive list changes and resource updates at all (see managed-listen.ts).
  */
-import type { Peer } from '@wiremcp/jsonrpc';
+import { LocalError, truncateInput } from '@wiremcp/protocol';
 import { ManagedListen } from './managed-listen.js';
 import { NotificationHub } from './notification-hub.js';
-import type { SubscriptionFilter } from './protocol-types.js';
+import type { ClientPeer, SubscriptionFilter } from './types.js';
+
+/** The peer seen as taking any notification method: the router forwards every method someone listens to by name. */
+interface AnyNotificationPeer {
+  setNotificationHandler(method: string, handler: (params: Record<string, unknown> | undefined) => void): void;
+}
 import type { Session } from './session.js';
 
 /** Notifications every connection listens to (others are added when someone subscribes to them by name). */
@@ -68,9 +73,10 @@ export class NotificationRouter {
   }
 
   /** Installs the notification handlers on a new connection's peer; `session` resolves once negotiated. */
-  install(peer: Peer, session: () => Session | undefined): void {
+  install(peer: ClientPeer, session: () => Session | undefined): void {
+    const any = peer as unknown as AnyNotificationPeer;
     for (const method of new Set([...KNOWN_NOTIFICATIONS, ...this.hub.methods()])) {
-      peer.setNotificationHandler(method, (params) => this.#route(session(), method, params));
+      any.setNotificationHandler(method, (params) => this.#route(session(), method, params));
     }
   }
 
@@ -78,6 +84,32 @@ export class NotificationRouter {
   start(): Promise<void> {
     const session = this.#session();
     return session?.era === 'modern' ? this.managed.refresh() : Promise.resolve();
+  }
+
+  /**
+   * Adds `uri` to the managed stream (modern `subscribeResource`); resolves once the server acknowledged it, or
+   * rejects (`CAPABILITY_NOT_SUPPORTED` when the acknowledgement leaves the uri out).
+   */
+  async subscribe(uri: string): Promise<void> {
+    this.subscribed.add(uri);
+    try {
+      await this.managed.refresh();
+    } catch (error) {
+      this.subscribed.delete(uri);
+      throw error;
+    }
+    if (!this.managed.acknowledged?.resourceSubscriptions?.includes(uri)) {
+      this.subscribed.delete(uri);
+      await this.managed.refresh().catch(this.#report);
+      throw new LocalError('CAPABILITY_NOT_SUPPORTED', `The server did not acknowledge the subscription to ${truncateInput(uri)}`, {
+        details: { uri },
+      });
+    }
+  }
+
+  /** Takes `uri` off the managed stream (modern `unsubscribeResource`). */
+  async unsubscribe(uri: string): Promise<void> {
+    if (this.subscribed.delete(uri)) await this.managed.refresh();
   }
 
   /** The connection closed: streams are gone, subscriptions with them. */
@@ -98,7 +130,9 @@ export class NotificationRouter {
     const session = this.#session();
     if (!session) return;
     if (method !== '*' && !KNOWN.has(method)) {
-      session.peer.setNotificationHandler(method, (params) => this.#route(this.#session(), method, params));
+      (session.peer as unknown as AnyNotificationPeer).setNotificationHandler(method, (params) =>
+        this.#route(this.#session(), method, params),
+      );
     }
     if (session.era === 'modern' && (method === '*' || LIST_CHANGED_METHODS.has(method))) this.managed.refresh().catch(this.#report);
   }

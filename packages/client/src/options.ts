@@ -15,7 +15,7 @@ import type {
   JsonObject,
   ListRootsResult,
   Meta,
-} from './protocol-types.js';
+} from './types.js';
 
 /** What every input handler receives besides the request's params. */
 export interface InputContext {

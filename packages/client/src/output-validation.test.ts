@@ -1,7 +1,7 @@
 import { RpcError } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
 import { McpClient } from './client.js';
-import { initializeResult, scripted } from './client.test-util.js';
+import { initializeResult, scripted, until } from './client.test-util.js';
 
 const INFO = { name: 'c', version: '1' };
 
@@ -98,8 +98,10 @@ describe('structuredContent validation against outputSchema', () => {
     await client.listTools();
     await expect(client.callTool('t')).rejects.toMatchObject({ code: 'INVALID_RESULT' });
     schema = { type: 'object', properties: { v: { type: 'number' } } };
+    let changed = false;
+    client.onToolsListChanged(() => (changed = true));
     await fake.peer.notify('notifications/tools/list_changed');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await until(() => changed);
     expect((await client.callTool('t')).structuredContent).toEqual({ v: 1 });
     await client.close();
   });

@@ -8,7 +8,7 @@
  */
 import { LocalError } from '@wiremcp/protocol';
 import { createSchemaCompiler, type SchemaCompiler } from '@wiremcp/json-schema';
-import type { CallToolResult, Tool } from './protocol-types.js';
+import type { CallToolResult, Tool } from './types.js';
 
 /** Tools known to the client and the validators of their output schemas. */
 export class OutputValidator {

@@ -3,7 +3,7 @@
  * a cursor seen twice fails at once, and a bound on the number of pages fails anything else.
  */
 import { ErrorCode, LocalError, RpcError } from '@wiremcp/protocol';
-import type { PaginatedResult } from './protocol-types.js';
+import type { PaginatedResult } from './types.js';
 
 /** Default bound on pages of one `listAll*` call. */
 export const DEFAULT_MAX_PAGES = 1000;

@@ -7,7 +7,7 @@
  * or `resources/updated` notification invalidates; each page has its own lifetime. Input-required results and the
  * results of retries are never offered to the cache (the client only caches first-round complete results).
  */
-import type { CacheHints } from './protocol-types.js';
+import type { CacheableResult } from '@wiremcp/protocol';
 
 interface Entry {
   readonly value: object;
@@ -41,7 +41,7 @@ export class ResultCache {
 
   /** Stores a complete result when its `ttlMs` makes it fresh for a while. */
   put(method: string, key: string, result: object): void {
-    const ttl = (result as CacheHints).ttlMs;
+    const ttl = (result as Partial<CacheableResult>).ttlMs;
     if (typeof ttl !== 'number' || !(ttl > 0)) return;
     let entries = this.#entries.get(method);
     if (!entries) this.#entries.set(method, (entries = new Map()));

@@ -2,8 +2,8 @@
  * One connection of a client: the peer, what the handshake negotiated, and the request core — the only place that
  * knows how a request is shaped in each era (modern `_meta`, capability gates, result checks, input rounds).
  */
-import { LocalError, MetaKey, type Era, type LogLevel, type RequestId } from '@wiremcp/protocol';
-import type { Peer } from '@wiremcp/jsonrpc';
+import { LocalError, MetaKey, type ClientRequestMap, type Era, type JsonObject, type LogLevel, type RequestId } from '@wiremcp/protocol';
+import { connectionClosedError } from '@wiremcp/jsonrpc';
 import { clientCapabilitiesFor, missingServerCapability } from './capabilities.js';
 import type { Negotiated } from './handshake.js';
 import { ListenStream, type ListenOptions } from './listen.js';
@@ -12,15 +12,21 @@ import { requestWithInputs, unknownResultType } from './mrtr.js';
 import type { CallOptions, InputHandlers } from './options.js';
 import type {
   ClientCapabilities,
+  ClientPeer,
+  ClientRequestResult,
   DiscoverResult,
   Implementation,
-  JsonObject,
   Meta,
   ResultBase,
   ServerCapabilities,
   SubscriptionFilter,
-} from './protocol-types.js';
-import type { RequestIdTap } from './request-id-tap.js';
+} from './types.js';
+
+/**
+ * What a session's requests resolve with: a spec method's complete result (a modern input-required answer is
+ * either resolved by the input rounds or refused), or any JSON object for other methods.
+ */
+export type SessionResult<M extends string> = ClientRequestResult<M>;
 
 /** What a session needs from its client. */
 export interface SessionConfig {
@@ -34,8 +40,7 @@ export interface SessionConfig {
 
 /** A connected, negotiated session. */
 export class Session {
-  readonly peer: Peer;
-  readonly tap: RequestIdTap;
+  readonly peer: ClientPeer;
   readonly era: Era;
   readonly protocolVersion: string;
   serverCapabilities: ServerCapabilities;
@@ -51,9 +56,8 @@ export class Session {
   meta: Readonly<Meta>;
   readonly #config: SessionConfig;
 
-  constructor(peer: Peer, tap: RequestIdTap, negotiated: Negotiated, config: SessionConfig, logLevel: LogLevel | undefined) {
+  constructor(peer: ClientPeer, negotiated: Negotiated, config: SessionConfig, logLevel: LogLevel | undefined) {
     this.peer = peer;
-    this.tap = tap;
     this.era = negotiated.era;
     this.protocolVersion = negotiated.protocolVersion;
     this.serverCapabilities = negotiated.serverCapabilities;
@@ -97,35 +101,38 @@ export class Session {
    * Sends one request shaped for the era: modern requests get the shared `_meta`, and their results are checked
    * for `resultType` (absent means complete; anything else is an invalid result here).
    */
-  request(method: string, params: JsonObject | undefined, options: CallOptions | undefined): Promise<any> {
+  request<M extends string>(method: M, params: JsonObject | undefined, options: CallOptions | undefined): Promise<SessionResult<M>> {
     const missing = this.gate(method);
     if (missing) return Promise.reject(missing);
-    if (this.era === 'legacy') return this.peer.request(method, withExtraMeta(params, options?.meta), options);
-    return this.peer
-      .request(method, withMeta(params, this.meta, options?.meta), options)
-      .then((result) => checkComplete(method, result as ResultBase));
+    if (this.era === 'legacy') return this.#send(method, withExtraMeta(params, options?.meta), options);
+    return this.#send(method, withMeta(params, this.meta, options?.meta), options).then((result) => checkComplete(method, result));
+  }
+
+  /** The one place a session's requests reach the peer: the wire decides what comes back, typed by the method. */
+  #send<M extends string>(method: M, params: JsonObject | undefined, options: CallOptions | undefined): Promise<SessionResult<M>> {
+    return (this.peer as unknown as UntypedPeer).request(method, params, options) as Promise<SessionResult<M>>;
   }
 
   /**
    * Sends a request that may need input from the client. Modern: loops over input-required rounds (see mrtr.ts).
    * `onFirstRound` sees a result that came without any retry (only those may be cached).
    */
-  requestWithInputs(
-    method: string,
+  requestWithInputs<M extends string>(
+    method: M,
     params: JsonObject,
     options: CallOptions | undefined,
     onFirstRound?: (result: ResultBase) => void,
-  ): Promise<any> {
+  ): Promise<SessionResult<M>> {
     const missing = this.gate(method);
     if (missing) return Promise.reject(missing);
-    if (this.era === 'legacy') return this.peer.request(method, withExtraMeta(params, options?.meta), options);
-    const send = (roundParams: JsonObject) =>
-      this.peer.request(method, withMeta(roundParams, this.meta, options?.meta), options) as Promise<ResultBase>;
+    if (this.era === 'legacy') return this.#send(method, withExtraMeta(params, options?.meta), options);
+    const send = (roundParams: JsonObject): Promise<ResultBase> =>
+      this.#send(method, withMeta(roundParams, this.meta, options?.meta), options) as Promise<ResultBase>;
     return send(params).then((first) => {
       const type = first.resultType;
       if (type === undefined || type === 'complete') {
         onFirstRound?.(first);
-        return first;
+        return first as SessionResult<M>;
       }
       return requestWithInputs({
         method,
@@ -137,7 +144,7 @@ export class Session {
         signal: options?.signal,
         closed: this.closed.signal,
         maxRounds: this.#config.maxInputRounds,
-      });
+      }) as Promise<SessionResult<M>>;
     });
   }
 
@@ -146,14 +153,13 @@ export class Session {
     const stream = new ListenStream(
       {
         send: (notifications, signal) => {
-          this.tap.lastRequestId = undefined;
-          const response = this.peer.request('subscriptions/listen', withMeta({ notifications }, this.meta, undefined), {
-            signal,
-            timeoutMs: 0,
+          const { id, result } = this.peer.startRequest(
+            'subscriptions/listen',
+            withMeta({ notifications }, this.meta, undefined) as unknown as ClientRequestMap['subscriptions/listen']['params'],
             // Cancellation is sent by the stream itself, only when the client ends it (not when the server did).
-            sendCancelledNotification: false,
-          });
-          return { id: this.tap.lastRequestId ?? `unsent-${unsent++}`, response };
+            { signal, timeoutMs: 0, sendCancelledNotification: false },
+          );
+          return { id, response: result };
         },
         cancel: (id) => this.peer.notify('notifications/cancelled', { requestId: id, reason: 'Listen stream closed by the client' }),
         release: (id) => {
@@ -191,16 +197,9 @@ export class Session {
    * `closeReason` when it is a LocalError (`SERVER_EXITED`…), else `CONNECTION_CLOSED`.
    */
   end(byClient: boolean): LocalError {
-    const reason = this.tap.closeReason;
     const error = byClient
       ? new LocalError('CONNECTION_CLOSED', 'The client closed the connection')
-      : reason instanceof LocalError
-        ? reason
-        : new LocalError(
-            'CONNECTION_CLOSED',
-            reason ? `Connection closed: ${reason.message}` : 'The connection closed',
-            reason ? { cause: reason } : undefined,
-          );
+      : connectionClosedError(this.peer.closeReason);
     if (!this.closed.signal.aborted) {
       this.closed.abort(error);
       for (const stream of [...this.listens.values()]) stream.connectionClosed(error);
@@ -210,11 +209,14 @@ export class Session {
   }
 }
 
-let unsent = 0;
+/** The peer seen untyped: a session sends whatever method its caller names. */
+interface UntypedPeer {
+  request(method: string, params: JsonObject | undefined, options: CallOptions | undefined): Promise<unknown>;
+}
 
 /** Checks the `resultType` of a modern result of a method that cannot ask for input. */
-function checkComplete(method: string, result: ResultBase): ResultBase {
-  const type = result.resultType;
+function checkComplete<T>(method: string, result: T): T {
+  const type = (result as ResultBase).resultType;
   if (type === undefined || type === 'complete') return result;
   if (type === 'input_required') {
     throw new LocalError(
@@ -225,5 +227,5 @@ function checkComplete(method: string, result: ResultBase): ResultBase {
       },
     );
   }
-  throw unknownResultType(method, result);
+  throw unknownResultType(method, result as ResultBase);
 }

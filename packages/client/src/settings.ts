@@ -7,7 +7,7 @@ import type { HandshakeSettings } from './handshake.js';
 import { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
 import type { ClientOptions, EraPreference } from './options.js';
 import { DEFAULT_MAX_PAGES } from './pagination.js';
-import type { Implementation } from './protocol-types.js';
+import type { Implementation } from './types.js';
 
 /** Default timeout of requests. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;

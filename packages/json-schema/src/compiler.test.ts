@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createSchemaCompiler, dialectOf, SchemaError } from './compiler.js';
+import { createSchemaCompiler, dialectOf, MAX_QUOTED_LENGTH, SchemaError } from './compiler.js';
 
 const conjugate = {
   type: 'object',
@@ -23,6 +23,16 @@ describe('compile and validate', () => {
     expect(outcome.errors).toContain('/tense: must be equal to one of the allowed values: "past simple", "simple future"');
     expect(outcome.errors).toContain("(root): must have required property 'person'");
     expect(outcome.errors).toContain("(root): must NOT have additional properties: 'extra'");
+  });
+
+  test('quotes at most MAX_QUOTED_LENGTH characters of a 1 MiB property name or path', async () => {
+    const validate = await createSchemaCompiler().compile(conjugate);
+    const name = 'k'.repeat(1024 * 1024);
+    const extra = validate({ verb: 'eat', tense: 'past simple', person: '3sg', [name]: 1 });
+    expect(extra.errors).toEqual([`(root): must NOT have additional properties: '${'k'.repeat(MAX_QUOTED_LENGTH)}…'`]);
+    const nested = await createSchemaCompiler().compile({ type: 'object', additionalProperties: { type: 'string' } });
+    const path = nested({ [name]: 1 });
+    expect(path.errors).toEqual([`/${'k'.repeat(MAX_QUOTED_LENGTH - 1)}…: must be string`]);
   });
 
   test('compiles once per schema object', async () => {

@@ -80,15 +80,25 @@ interface Engines {
   draft2020: AjvLike;
 }
 
+/**
+ * The longest piece of the validated value (a property name, a path into it) an error quotes; longer ones are cut
+ * and end with `…`. The value is the caller's input, and errors go back to it: they must not echo it whole.
+ */
+export const MAX_QUOTED_LENGTH = 128;
+
+function quoted(text: string): string {
+  return text.length <= MAX_QUOTED_LENGTH ? text : `${text.slice(0, MAX_QUOTED_LENGTH)}…`;
+}
+
 function describe(errors: NonNullable<ReturnType<AjvLike['compile']>['errors']>): string[] {
   return errors.map((error) => {
-    const where = error.instancePath === '' ? '(root)' : error.instancePath;
+    const where = error.instancePath === '' ? '(root)' : quoted(error.instancePath);
     let text = error.message ?? `fails '${error.keyword}'`;
     const params = error.params ?? {};
     if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
       text += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     } else if (error.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
-      text += `: '${params.additionalProperty}'`;
+      text += `: '${quoted(params.additionalProperty)}'`;
     }
     return `${where}: ${text}`;
   });

@@ -1,4 +1,4 @@
-import { ErrorCode, type RpcMessage } from '@wiremcp/protocol';
+import { ErrorCode, type RpcErrorResponse, type RpcMessage } from '@wiremcp/protocol';
 import { describeInvalid, MessageKind, messageKind } from './classify.js';
 import type { BatchCollector } from './request-context.js';
 import type { MessageInfo } from './transport.js';
@@ -9,6 +9,18 @@ export interface BatchHost {
   receiveOne(message: unknown, info: MessageInfo, collector: BatchCollector | undefined): void;
   /** Sends the batch's answer. */
   write(responses: RpcMessage | RpcMessage[]): void;
+}
+
+/** The answer to a batch (an array) where batches are not accepted: every revision but 2025-03-26. */
+export function batchRefused(): RpcErrorResponse {
+  return {
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: ErrorCode.InvalidRequest,
+      message: 'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version',
+    },
+  };
 }
 
 /**

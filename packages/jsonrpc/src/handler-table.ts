@@ -3,16 +3,16 @@ import type { MessageInfo } from './transport.js';
 import type { FallbackRequestHandler } from './types.js';
 
 type Params = Record<string, unknown> | undefined;
-/** A request handler with the types erased (the engine stores them untyped). */
-export type UntypedRequestHandler = (params: Params, context: RequestContext) => unknown;
+/** A request handler with the params and result types erased (the engine stores them untyped). */
+export type UntypedRequestHandler<C = RequestContext> = (params: Params, context: C) => unknown;
 /** A notification handler with the types erased. */
 export type UntypedNotificationHandler = (params: Params, info: MessageInfo | undefined) => void | Promise<void>;
 
 /** The handlers of one peer: per-method request and notification handlers, and the request fallback. */
-export class HandlerTable {
-  readonly requests = new Map<string, UntypedRequestHandler>();
+export class HandlerTable<C = RequestContext> {
+  readonly requests = new Map<string, UntypedRequestHandler<C>>();
   readonly notifications = new Map<string, UntypedNotificationHandler>();
-  fallback: FallbackRequestHandler | undefined;
+  fallback: FallbackRequestHandler<C> | undefined;
 
   /** True when something serves `method` (otherwise the request gets `-32601`). */
   serves(method: string): boolean {
@@ -20,7 +20,7 @@ export class HandlerTable {
   }
 
   /** Runs the handler of `method` (or the fallback); call only when {@link serves} is true. */
-  run(method: string, params: Params, context: RequestContext): unknown {
+  run(method: string, params: Params, context: C): unknown {
     const handler = this.requests.get(method);
     return handler !== undefined ? handler(params, context) : this.fallback!(method, params, context);
   }

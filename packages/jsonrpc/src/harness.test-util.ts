@@ -9,9 +9,9 @@ export interface RawHarness {
   received: unknown[];
   /** Sends a message from the raw side to the peer. */
   send(message: unknown): void;
-  /** Waits until `count` messages have been received on the raw side (or fails after `ms`). */
-  waitFor(count: number, ms?: number): Promise<unknown[]>;
-  /** Lets queued microtasks and timers run. */
+  /** Waits until `count` messages have been received on the raw side (or fails after `maxTurns` turns of the event loop). */
+  waitFor(count: number, maxTurns?: number): Promise<unknown[]>;
+  /** Lets queued microtasks and due timers run (one macrotask turn; not a wall-clock wait). */
   settle(): Promise<void>;
   internalErrors: unknown[];
 }
@@ -25,7 +25,7 @@ export async function rawHarness(options: PeerOptions = {}): Promise<RawHarness>
   b.onmessage = (message) => received.push(message);
   await peer.connect(a);
   await b.start();
-  const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+  const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
   return {
     peer,
     raw: b,
@@ -33,13 +33,30 @@ export async function rawHarness(options: PeerOptions = {}): Promise<RawHarness>
     internalErrors,
     send: (message) => a.injectRaw(typeof message === 'string' ? message : JSON.stringify(message)),
     settle,
-    async waitFor(count, ms = 2000) {
-      const start = Date.now();
-      while (received.length < count) {
-        if (Date.now() - start > ms) throw new Error(`expected ${count} messages, got ${received.length}: ${JSON.stringify(received)}`);
+    async waitFor(count, maxTurns = 10_000) {
+      for (let turns = 0; received.length < count; turns++) {
+        if (turns >= maxTurns) throw new Error(`expected ${count} messages, got ${received.length}: ${JSON.stringify(received)}`);
         await settle();
       }
       return received;
     },
   };
+}
+
+/** A promise and the functions that settle it: lets a test decide when a handler finishes, instead of sleeping. */
+export interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(reason: unknown): void;
+}
+
+/** Creates a {@link Deferred}. */
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
 }

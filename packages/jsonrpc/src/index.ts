@@ -2,8 +2,19 @@ export { Peer } from './peer.js';
 export { RequestContext, type ContextHost, type BatchCollector } from './request-context.js';
 export type { Transport, SendOptions, MessageInfo } from './transport.js';
 export { createLinkedPair, type LinkedPairOptions, type LinkedTransportEnd } from './linked-pair.js';
-export { messageKind, describeInvalid, MessageKind, type MessageKindValue, type InvalidMessage } from './classify.js';
-export { DEFAULT_REQUEST_TIMEOUT_MS, abortError } from './outbound.js';
+export {
+  messageKind,
+  describeInvalid,
+  answerForTransportError,
+  isBrokenResponse,
+  MessageKind,
+  type MessageKindValue,
+  type InvalidMessage,
+} from './classify.js';
+export { batchRefused } from './batch.js';
+export { errorObjectFor, type InternalErrorReporter } from './error-object.js';
+export { reportInternalError } from './internal-error.js';
+export { DEFAULT_REQUEST_TIMEOUT_MS, abortError, connectionClosedError } from './outbound.js';
 export type {
   RequestMap,
   NotificationMap,

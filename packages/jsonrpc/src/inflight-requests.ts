@@ -1,12 +1,20 @@
 import type { RequestId } from '@wiremcp/protocol';
-import type { RequestContext } from './request-context.js';
+import type { BatchCollector } from './request-context.js';
+
+/** What the engine tracks of a request in flight (a `RequestContext` is one). */
+export interface InflightRequest {
+  readonly id: RequestId;
+  readonly cancelled: boolean;
+  readonly batch: BatchCollector | undefined;
+  cancel(reason: unknown): void;
+}
 
 /**
  * The inbound requests being handled, by id: their cancellation, and the moment none is left (for `drain()`
  * and for closing after the input ended). Nothing is scheduled per request unless someone waits.
  */
 export class InflightRequests {
-  readonly #byId = new Map<RequestId, RequestContext>();
+  readonly #byId = new Map<RequestId, InflightRequest>();
   #idleWaiters: Array<() => void> = [];
 
   get size(): number {
@@ -17,7 +25,7 @@ export class InflightRequests {
     return this.#byId.has(id);
   }
 
-  add(context: RequestContext): void {
+  add(context: InflightRequest): void {
     this.#byId.set(context.id, context);
   }
 
@@ -31,7 +39,7 @@ export class InflightRequests {
    * Ends a request; false when its response must not be sent because it was cancelled. Idle waiters are
    * released in a microtask, i.e. after the caller has handed the response to the transport.
    */
-  finish(context: RequestContext): boolean {
+  finish(context: InflightRequest): boolean {
     if (this.#byId.get(context.id) === context) this.#byId.delete(context.id);
     if (this.#byId.size === 0 && this.#idleWaiters.length > 0) {
       const waiters = this.#idleWaiters;

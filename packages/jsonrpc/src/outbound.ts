@@ -1,4 +1,4 @@
-import { LocalError, type RequestId } from '@wiremcp/protocol';
+import { LocalError, type RequestId, type RpcRequest } from '@wiremcp/protocol';
 import type { Progress, RequestOptions } from './types.js';
 
 /** Default time an outbound request may take: one minute, as the spec suggests senders set one. */
@@ -105,4 +105,32 @@ export function abortError(reason: unknown): LocalError {
   if (reason instanceof LocalError) return reason;
   const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : 'aborted';
   return new LocalError('REQUEST_CANCELLED', `Request cancelled: ${text}`, { cause: reason });
+}
+
+/** The request message for `method`; with `onprogress`, `params._meta.progressToken` is the request's id. */
+export function requestMessage(
+  id: RequestId,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  options: RequestOptions | undefined,
+): RpcRequest {
+  let outParams = params;
+  if (options?.onprogress) {
+    const meta = params?._meta as Record<string, unknown> | undefined;
+    outParams = { ...params, _meta: { ...meta, progressToken: id } };
+  }
+  return outParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: outParams };
+}
+
+/**
+ * The error pending requests fail with when the connection closed: the transport's `closeReason` when it is a
+ * LocalError (`SERVER_EXITED`…), otherwise `CONNECTION_CLOSED` naming it.
+ */
+export function connectionClosedError(reason: Error | undefined): LocalError {
+  if (reason instanceof LocalError) return reason;
+  return new LocalError(
+    'CONNECTION_CLOSED',
+    reason ? `Connection closed: ${reason.message}` : 'Connection closed',
+    reason ? { cause: reason } : undefined,
+  );
 }

@@ -1,12 +1,20 @@
-import { ErrorCode, LocalError, RpcError, type RequestId, type RpcErrorObject, type RpcMessage } from '@wiremcp/protocol';
-import { receiveBatch } from './batch.js';
+import { LocalError, quoteInput, type RequestId, type RpcMessage } from '@wiremcp/protocol';
+import { batchRefused, receiveBatch } from './batch.js';
 import { answerForTransportError, describeInvalid, isBrokenResponse, MessageKind, messageKind } from './classify.js';
-import { abortError, DEFAULT_REQUEST_TIMEOUT_MS, PendingRequest, type PendingHost } from './outbound.js';
-import { HandlerTable, type UntypedNotificationHandler, type UntypedRequestHandler } from './handler-table.js';
-import { InflightRequests } from './inflight-requests.js';
-import { PendingRequests } from './pending-requests.js';
-import { cancelledByPeer, RequestContext, type BatchCollector, type ContextHost } from './request-context.js';
+import type { InternalErrorReporter } from './error-object.js';
+import type { UntypedNotificationHandler, UntypedRequestHandler } from './handler-table.js';
+import { InboundRequests } from './inbound-requests.js';
 import { reportInternalError } from './internal-error.js';
+import {
+  abortError,
+  connectionClosedError,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  PendingRequest,
+  requestMessage,
+  type PendingHost,
+} from './outbound.js';
+import { PendingRequests } from './pending-requests.js';
+import type { BatchCollector, ContextHost, RequestContext } from './request-context.js';
 import type { MessageInfo, Transport } from './transport.js';
 import type {
   AnyNotifications,
@@ -23,7 +31,6 @@ import type {
 
 type Params = Record<string, unknown> | undefined;
 
-const CANCELLED = 'notifications/cancelled';
 const PROGRESS = 'notifications/progress';
 
 /**
@@ -42,7 +49,7 @@ export class Peer<
   OutRequests extends RequestMap<OutRequests> = AnyRequests,
   InNotifications extends NotificationMap<InNotifications> = AnyNotifications,
   OutNotifications extends NotificationMap<OutNotifications> = AnyNotifications,
-> implements PendingHost {
+> {
   /** Called once when the connection closes. */
   onclose: (() => void) | undefined;
   /**
@@ -55,12 +62,13 @@ export class Peer<
   /** Whether inbound JSON-RPC batches are accepted (2025-03-26 only); the layer above sets it on negotiation. */
   acceptBatches = false;
 
-  readonly #handlers = new HandlerTable();
-  readonly #pending = new PendingRequests((pending, error) => this.abandon(pending, error));
-  readonly #inflight = new InflightRequests();
+  /** What pending requests call when they give up (abort, timeout); not part of the public surface. */
+  readonly #pendingHost: PendingHost = { abandon: (pending, reason) => this.#abandon(pending, reason) };
+  readonly #pending = new PendingRequests((pending, error) => this.#abandon(pending, error));
   readonly #timeoutMs: number;
-  readonly #internalError: NonNullable<PeerOptions['onInternalError']>;
+  readonly #internalError: InternalErrorReporter;
   #transport: Transport | undefined;
+  #closeReason: Error | undefined;
   #inputEnded = false;
   #nextId = 0;
   #closing: Promise<void> | undefined;
@@ -68,17 +76,28 @@ export class Peer<
   /** What request contexts use to talk back: the untyped halves of `request` and `notify`. */
   readonly #host: ContextHost = {
     notify: (method, params, options) => this.#notify(method, params, options),
-    request: (method, params, options) => this.#request(method, params, options),
+    request: (method, params, options) => this.#request(method, params, options, this.#nextId++),
   };
+
+  readonly #inbound: InboundRequests<OutRequests, OutNotifications>;
 
   constructor(options: PeerOptions = {}) {
     this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.#internalError = options.onInternalError ?? reportInternalError;
+    const report = (this.#internalError = options.onInternalError ?? reportInternalError);
+    this.#inbound = new InboundRequests({ write: (message, id) => this.#write(message, id), contextHost: this.#host, report });
   }
 
   /** The connected transport, if any. */
   get transport(): Transport | undefined {
     return this.#transport;
+  }
+
+  /**
+   * Why the last transport closed, when it said (its `closeReason`, e.g. `SERVER_EXITED`); `undefined` after a
+   * normal close and while connected. Kept after `onclose`, for the layer above to report.
+   */
+  get closeReason(): Error | undefined {
+    return this.#closeReason;
   }
 
   /** Outbound requests awaiting a response (for diagnostics and tests). */
@@ -88,12 +107,12 @@ export class Peer<
 
   /** Inbound requests being handled (for diagnostics and tests). */
   get inflightCount(): number {
-    return this.#inflight.size;
+    return this.#inbound.inflight.size;
   }
 
   /** Resolves once no inbound request is being handled (immediately when none is). */
   drain(): Promise<void> {
-    return this.#inflight.idle();
+    return this.#inbound.inflight.idle();
   }
 
   /** Attaches a transport and starts it. A peer has one transport at a time; after it closes, connect again. */
@@ -101,6 +120,7 @@ export class Peer<
     if (this.#transport) throw new LocalError('ALREADY_CONNECTED', 'This peer is already connected to a transport');
     this.#transport = transport;
     this.#closing = undefined;
+    this.#closeReason = undefined;
     transport.onmessage = (message, info) => this.receive(message, info);
     transport.onerror = (error) => this.#onTransportError(error);
     transport.onclose = () => this.#onTransportClose(transport);
@@ -128,34 +148,34 @@ export class Peer<
   /** Registers the handler of inbound requests for `method`, replacing any previous one. */
   setRequestHandler<M extends keyof InRequests & string>(
     method: M,
-    handler: RequestHandler<InRequests[M]['params'], InRequests[M]['result']>,
+    handler: RequestHandler<InRequests[M]['params'], InRequests[M]['result'], RequestContext<OutRequests, OutNotifications>>,
   ): void {
-    this.#handlers.requests.set(method, handler as UntypedRequestHandler);
+    this.#inbound.handlers.requests.set(method, handler as UntypedRequestHandler<RequestContext<OutRequests, OutNotifications>>);
   }
 
   /** Removes the handler of `method`; later requests for it get `-32601`. */
   removeRequestHandler(method: string): void {
-    this.#handlers.requests.delete(method);
+    this.#inbound.handlers.requests.delete(method);
   }
 
   /** True when a handler is registered for `method`. */
   hasRequestHandler(method: string): boolean {
-    return this.#handlers.requests.has(method);
+    return this.#inbound.handlers.requests.has(method);
   }
 
   /** Handles requests for methods with no handler of their own (instead of answering `-32601`). */
-  setFallbackRequestHandler(handler: FallbackRequestHandler | undefined): void {
-    this.#handlers.fallback = handler;
+  setFallbackRequestHandler(handler: FallbackRequestHandler<RequestContext<OutRequests, OutNotifications>> | undefined): void {
+    this.#inbound.handlers.fallback = handler;
   }
 
   /** Registers the handler of inbound notifications for `method`, replacing any previous one. */
   setNotificationHandler<M extends keyof InNotifications & string>(method: M, handler: NotificationHandler<InNotifications[M]>): void {
-    this.#handlers.notifications.set(method, handler as UntypedNotificationHandler);
+    this.#inbound.handlers.notifications.set(method, handler as UntypedNotificationHandler);
   }
 
   /** Removes the notification handler of `method`. */
   removeNotificationHandler(method: string): void {
-    this.#handlers.notifications.delete(method);
+    this.#inbound.handlers.notifications.delete(method);
   }
 
   /** Sends a request and resolves with its result; rejects with an RpcError (peer) or a LocalError (here). */
@@ -163,12 +183,24 @@ export class Peer<
     method: M,
     params: OutRequests[M]['params'],
     options?: RequestOptions,
-  ): Promise<OutRequests[M]['result']>;
-  request(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
-    return this.#request(method, params as Params, options);
+  ): Promise<OutRequests[M]['result']> {
+    return this.#request(method, params as Params, options, this.#nextId++) as Promise<OutRequests[M]['result']>;
   }
 
-  #request(method: string, params: Params, options?: RequestOptions): Promise<unknown> {
+  /**
+   * {@link request}, also telling the id the request is sent with: what identifies a long-lived request to the
+   * protocol (a `subscriptions/listen` stream is named by its request id, and cancelled by it).
+   */
+  startRequest<M extends keyof OutRequests & string>(
+    method: M,
+    params: OutRequests[M]['params'],
+    options?: RequestOptions,
+  ): { readonly id: RequestId; readonly result: Promise<OutRequests[M]['result']> } {
+    const id = this.#nextId++;
+    return { id, result: this.#request(method, params as Params, options, id) as Promise<OutRequests[M]['result']> };
+  }
+
+  #request(method: string, params: Params, options: RequestOptions | undefined, id: number): Promise<unknown> {
     const transport = this.#transport;
     if (!transport || this.#closing) {
       return Promise.reject(new LocalError('NOT_CONNECTED', `Cannot send '${method}': not connected`));
@@ -176,17 +208,10 @@ export class Peer<
     if (this.#inputEnded)
       return Promise.reject(new LocalError('CONNECTION_CLOSED', `Cannot send '${method}': the peer closed its side of the connection`));
     if (options?.signal?.aborted) return Promise.reject(abortError(options.signal.reason));
-    const id = this.#nextId++;
-    let outParams = params;
-    if (options?.onprogress) {
-      const meta = params?._meta as Record<string, unknown> | undefined;
-      outParams = { ...params, _meta: { ...meta, progressToken: id } };
-    }
     return new Promise((resolve, reject) => {
-      const pending = new PendingRequest(this, id, method, options, this.#timeoutMs, resolve, reject);
+      const pending = new PendingRequest(this.#pendingHost, id, method, options, this.#timeoutMs, resolve, reject);
       this.#pending.add(pending);
-      const message: RpcMessage =
-        outParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: outParams };
+      const message = requestMessage(id, method, params, options);
       const relatedRequestId = options?.relatedRequestId;
       transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch((error: unknown) => {
         this.#pending.remove(pending);
@@ -196,8 +221,7 @@ export class Peer<
   }
 
   /** Sends a notification. Rejects with a LocalError when it cannot be sent. */
-  notify<M extends keyof OutNotifications & string>(method: M, params?: OutNotifications[M], options?: NotificationOptions): Promise<void>;
-  notify(method: string, params?: unknown, options?: NotificationOptions): Promise<void> {
+  notify<M extends keyof OutNotifications & string>(method: M, params?: OutNotifications[M], options?: NotificationOptions): Promise<void> {
     return this.#notify(method, params as Params, options);
   }
 
@@ -210,8 +234,8 @@ export class Peer<
     return transport.send(message, options?.relatedRequestId === undefined ? undefined : options);
   }
 
-  /** @internal PendingHost: gives up on an outbound request (abort or timeout). */
-  abandon(pending: PendingRequest, reason: LocalError): void {
+  /** Gives up on an outbound request (abort or timeout). */
+  #abandon(pending: PendingRequest, reason: LocalError): void {
     if (pending.settled) return;
     this.#pending.remove(pending);
     pending.reject(reason);
@@ -220,7 +244,7 @@ export class Peer<
     transport.cancelRequest?.(pending.id);
     if (pending.sendCancelled) {
       transport
-        .send({ jsonrpc: '2.0', method: CANCELLED, params: { requestId: pending.id, reason: reason.message } })
+        .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: pending.id, reason: reason.message } })
         .catch(this.#onSendFailure);
     }
   }
@@ -240,7 +264,7 @@ export class Peer<
   #receiveOne(message: unknown, info: MessageInfo | undefined, batch: BatchCollector | undefined): void {
     const kind = messageKind(message);
     const m = message as { id: RequestId; method: string; params: Params; result: unknown; error: unknown };
-    if (kind === MessageKind.Request) this.#dispatch(m.id, m.method, m.params, info, batch);
+    if (kind === MessageKind.Request) this.#inbound.dispatch(m.id, m.method, m.params, info, batch);
     else if (kind === MessageKind.Notification) this.#onNotification(m.method, m.params, info);
     else if (kind === MessageKind.Result) this.#onResponse(m.id, m.result, undefined);
     else if (kind === MessageKind.Error) this.#onResponse(m.id, undefined, m.error);
@@ -249,78 +273,13 @@ export class Peer<
 
   #receiveBatch(messages: unknown[], info: MessageInfo | undefined): void {
     if (!this.acceptBatches) {
-      this.#respondError(
-        undefined,
-        null,
-        ErrorCode.InvalidRequest,
-        'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version',
-      );
+      this.#write(batchRefused(), undefined);
       return;
     }
     receiveBatch(messages, info, {
       receiveOne: (message, batchInfo, collector) => this.#receiveOne(message, batchInfo, collector),
       write: (responses) => this.#write(responses, undefined),
     });
-  }
-
-  #dispatch(id: RequestId, method: string, params: Params, info: MessageInfo | undefined, batch: BatchCollector | undefined): void {
-    if (this.#inflight.has(id)) {
-      this.#respondError(
-        batch,
-        id,
-        ErrorCode.InvalidRequest,
-        `Invalid request: id ${JSON.stringify(id)} is already in use by a request in progress`,
-      );
-      return;
-    }
-    if (!this.#handlers.serves(method)) {
-      this.#respondError(batch, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
-      return;
-    }
-    const context = new RequestContext(this.#host, id, method, params, info, batch);
-    this.#inflight.add(context);
-    let outcome: unknown;
-    try {
-      outcome = this.#handlers.run(method, params, context);
-    } catch (error) {
-      this.#fail(context, error);
-      return;
-    }
-    if (typeof (outcome as PromiseLike<unknown> | undefined)?.then === 'function') {
-      (outcome as Promise<unknown>).then(
-        (result) => this.#succeed(context, result),
-        (error: unknown) => this.#fail(context, error),
-      );
-    } else {
-      this.#succeed(context, outcome);
-    }
-  }
-
-  #succeed(context: RequestContext, result: unknown): void {
-    if (!this.#inflight.finish(context)) return;
-    const response = { jsonrpc: '2.0' as const, id: context.id, result: (result ?? {}) as Record<string, unknown> };
-    if (context.batch) context.batch.add(response);
-    else this.#write(response, context.id);
-  }
-
-  #fail(context: RequestContext, error: unknown): void {
-    if (!this.#inflight.finish(context)) return;
-    let wire: RpcErrorObject;
-    if (error instanceof RpcError) {
-      wire = error.toJSON();
-    } else {
-      this.#internalError(error, { method: context.method, id: context.id });
-      wire = { code: ErrorCode.InternalError, message: 'Internal error' };
-    }
-    const response = { jsonrpc: '2.0' as const, id: context.id, error: wire };
-    if (context.batch) context.batch.add(response);
-    else this.#write(response, context.id);
-  }
-
-  #respondError(batch: BatchCollector | undefined, id: RequestId | null, code: number, message: string): void {
-    const response = { jsonrpc: '2.0' as const, id, error: { code, message } };
-    if (batch) batch.add(response);
-    else this.#write(response, id ?? undefined);
   }
 
   #write(message: RpcMessage | RpcMessage[], relatedRequestId: RequestId | undefined): void {
@@ -330,21 +289,14 @@ export class Peer<
   }
 
   #onNotification(method: string, params: Params, info: MessageInfo | undefined): void {
-    if (method === CANCELLED) {
-      const requestId = params?.requestId;
-      if (requestId !== undefined && this.#inflight.has(requestId as RequestId)) {
-        this.#inflight.cancel(requestId as RequestId, cancelledByPeer(params?.reason));
-      }
-    } else if (method === PROGRESS) {
-      this.#pending.progress(params);
-    }
-    this.#handlers.notify(method, params, info, (error) => this.#internalError(error, { method }));
+    if (method === PROGRESS) this.#pending.progress(params);
+    this.#inbound.notify(method, params, info);
   }
 
   #onResponse(id: RequestId, result: unknown, error: unknown): void {
     if (this.#pending.settle(id, result, error)) return;
     this.onerror?.(
-      new LocalError('PROTOCOL_VIOLATION', `Received a response for unknown request id ${JSON.stringify(id)}`, { details: { id } }),
+      new LocalError('PROTOCOL_VIOLATION', `Received a response for unknown request id ${quoteInput(id)}`, { details: { id } }),
     );
   }
 
@@ -355,12 +307,12 @@ export class Peer<
       return;
     }
     const invalid = describeInvalid(message);
-    this.#respondError(batch, invalid.id, invalid.code, invalid.message);
+    this.#inbound.respondError(batch, invalid.id, invalid.code, invalid.message);
   }
 
   #onTransportError(error: Error): void {
     const answer = error instanceof LocalError ? answerForTransportError(error) : undefined;
-    if (answer) this.#respondError(undefined, null, answer.code, answer.message);
+    if (answer) this.#inbound.respondError(undefined, null, answer.code, answer.message);
     this.onerror?.(error);
   }
 
@@ -375,7 +327,7 @@ export class Peer<
     } catch (error) {
       this.#internalError(error, {});
     }
-    void this.#inflight.idle().then(() => this.close());
+    void this.#inbound.inflight.idle().then(() => this.close());
   }
 
   #onTransportClose(transport: Transport): void {
@@ -383,16 +335,10 @@ export class Peer<
     this.#transport = undefined;
     this.#inputEnded = false;
     const reason = transport.closeReason;
-    const closed =
-      reason instanceof LocalError
-        ? reason
-        : new LocalError(
-            'CONNECTION_CLOSED',
-            reason ? `Connection closed: ${reason.message}` : 'Connection closed',
-            reason ? { cause: reason } : undefined,
-          );
+    this.#closeReason = reason;
+    const closed = connectionClosedError(reason);
     this.#pending.rejectAll(closed);
-    this.#inflight.cancelAll(closed);
+    this.#inbound.inflight.cancelAll(closed);
     transport.onmessage = transport.onerror = transport.onclose = transport.onend = undefined;
     this.onclose?.();
   }

@@ -1,24 +1,33 @@
-import { LocalError, type RequestId } from '@wiremcp/protocol';
+import { LocalError, type RequestId, type RpcResponse } from '@wiremcp/protocol';
 import type { MessageInfo } from './transport.js';
-import type { NotificationOptions, RequestOptions } from './types.js';
+import type { AnyNotifications, AnyRequests, NotificationMap, NotificationOptions, RequestMap, RequestOptions } from './types.js';
 
-/** What a {@link RequestContext} needs from the engine that created it. */
+/**
+ * What a {@link RequestContext} needs from whatever serves the request: a {@link Peer}, or a layer that serves one
+ * message without a peer (`McpServer.dispatch`), whose `request` may simply reject.
+ */
 export interface ContextHost {
   notify(method: string, params: Record<string, unknown> | undefined, options?: NotificationOptions): Promise<void>;
   request(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<unknown>;
 }
 
-/** Collects the responses of one inbound batch so they go back as one array. */
+/** Collects the responses of one inbound batch so they go back as one array (`undefined`: a cancelled request). */
 export interface BatchCollector {
-  add(response: unknown): void;
+  add(response: RpcResponse | undefined): void;
 }
 
 /**
  * The context of one inbound request, handed to its handler. It is also the engine's in-flight record for the
  * request, so handling a request allocates this one object; the AbortController behind `signal` is created only
  * when a handler asks for the signal (most never do).
+ *
+ * The type parameters are what the serving side may send back while handling the request (the peer's outbound
+ * maps), so `context.request(…)` and `context.notify(…)` are typed like the peer's own methods.
  */
-export class RequestContext {
+export class RequestContext<
+  OutRequests extends RequestMap<OutRequests> = AnyRequests,
+  OutNotifications extends NotificationMap<OutNotifications> = AnyNotifications,
+> {
   /** The request's JSON-RPC id. */
   readonly id: RequestId;
   /** The request's method. */
@@ -96,20 +105,28 @@ export class RequestContext {
   }
 
   /** Sends a notification related to this request (routed onto its stream where the transport has streams). */
-  notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    return this.#host.notify(method, params, { relatedRequestId: this.id });
+  notify<M extends keyof OutNotifications & string>(method: M, params?: OutNotifications[M]): Promise<void> {
+    return this.#host.notify(method, params as Record<string, unknown> | undefined, { relatedRequestId: this.id });
   }
 
   /** Sends a request to the peer on behalf of this request; aborted with it unless `options.signal` is given. */
-  request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<unknown> {
-    return this.#host.request(method, params, {
+  request<M extends keyof OutRequests & string>(
+    method: M,
+    params: OutRequests[M]['params'],
+    options?: RequestOptions,
+  ): Promise<OutRequests[M]['result']> {
+    return this.#host.request(method, params as Record<string, unknown> | undefined, {
       signal: this.signal,
       ...options,
       relatedRequestId: this.id,
-    });
+    }) as Promise<OutRequests[M]['result']>;
   }
 
-  /** @internal marks the request cancelled and aborts its signal. */
+  /**
+   * Marks the request cancelled (its response must not be sent) and aborts its signal with `reason`. Idempotent.
+   * The engine calls it for `notifications/cancelled` and when the connection closes; a layer that serves a
+   * request without a peer calls it when the request's exchange is abandoned.
+   */
   cancel(reason: unknown): void {
     if (this.#cancelled) return;
     this.#cancelled = true;

@@ -21,11 +21,21 @@ export interface AnyNotifications {
   [method: string]: Record<string, unknown> | undefined;
 }
 
-/** Handles one inbound request; its return value (or resolved value) is the result sent back. */
-export type RequestHandler<P = Record<string, unknown> | undefined, R = unknown> = (params: P, context: RequestContext) => R | Promise<R>;
+/**
+ * Handles one inbound request; its return value (or resolved value) is the result sent back. `C` is the context
+ * type, typed by what the serving side may send back.
+ */
+export type RequestHandler<P = Record<string, unknown> | undefined, R = unknown, C = RequestContext> = (
+  params: P,
+  context: C,
+) => R | Promise<R>;
 
 /** Handles an inbound request for any method that has no handler of its own. */
-export type FallbackRequestHandler = (method: string, params: Record<string, unknown> | undefined, context: RequestContext) => unknown;
+export type FallbackRequestHandler<C = RequestContext> = (
+  method: string,
+  params: Record<string, unknown> | undefined,
+  context: C,
+) => unknown;
 
 /** Handles one inbound notification. Exceptions are reported through `onInternalError`, never sent. */
 export type NotificationHandler<P = Record<string, unknown> | undefined> = (

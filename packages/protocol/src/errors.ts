@@ -90,9 +90,46 @@ export function invalidRequest(message = 'Invalid request', data?: unknown): Rpc
   return new RpcError(ErrorCode.InvalidRequest, message, data);
 }
 
-/** `-32601` for `method`. */
+/**
+ * The longest piece of peer input an error quotes, in UTF-16 code units. Error messages and `data` that name a
+ * method, tool, prompt, URI, version, id or log level the peer sent quote at most this much of it, then `…`, so a
+ * 1 MiB method name costs a 1 MiB request, not a 1 MiB answer as well.
+ */
+export const MAX_QUOTED_INPUT_LENGTH = 128;
+
+/**
+ * `text` when it is at most `max` code units long; otherwise its first `max` code units (one less when that would
+ * split a surrogate pair) followed by `…`.
+ */
+export function truncateInput(text: string, max: number = MAX_QUOTED_INPUT_LENGTH): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * A value the peer sent, as an error message quotes it: its JSON form (strings in double quotes), truncated by
+ * {@link truncateInput}. Strings are cut before they are encoded, so a huge one is never copied whole.
+ */
+export function quoteInput(value: unknown, max: number = MAX_QUOTED_INPUT_LENGTH): string {
+  if (typeof value === 'string') {
+    const cut = truncateInput(value, max);
+    return cut === value ? JSON.stringify(value) : `${JSON.stringify(cut.slice(0, -1))}…`;
+  }
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    text = undefined;
+  }
+  return truncateInput(text ?? String(value), max);
+}
+
+/** `-32601` for `method` (quoted up to {@link MAX_QUOTED_INPUT_LENGTH} code units). */
 export function methodNotFound(method: string, data?: unknown): RpcError {
-  return new RpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`, data);
+  return new RpcError(ErrorCode.MethodNotFound, `Method not found: ${truncateInput(method)}`, data);
 }
 
 /** `-32602` with a message that says what is wrong with the parameters. */

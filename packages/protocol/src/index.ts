@@ -4,6 +4,7 @@ export * from './messages.js';
 export * from './meta.js';
 export * from './methods.js';
 export type * from './method-types.js';
+export type * from './era-types.js';
 export type * from './generated/index.js';
 export type {
   MessageKind,

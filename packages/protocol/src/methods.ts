@@ -6,7 +6,14 @@
  * (src/generated/method-table.ts); only the capability gates come from the spec prose and live here.
  */
 import { SPEC_METHODS } from './generated/method-table.js';
-import { PROTOCOL_VERSIONS, eraOf, type Era, type ProtocolVersion } from './versions.js';
+import {
+  LEGACY_PROTOCOL_VERSIONS,
+  MODERN_PROTOCOL_VERSIONS,
+  PROTOCOL_VERSIONS,
+  eraOf,
+  type Era,
+  type ProtocolVersion,
+} from './versions.js';
 
 /** `request` expects a response; `notification` does not. */
 export type MethodKind = 'request' | 'notification';
@@ -236,3 +243,44 @@ export function hasCapability(capabilities: unknown, path: readonly string[]): b
   }
   return node !== undefined && node !== null && node !== false;
 }
+
+function methodSet(keep: (info: MethodInfo) => boolean): ReadonlySet<string> {
+  return new Set(
+    Object.values(METHODS)
+      .filter(keep)
+      .map((info) => info.method),
+  );
+}
+
+const sentByClientIn = (info: MethodInfo, revision: ProtocolVersion): boolean => {
+  const direction = info.byRevision[revision]?.direction;
+  return direction === 'client-to-server' || direction === 'both';
+};
+
+/**
+ * Requests whose 2026-07-28 answer may be an `InputRequiredResult` (MRTR): `tools/call`, `prompts/get`,
+ * `resources/read`. Read from the method table, so a revision that adds one is picked up by regenerating it.
+ */
+export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = methodSet((info) => info.kind === 'request' && info.inputRequired);
+
+/** Requests whose complete 2026-07-28 result is a `CacheableResult` (`ttlMs`, `cacheScope`). */
+export const CACHEABLE_METHODS: ReadonlySet<string> = methodSet((info) => info.kind === 'request' && info.cacheable);
+
+/**
+ * Requests a client sends in some legacy revision that no modern revision defines (`initialize`, `ping`,
+ * `logging/setLevel`, `resources/subscribe`, `resources/unsubscribe`, the 2025-11-25 `tasks/*`): in a request
+ * carrying the 2026-07-28 `_meta` they are unknown methods.
+ */
+export const LEGACY_ONLY_METHODS: ReadonlySet<string> = methodSet(
+  (info) =>
+    info.kind === 'request' && !info.eras.includes('modern') && LEGACY_PROTOCOL_VERSIONS.some((revision) => sentByClientIn(info, revision)),
+);
+
+/**
+ * Requests that exist only in the modern era (`server/discover`, `subscriptions/listen`): a request for one of
+ * them is modern even without the per-request `_meta` (and is then refused for the missing fields).
+ */
+export const MODERN_ONLY_METHODS: ReadonlySet<string> = methodSet(
+  (info) =>
+    info.kind === 'request' && !info.eras.includes('legacy') && MODERN_PROTOCOL_VERSIONS.some((revision) => sentByClientIn(info, revision)),
+);

@@ -1,4 +1,4 @@
-import { invalidParams } from '@wiremcp/protocol';
+import { invalidParams, quoteInput, truncateInput, type EraNeutralResult } from '@wiremcp/protocol';
 import type { PromptRegistry } from './prompt-registry.js';
 import type { ResourceRegistry } from './resource-registry.js';
 import type { CompletionProvider } from './types.js';
@@ -14,7 +14,7 @@ export async function complete(
   params: Record<string, unknown> | undefined,
   prompts: PromptRegistry,
   resources: ResourceRegistry,
-): Promise<Record<string, unknown>> {
+): Promise<EraNeutralResult<'completion/complete'>> {
   const ref = params?.ref as Record<string, unknown> | undefined;
   const argument = params?.argument as Record<string, unknown> | undefined;
   if (typeof ref !== 'object' || ref === null) throw invalidParams('Invalid params: "ref" must be an object');
@@ -25,13 +25,13 @@ export async function complete(
   if (ref.type === 'ref/prompt') {
     if (typeof ref.name !== 'string') throw invalidParams('Invalid params: "ref.name" must be a string');
     provider = prompts.completer(ref.name, argument.name);
-    if (provider === null) throw invalidParams(`Unknown prompt: '${ref.name}'`);
+    if (provider === null) throw invalidParams(`Unknown prompt: '${truncateInput(ref.name)}'`);
   } else if (ref.type === 'ref/resource') {
     if (typeof ref.uri !== 'string') throw invalidParams('Invalid params: "ref.uri" must be a string');
     provider = resources.completer(ref.uri, argument.name);
-    if (provider === null) throw invalidParams(`Unknown resource template: '${ref.uri}'`);
+    if (provider === null) throw invalidParams(`Unknown resource template: '${truncateInput(ref.uri)}'`);
   } else {
-    throw invalidParams(`Invalid params: unknown reference type ${JSON.stringify(ref.type)}`);
+    throw invalidParams(`Invalid params: unknown reference type ${quoteInput(ref.type)}`);
   }
   if (!provider) return { completion: { values: [], total: 0, hasMore: false } };
   const context = params?.context as { arguments?: Record<string, string> } | undefined;

@@ -1,21 +1,31 @@
 import {
   ErrorCode,
   hasCapability,
+  invalidRequest,
   LocalError,
   RpcError,
   shouldLog,
+  type ClientCapabilities,
+  type InputParamsOf,
+  type InputRequestMethod,
+  type InputResultOf,
   type LogLevel,
   type ProtocolVersion,
   type RequestId,
+  type ServerRequestMap,
+  type Spec2025_11_25,
 } from '@wiremcp/protocol';
-import type { MessageInfo, RequestContext } from '@wiremcp/jsonrpc';
-import type { Implementation } from './types.js';
+import type { MessageInfo } from '@wiremcp/jsonrpc';
+import type { InputRound } from './input-round.js';
+import type { ServerRequestContext } from './server-peer.js';
+import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Implementation, ListRootsResult } from './types.js';
 
 /** How one request is served: its era, revision and what the client declared for it. */
 export interface RequestScope {
   readonly era: 'legacy' | 'modern';
   readonly protocolVersion: ProtocolVersion;
-  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /** Declared at `initialize` (legacy) or on this request (2026-07-28); the shapes of both revisions. */
+  readonly clientCapabilities: Readonly<ClientCapabilities | Spec2025_11_25.ClientCapabilities>;
   readonly clientInfo: Implementation | undefined;
   /** Minimum level of log messages for this request; `undefined` means none are sent. */
   readonly logLevel: LogLevel | undefined;
@@ -31,10 +41,45 @@ export interface InputOptions {
   key?: string;
 }
 
-/** A request the server needs the client to fulfil: elicitation, sampling or roots. */
-export interface InputRequest {
-  method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list';
-  params: Record<string, unknown>;
+/**
+ * What a tool, prompt or resource handler receives. The same calls work in both eras: in a legacy session
+ * `elicit`, `sample` and `listRoots` send a request to the client and wait for its answer; in a 2026-07-28
+ * request they are served from the client's `inputResponses`, or end this round with an input-required result.
+ * Handlers that use them must therefore be safe to run again from the start (a retry re-runs the handler; the
+ * answers given so far are returned at once).
+ */
+export interface HandlerContext {
+  /** How this request is served. */
+  readonly scope: RequestScope;
+  /** The JSON-RPC id of the request. */
+  readonly requestId: RequestId;
+  /** `legacy` (initialize session) or `modern` (2026-07-28, stateless). */
+  readonly era: 'legacy' | 'modern';
+  /** The revision this request speaks. */
+  readonly protocolVersion: ProtocolVersion;
+  /** The client's capabilities (declared at initialize, or on this request in 2026-07-28). */
+  readonly clientCapabilities: RequestScope['clientCapabilities'];
+  /** The client's self-reported identity (not to be used for security decisions). */
+  readonly clientInfo: Implementation | undefined;
+  /** Aborts when the client cancels the request or the connection (or exchange) closes. */
+  readonly signal: AbortSignal;
+  /** The request's `_meta`. */
+  readonly meta: Record<string, unknown> | undefined;
+  /** What the transport attached (HTTP headers, session, auth). */
+  readonly transportInfo: MessageInfo | undefined;
+  /** Reports progress when the client asked for it; a no-op otherwise. `progress` must increase. */
+  sendProgress(progress: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Sends a `notifications/message` for this request when the client wants that level: in a legacy session, per
+   * `logging/setLevel` (all levels until set); in 2026-07-28, only when the request's `_meta` carried a log level.
+   */
+  log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
+  /** Asks the user for input through the client (form or URL mode). Needs the client's `elicitation` capability. */
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult>;
+  /** Asks the client to sample its model. Needs `sampling` (and `sampling.tools` when `params.tools` is set). */
+  sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult>;
+  /** Asks the client for its roots. Needs the client's `roots` capability. */
+  listRoots(options?: InputOptions): Promise<ListRootsResult>;
 }
 
 /**
@@ -49,28 +94,16 @@ export class InputRequiredError extends Error {
   }
 }
 
-/** Per-request MRTR bookkeeping: answers available in this round and inputs asked for. */
-export class InputRound {
-  readonly requested: Record<string, InputRequest> = {};
-  count = 0;
-  #index = 0;
-  constructor(readonly answers: Record<string, unknown>) {}
-  nextKey(kind: string): string {
-    return `${kind}-${this.#index++}`;
-  }
-}
-
-/** The server-side services a context delegates to. */
-export interface ContextServices {
-  sendLog(scope: RequestScope, rpc: RequestContext, level: LogLevel, data: unknown, logger: string | undefined): Promise<void>;
-}
-
 /**
  * What the negotiated revision lacks for this input request (elicitation arrived in 2025-06-18, URL-mode
  * elicitation and sampling with tools in 2025-11-25), or undefined when it has it. Revision strings are dates,
  * so comparing them orders them.
  */
-function missingInRevision(method: InputRequest['method'], params: Record<string, unknown>, version: string): string | undefined {
+function missingInRevision(
+  method: InputRequestMethod,
+  params: { mode?: unknown; tools?: unknown; toolChoice?: unknown },
+  version: string,
+): string | undefined {
   if (method === 'elicitation/create') {
     if (version < '2025-06-18') return 'Elicitation';
     if (params.mode === 'url' && version < '2025-11-25') return 'URL-mode elicitation';
@@ -84,115 +117,82 @@ function missingInRevision(method: InputRequest['method'], params: Record<string
   return undefined;
 }
 
-/**
- * What a tool, prompt or resource handler receives. The same calls work in both eras: in a legacy session
- * `elicit`, `sample` and `listRoots` send a request to the client and wait for its answer; in a 2026-07-28
- * request they are served from the client's `inputResponses`, or end this round with an input-required result.
- * Handlers that use them must therefore be safe to run again from the start (a retry re-runs the handler; the
- * answers given so far are returned at once).
- */
-export class HandlerContext {
-  readonly #rpc: RequestContext;
-  readonly #services: ContextServices;
+/** The {@link HandlerContext} of one request (internal: handlers see the interface). */
+export class RequestHandlerContext implements HandlerContext {
+  readonly #rpc: ServerRequestContext;
   readonly #round: InputRound | undefined;
-  /** How this request is served. */
   readonly scope: RequestScope;
 
-  constructor(rpc: RequestContext, scope: RequestScope, services: ContextServices, round: InputRound | undefined) {
+  constructor(rpc: ServerRequestContext, scope: RequestScope, round: InputRound | undefined) {
     this.#rpc = rpc;
     this.scope = scope;
-    this.#services = services;
     this.#round = round;
   }
 
-  /** The JSON-RPC id of the request. */
   get requestId(): RequestId {
     return this.#rpc.id;
   }
-
-  /** `legacy` (initialize session) or `modern` (2026-07-28, stateless). */
   get era(): 'legacy' | 'modern' {
     return this.scope.era;
   }
-
-  /** The revision this request speaks. */
   get protocolVersion(): ProtocolVersion {
     return this.scope.protocolVersion;
   }
-
-  /** The client's capabilities (declared at initialize, or on this request in 2026-07-28). */
-  get clientCapabilities(): Readonly<Record<string, unknown>> {
+  get clientCapabilities(): RequestScope['clientCapabilities'] {
     return this.scope.clientCapabilities;
   }
-
-  /** The client's self-reported identity (not to be used for security decisions). */
   get clientInfo(): Implementation | undefined {
     return this.scope.clientInfo;
   }
-
-  /** Aborts when the client cancels the request or the connection closes. */
   get signal(): AbortSignal {
     return this.#rpc.signal;
   }
-
-  /** The request's `_meta`. */
   get meta(): Record<string, unknown> | undefined {
     return this.#rpc.meta;
   }
-
-  /** What the transport attached (HTTP headers, session, auth). */
   get transportInfo(): MessageInfo | undefined {
     return this.#rpc.info;
   }
 
-  /** Reports progress when the client asked for it; a no-op otherwise. `progress` must increase. */
   sendProgress(progress: number, total?: number, message?: string): Promise<void> {
     return this.#rpc.sendProgress(progress, total, message);
   }
 
-  /**
-   * Sends a `notifications/message` for this request when the client wants that level: in a legacy session, per
-   * `logging/setLevel` (all levels until set); in 2026-07-28, only when the request's `_meta` carried a log level.
-   */
   log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
     const minimum = this.scope.logLevel;
     if (minimum === undefined || !shouldLog(level, minimum)) return Promise.resolve();
-    return this.#services.sendLog(this.scope, this.#rpc, level, data, logger);
+    return this.#rpc.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
   }
 
-  /** Asks the user for input through the client (form or URL mode). Needs the client's `elicitation` capability. */
-  elicit(params: Record<string, unknown>, options?: InputOptions): Promise<Record<string, unknown>> {
-    const url = params.mode === 'url';
-    return this.#ask('elicit', 'elicitation/create', params, url ? ['elicitation', 'url'] : ['elicitation'], 'elicitation', options);
+  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
+    const path = params.mode === 'url' ? ['elicitation', 'url'] : ['elicitation'];
+    return this.#ask('elicit', 'elicitation/create', params, path, options);
   }
 
-  /** Asks the client to sample its model. Needs `sampling` (and `sampling.tools` when `params.tools` is set). */
-  sample(params: Record<string, unknown>, options?: InputOptions): Promise<Record<string, unknown>> {
+  sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult> {
     const path = params.tools !== undefined ? ['sampling', 'tools'] : ['sampling'];
-    return this.#ask('sample', 'sampling/createMessage', params, path, 'sampling', options);
+    return this.#ask('sample', 'sampling/createMessage', params, path, options);
   }
 
-  /** Asks the client for its roots. Needs the client's `roots` capability. */
-  listRoots(options?: InputOptions): Promise<{ roots: Array<{ uri: string; name?: string }> }> {
-    return this.#ask('roots', 'roots/list', {}, ['roots'], 'roots', options) as Promise<{ roots: Array<{ uri: string; name?: string }> }>;
+  listRoots(options?: InputOptions): Promise<ListRootsResult> {
+    return this.#ask('roots', 'roots/list', {}, ['roots'], options);
   }
 
-  #ask(
+  #ask<M extends InputRequestMethod>(
     kind: string,
-    method: InputRequest['method'],
-    params: Record<string, unknown>,
+    method: M,
+    params: InputParamsOf<M>,
     path: readonly string[],
-    name: string,
     options: InputOptions | undefined,
-  ): Promise<Record<string, unknown>> {
-    const missing = missingInRevision(method, params, this.scope.protocolVersion);
+  ): Promise<InputResultOf<M>> {
+    const missing = missingInRevision(method, params as { mode?: unknown; tools?: unknown }, this.scope.protocolVersion);
     if (missing !== undefined) {
       return Promise.reject(
         new LocalError('CAPABILITY_NOT_SUPPORTED', `${missing} does not exist in protocol version ${this.scope.protocolVersion}`),
       );
     }
     if (!hasCapability(this.scope.clientCapabilities, path)) {
-      const required = path.length > 1 ? { [path[0]!]: { [path[1]!]: {} } } : { [name]: {} };
+      const required = path.length > 1 ? { [path[0]!]: { [path[1]!]: {} } } : { [path[0]!]: {} };
       if (this.scope.era === 'modern') {
         return Promise.reject(
           new RpcError(ErrorCode.MissingRequiredClientCapability, `Server requires the ${path.join('.')} capability for this request`, {
@@ -205,8 +205,14 @@ export class HandlerContext {
       );
     }
     const round = this.#round;
-    if (this.scope.era === 'legacy' || !round) {
-      return this.#rpc.request(method, params) as Promise<Record<string, unknown>>;
+    if (this.scope.era === 'modern' && !round) {
+      // 2026-07-28 has no server→client requests: only the MRTR methods can ask for input.
+      return Promise.reject(invalidRequest('Input was requested outside of an input-capable request'));
+    }
+    if (!round) {
+      // A legacy server→client request; the 2025-11-25 shapes are what a legacy client reads (the author gives the
+      // revision's own fields, e.g. `elicitationId` in URL mode).
+      return this.#rpc.request(method, params as unknown as ServerRequestMap[M]['params']) as Promise<InputResultOf<M>>;
     }
     const chosen = options?.key;
     if (chosen !== undefined && (typeof chosen !== 'string' || chosen.length === 0)) {
@@ -214,9 +220,8 @@ export class HandlerContext {
     }
     const key = chosen ?? round.nextKey(kind);
     const answer = round.answers[key];
-    if (answer !== undefined) return Promise.resolve(answer as Record<string, unknown>);
-    round.requested[key] = { method, params };
-    round.count += 1;
+    if (answer !== undefined) return Promise.resolve(answer as InputResultOf<M>);
+    round.ask(key, method, params);
     return Promise.reject(new InputRequiredError(key));
   }
 }

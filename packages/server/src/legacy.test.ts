@@ -1,7 +1,7 @@
 import { RpcError } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
-import { McpServer } from './server-core.js';
-import { rawClient } from './server.test-util.js';
+import { McpServer } from './mcp-server.js';
+import { rawClient, text } from './server.test-util.js';
 
 function grammarLike(options: ConstructorParameters<typeof McpServer>[1] = {}) {
   const server = new McpServer({ name: 'test-server', version: '1.2.3', title: 'Test Server', description: 'for tests' }, options);
@@ -61,7 +61,7 @@ describe('initialize', () => {
 
   test('a second initialize and a malformed one are refused', async () => {
     const client = await rawClient(grammarLike());
-    await expect(client.request('initialize', { capabilities: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.peer.request('initialize', { capabilities: {} })).rejects.toMatchObject({ code: -32602 });
     await client.initialize();
     await expect(client.initialize()).rejects.toMatchObject({ code: -32600 });
   });
@@ -96,18 +96,18 @@ describe('tools', () => {
     const client = await rawClient(grammarLike());
     await client.initialize();
     const result = await client.request('tools/call', { name: 'conjugate', arguments: { verb: 1, tense: 'future' } });
-    expect(result.isError).toBe(true);
-    expect(result.content[0].text).toContain("Invalid arguments for tool 'conjugate'");
-    expect(result.content[0].text).toContain('/verb: must be string');
-    expect(result.content[0].text).toContain('/tense: must be equal to one of the allowed values');
+    expect(result).toMatchObject({ isError: true });
+    expect(text(result)).toContain("Invalid arguments for tool 'conjugate'");
+    expect(text(result)).toContain('/verb: must be string');
+    expect(text(result)).toContain('/tense: must be equal to one of the allowed values');
   });
 
   test('structuredContent that violates outputSchema is reported as isError', async () => {
     const client = await rawClient(grammarLike());
     await client.initialize();
     const result = await client.request('tools/call', { name: 'conjugate', arguments: { verb: 'bad', tense: 'past simple' } });
-    expect(result.isError).toBe(true);
-    expect(result.content[0].text).toMatch(/does not match its outputSchema: \/form: must be string/);
+    expect(result).toMatchObject({ isError: true });
+    expect(text(result)).toMatch(/does not match its outputSchema: \/form: must be string/);
   });
 
   test('an unknown tool is a -32602 protocol error', async () => {
@@ -142,7 +142,7 @@ describe('tools', () => {
     for (const version of ['2024-11-05', '2025-03-26', '2025-06-18']) {
       const client = await rawClient(server);
       await client.initialize(version);
-      results[version] = (await client.request('tools/call', { name: 'media', arguments: {} })).content;
+      results[version] = ((await client.request('tools/call', { name: 'media', arguments: {} })) as { content: unknown[] }).content;
     }
     expect(results['2024-11-05']).toEqual([
       { type: 'text', text: 'hi' },
@@ -307,7 +307,7 @@ describe('logging, progress, client requests, batches', () => {
     await client.request('tools/call', { name: 'noisy', arguments: {} });
     await client.request('logging/setLevel', { level: 'warning' });
     await client.request('tools/call', { name: 'noisy', arguments: {} });
-    await expect(client.request('logging/setLevel', { level: 'loud' })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.peer.request('logging/setLevel', { level: 'loud' })).rejects.toMatchObject({ code: -32602 });
     const logs = client.notifications.filter((n) => n.method === 'notifications/message').map((n) => n.params);
     expect(logs).toEqual([
       { level: 'debug', data: 'debug detail' },
@@ -334,7 +334,7 @@ describe('logging, progress, client requests, batches', () => {
     client.peer.setRequestHandler('roots/list', () => ({ roots: [{ uri: 'file:///work' }] }));
     await client.initialize('2025-11-25', { elicitation: {}, sampling: {}, roots: { listChanged: true } });
     const result = await client.request('tools/call', { name: 'ask', arguments: {} });
-    expect(JSON.parse(result.content[0].text)).toEqual({
+    expect(JSON.parse(text(result))).toEqual({
       answer: { action: 'accept', content: { name: 'Ada' } },
       sampled: { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'm' },
       roots: { roots: [{ uri: 'file:///work' }] },
@@ -377,11 +377,11 @@ describe('logging, progress, client requests, batches', () => {
     const mid = await rawClient(server);
     mid.peer.setRequestHandler('elicitation/create', () => ({ action: 'decline' }));
     await mid.initialize('2025-06-18', caps);
-    expect((await mid.request('tools/call', { name: 'form', arguments: {} })).content[0].text).toBe('asked');
-    expect((await mid.request('tools/call', { name: 'url', arguments: {} })).content[0].text).toBe(
+    expect(text(await mid.request('tools/call', { name: 'form', arguments: {} }))).toBe('asked');
+    expect(text(await mid.request('tools/call', { name: 'url', arguments: {} }))).toBe(
       'URL-mode elicitation does not exist in protocol version 2025-06-18',
     );
-    expect((await mid.request('tools/call', { name: 'sample', arguments: {} })).content[0].text).toBe(
+    expect(text(await mid.request('tools/call', { name: 'sample', arguments: {} }))).toBe(
       'Sampling with tools does not exist in protocol version 2025-06-18',
     );
   });
@@ -415,17 +415,17 @@ describe('logging, progress, client requests, batches', () => {
       if (Array.isArray(message)) answers.push(message);
       original(message, info);
     };
-    (client.transport as unknown as { send(m: unknown): Promise<void> }).send([
+    await client.transport.send([
       { jsonrpc: '2.0', id: 100, method: 'tools/list' },
       { jsonrpc: '2.0', id: 101, method: 'ping' },
       { jsonrpc: '2.0', id: 102, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {} } },
     ]);
     await client.settle();
     expect(answers).toHaveLength(1);
-    const batch = answers[0] as Array<Record<string, any>>;
-    expect(batch.find((r) => r.id === 100)?.result.tools).toHaveLength(1);
+    const batch = answers[0] as Array<{ id: number; result?: { tools?: unknown[] }; error?: { code: number } }>;
+    expect(batch.find((r) => r.id === 100)?.result?.tools).toHaveLength(1);
     expect(batch.find((r) => r.id === 101)?.result).toEqual({});
-    expect(batch.find((r) => r.id === 102)?.error.code).toBe(-32600);
+    expect(batch.find((r) => r.id === 102)?.error?.code).toBe(-32600);
   });
 
   test('batches are refused in 2025-06-18', async () => {
@@ -437,7 +437,7 @@ describe('logging, progress, client requests, batches', () => {
       seen.push(message);
       original(message, info);
     };
-    (client.transport as unknown as { send(m: unknown): Promise<void> }).send([{ jsonrpc: '2.0', id: 5, method: 'ping' }]);
+    await client.transport.send([{ jsonrpc: '2.0', id: 5, method: 'ping' }]);
     await client.settle();
     expect(seen).toContainEqual(expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }));
   });

@@ -1,8 +1,8 @@
 import { MetaKey } from '@wiremcp/protocol';
-import { describe, expect, test } from 'vitest';
-import { stampModernResult } from './modern.js';
-import { McpServer } from './server-core.js';
-import { rawClient } from './server.test-util.js';
+import { describe, expect, test, vi } from 'vitest';
+import { stampModernResult } from './modern-envelope.js';
+import { McpServer } from './mcp-server.js';
+import { inputRequired, rawClient, text } from './server.test-util.js';
 
 const SERVER_INFO = { [MetaKey.serverInfo]: { name: 'modern-server', version: '2.0.0' } };
 
@@ -23,8 +23,8 @@ function server(options: ConstructorParameters<typeof McpServer>[1] = {}) {
       requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
     });
     const mood = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'mood?' } }], maxTokens: 10 });
-    const content = (who as { content: { name: string } }).content;
-    return { content: [{ type: 'text', text: `Hello ${content.name}, ${(mood.content as { text: string }).text}` }] };
+    const name = who.content?.name;
+    return { content: [{ type: 'text', text: `Hello ${String(name)}, ${(mood.content as { text: string }).text}` }] };
   });
   s.registerTool({ name: 'both', inputSchema: { type: 'object' } }, async (_args, ctx) => {
     const [roots, who] = await Promise.all([
@@ -61,7 +61,7 @@ describe('server/discover and the per-request envelope', () => {
 
   test('missing clientCapabilities is -32602; an unsupported version is -32022 with supported and requested', async () => {
     const client = await rawClient(server());
-    await expect(client.request('tools/list', { _meta: { [MetaKey.protocolVersion]: '2026-07-28' } })).rejects.toMatchObject({
+    await expect(client.peer.request('tools/list', { _meta: { [MetaKey.protocolVersion]: '2026-07-28' } })).rejects.toMatchObject({
       code: -32602,
       message: `Missing required _meta field "${MetaKey.clientCapabilities}"`,
     });
@@ -148,22 +148,24 @@ describe('input-required results (MRTR)', () => {
 
   test('elicit then sample: two rounds, answers carried across rounds, then the complete result', async () => {
     const client = await rawClient(server());
-    const first = await client.modern('tools/call', { name: 'greet', arguments: {} }, caps);
+    const first = inputRequired(await client.modern('tools/call', { name: 'greet', arguments: {} }, caps));
     expect(first.resultType).toBe('input_required');
     expect(Object.keys(first.inputRequests)).toEqual(['elicit-0']);
-    expect(first.inputRequests['elicit-0'].method).toBe('elicitation/create');
+    expect(first.inputRequests['elicit-0']?.method).toBe('elicitation/create');
     expect(typeof first.requestState).toBe('string');
     expect(first.ttlMs).toBeUndefined();
 
-    const second = await client.modern(
-      'tools/call',
-      {
-        name: 'greet',
-        arguments: {},
-        inputResponses: { 'elicit-0': { action: 'accept', content: { name: 'Ada' } } },
-        requestState: first.requestState,
-      },
-      caps,
+    const second = inputRequired(
+      await client.modern(
+        'tools/call',
+        {
+          name: 'greet',
+          arguments: {},
+          inputResponses: { 'elicit-0': { action: 'accept', content: { name: 'Ada' } } },
+          requestState: first.requestState,
+        },
+        caps,
+      ),
     );
     expect(second.resultType).toBe('input_required');
     expect(Object.keys(second.inputRequests)).toEqual(['sample-1']);
@@ -183,7 +185,7 @@ describe('input-required results (MRTR)', () => {
 
   test('inputs requested in parallel come in one round', async () => {
     const client = await rawClient(server());
-    const first = await client.modern('tools/call', { name: 'both', arguments: {} }, caps);
+    const first = inputRequired(await client.modern('tools/call', { name: 'both', arguments: {} }, caps));
     expect(Object.keys(first.inputRequests).sort()).toEqual(['elicit-1', 'roots-0']);
     expect(first.inputRequests['roots-0']).toEqual({ method: 'roots/list', params: {} });
     const done = await client.modern(
@@ -196,7 +198,7 @@ describe('input-required results (MRTR)', () => {
       },
       caps,
     );
-    expect(JSON.parse(done.content[0].text)).toEqual({ roots: { roots: [{ uri: 'file:///w' }] }, who: { action: 'decline' } });
+    expect(JSON.parse(text(done))).toEqual({ roots: { roots: [{ uri: 'file:///w' }] }, who: { action: 'decline' } });
   });
 
   test('a handler can name its inputs: the key is used in inputRequests and read back from inputResponses', async () => {
@@ -213,17 +215,19 @@ describe('input-required results (MRTR)', () => {
       return { content: [{ type: 'text', text: JSON.stringify({ who, roots, answer }) }] };
     });
     const client = await rawClient(s);
-    const first = await client.modern('tools/call', { name: 'named', arguments: {} }, caps);
+    const first = inputRequired(await client.modern('tools/call', { name: 'named', arguments: {} }, caps));
     expect(Object.keys(first.inputRequests).sort()).toEqual(['client_roots', 'user_name']);
-    const second = await client.modern(
-      'tools/call',
-      {
-        name: 'named',
-        arguments: {},
-        inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } }, client_roots: { roots: [] } },
-        requestState: first.requestState,
-      },
-      caps,
+    const second = inputRequired(
+      await client.modern(
+        'tools/call',
+        {
+          name: 'named',
+          arguments: {},
+          inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } }, client_roots: { roots: [] } },
+          requestState: first.requestState,
+        },
+        caps,
+      ),
     );
     expect(Object.keys(second.inputRequests)).toEqual(['capital_question']);
     const done = await client.modern(
@@ -236,7 +240,7 @@ describe('input-required results (MRTR)', () => {
       },
       caps,
     );
-    expect(JSON.parse(done.content[0].text)).toEqual({
+    expect(JSON.parse(text(done))).toEqual({
       who: { action: 'accept', content: { name: 'Ada' } },
       roots: { roots: [] },
       answer: { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'm' },
@@ -245,7 +249,7 @@ describe('input-required results (MRTR)', () => {
 
   test('a tampered, foreign or orphaned requestState is refused with -32602', async () => {
     const client = await rawClient(server());
-    const first = await client.modern('tools/call', { name: 'greet', arguments: {} }, caps);
+    const first = inputRequired(await client.modern('tools/call', { name: 'greet', arguments: {} }, caps));
     const [body, mac] = (first.requestState as string).split('.');
     const tampered = `${body!.slice(0, -2)}AA.${mac}`;
     await expect(client.modern('tools/call', { name: 'greet', arguments: {}, requestState: tampered }, caps)).rejects.toMatchObject({
@@ -268,14 +272,20 @@ describe('input-required results (MRTR)', () => {
 
   test('answers sent without a requestState count as first-round answers; missing ones are asked again', async () => {
     const client = await rawClient(server());
-    const upFront = await client.modern(
-      'tools/call',
-      { name: 'greet', arguments: {}, inputResponses: { 'elicit-0': { action: 'accept', content: { name: 'Bo' } }, unrelated: { x: 1 } } },
-      caps,
+    const upFront = inputRequired(
+      await client.modern(
+        'tools/call',
+        {
+          name: 'greet',
+          arguments: {},
+          inputResponses: { 'elicit-0': { action: 'accept', content: { name: 'Bo' } }, unrelated: { x: 1 } },
+        },
+        caps,
+      ),
     );
     expect(upFront.resultType).toBe('input_required');
     expect(Object.keys(upFront.inputRequests)).toEqual(['sample-1']);
-    const empty = await client.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: {} }, caps);
+    const empty = inputRequired(await client.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: {} }, caps));
     expect(Object.keys(empty.inputRequests)).toEqual(['elicit-0']);
     await expect(client.modern('tools/call', { name: 'greet', arguments: {}, inputResponses: [] }, caps)).rejects.toMatchObject({
       code: -32602,
@@ -291,96 +301,21 @@ describe('input-required results (MRTR)', () => {
   });
 
   test('an expired requestState is refused', async () => {
-    const client = await rawClient(server({ requestState: { ttlMs: 1 } }));
-    const first = await client.modern('tools/call', { name: 'greet', arguments: {} }, caps);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    await expect(
-      client.modern('tools/call', { name: 'greet', arguments: {}, requestState: first.requestState }, caps),
-    ).rejects.toMatchObject({
-      code: -32602,
-      message: 'Invalid requestState: expired, start the request again',
-    });
-  });
-});
-
-describe('subscriptions/listen', () => {
-  test('acknowledges the honoured subset, then delivers matching notifications tagged with the subscription id', async () => {
-    const s = server();
-    const client = await rawClient(s);
-    const listen = client.peer.request('subscriptions/listen', {
-      notifications: { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['demo://a'] },
-      _meta: { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} },
-    });
-    await client.settle();
-    const ack = client.notifications.find((n) => n.method === 'notifications/subscriptions/acknowledged');
-    expect(ack?.params).toEqual({
-      _meta: { [MetaKey.subscriptionId]: 0 },
-      notifications: { toolsListChanged: true, resourceSubscriptions: ['demo://a'] },
-    });
-    s.registerTool({ name: 'late', inputSchema: { type: 'object' } }, () => ({ content: [] }));
-    s.notifyResourceUpdated('demo://a');
-    s.notifyResourceUpdated('demo://b');
-    await client.settle();
-    // List changes are coalesced per tick, so they may arrive after the resource update.
-    const delivered = client.notifications.filter((n) => n.method !== 'notifications/subscriptions/acknowledged');
-    expect(delivered).toHaveLength(2);
-    expect(delivered).toContainEqual({ method: 'notifications/tools/list_changed', params: { _meta: { [MetaKey.subscriptionId]: 0 } } });
-    expect(delivered).toContainEqual({
-      method: 'notifications/resources/updated',
-      params: { _meta: { [MetaKey.subscriptionId]: 0 }, uri: 'demo://a' },
-    });
-    // The server ends the stream on close: notifications/cancelled for the listen request, then its response.
-    const closing = s.close();
-    await expect(listen).resolves.toEqual({ resultType: 'complete', _meta: { [MetaKey.subscriptionId]: 0, ...SERVER_INFO } });
-    await closing;
-    expect(client.notifications.at(-1)).toEqual({
-      method: 'notifications/cancelled',
-      params: { requestId: 0, reason: 'the server is closing' },
-    });
-  });
-
-  test('end of input (stdin EOF) ends open listen streams with notifications/cancelled and the response', async () => {
-    const s = server();
-    const client = await rawClient(s);
-    const seen: unknown[] = [];
-    const original = client.peer.receive.bind(client.peer);
-    client.peer.receive = (message, info) => {
-      seen.push(message);
-      original(message, info);
-    };
-    void client.peer
-      .request('subscriptions/listen', {
-        notifications: { toolsListChanged: true },
-        _meta: { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} },
-      })
-      .catch(() => {});
-    await client.settle();
-    const serverEnd = [...s.connections][0]!.peer.transport as unknown as { endInput(): void };
-    const closed = new Promise<void>((resolve) => ([...s.connections][0]!.peer.onclose = resolve));
-    serverEnd.endInput();
-    await closed;
-    expect(seen.slice(1)).toEqual([
-      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 0, reason: 'the server is shutting down' } },
-      { jsonrpc: '2.0', id: 0, result: { resultType: 'complete', _meta: { [MetaKey.subscriptionId]: 0, ...SERVER_INFO } } },
-    ]);
-  });
-
-  test('cancelling the listen request stops its notifications', async () => {
-    const s = server();
-    const client = await rawClient(s);
-    const controller = new AbortController();
-    const listen = client.peer.request(
-      'subscriptions/listen',
-      { notifications: { toolsListChanged: true }, _meta: { [MetaKey.protocolVersion]: '2026-07-28', [MetaKey.clientCapabilities]: {} } },
-      { signal: controller.signal },
-    );
-    await client.settle();
-    controller.abort();
-    await expect(listen).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
-    await client.settle();
-    s.registerTool({ name: 'late', inputSchema: { type: 'object' } }, () => ({ content: [] }));
-    await client.settle();
-    expect(client.notifications.filter((n) => n.method === 'notifications/tools/list_changed')).toEqual([]);
+    // Only the clock is faked: the state records when it was issued, and the retry comes after its lifetime.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const client = await rawClient(server({ requestState: { ttlMs: 1000 } }));
+      const first = inputRequired(await client.modern('tools/call', { name: 'greet', arguments: {} }, caps));
+      vi.setSystemTime(Date.now() + 1001);
+      await expect(
+        client.modern('tools/call', { name: 'greet', arguments: {}, requestState: first.requestState }, caps),
+      ).rejects.toMatchObject({
+        code: -32602,
+        message: 'Invalid requestState: expired, start the request again',
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { invalidParams, LocalError, RpcError } from '@wiremcp/protocol';
+import { ErrorCode, invalidParams, LocalError, RpcError, truncateInput } from '@wiremcp/protocol';
 import type { HandlerContext } from './handler-context.js';
 import type { CompletionProvider, GetPromptResult, PromptDefinition } from './types.js';
 
@@ -64,12 +64,13 @@ export class PromptRegistry {
     const name = params?.name;
     if (typeof name !== 'string') throw invalidParams('Invalid params: "name" must be a string');
     const entry = this.#entries.get(name);
-    if (!entry) throw new RpcError(-32602, `Unknown prompt: '${name}'`);
+    if (!entry) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: '${truncateInput(name)}'`);
     const raw = params?.arguments ?? {};
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalidParams('Invalid params: "arguments" must be an object');
     const args: Record<string, string> = {};
     for (const [key, value] of Object.entries(raw)) {
-      if (typeof value !== 'string') throw invalidParams(`Invalid params: argument '${key}' of prompt '${name}' must be a string`);
+      if (typeof value !== 'string')
+        throw invalidParams(`Invalid params: argument '${truncateInput(key)}' of prompt '${name}' must be a string`);
       args[key] = value;
     }
     for (const argument of entry.definition.arguments ?? []) {

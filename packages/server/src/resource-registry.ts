@@ -1,4 +1,4 @@
-import { ErrorCode, invalidParams, LocalError, RpcError } from '@wiremcp/protocol';
+import { ErrorCode, invalidParams, LocalError, RpcError, truncateInput } from '@wiremcp/protocol';
 import type { HandlerContext } from './handler-context.js';
 import { UriTemplate } from './uri-template.js';
 import type { CompletionProvider, ReadResourceResult, ResourceDefinition, ResourceTemplateDefinition } from './types.js';
@@ -28,17 +28,20 @@ export interface RegisteredResource {
 
 /**
  * Thrown (by a reader, or by the server when nothing matches) for a resource that does not exist. Sent as
- * `-32002` in legacy revisions and `-32602` in 2026-07-28 (which reserves -32002), with `data.uri`.
+ * `-32002` in legacy revisions and `-32602` in 2026-07-28 (which reserves -32002), with `data.uri`; the message
+ * and `data.uri` quote the URI up to `MAX_QUOTED_INPUT_LENGTH` code units.
  */
 export class ResourceNotFoundError extends Error {
   constructor(readonly uri: string) {
-    super(`Resource not found: ${uri}`);
+    super(`Resource not found: ${truncateInput(uri)}`);
     this.name = 'ResourceNotFoundError';
   }
 
   /** The wire error for the era of the request. */
   toRpcError(era: 'legacy' | 'modern'): RpcError {
-    return new RpcError(era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, this.message, { uri: this.uri });
+    return new RpcError(era === 'modern' ? ErrorCode.InvalidParams : ErrorCode.ResourceNotFound, this.message, {
+      uri: truncateInput(this.uri),
+    });
   }
 }
 

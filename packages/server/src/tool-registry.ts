@@ -1,4 +1,4 @@
-import { invalidParams, LocalError, RpcError } from '@wiremcp/protocol';
+import { ErrorCode, invalidParams, LocalError, RpcError, truncateInput } from '@wiremcp/protocol';
 import { SchemaError, type SchemaCompiler, type SchemaValidator } from '@wiremcp/json-schema';
 import { InputRequiredError, type HandlerContext } from './handler-context.js';
 import type { CallToolResult, ToolDefinition } from './types.js';
@@ -11,7 +11,7 @@ export interface RegisteredTool {
   readonly name: string;
   readonly enabled: boolean;
   /** Replaces parts of the definition and/or the handler. Renaming is allowed. */
-  update(changes: Partial<ToolDefinition> & { handler?: ToolHandler<any> }): void;
+  update<Args = Record<string, unknown>>(changes: Partial<ToolDefinition> & { handler?: ToolHandler<Args> }): void;
   enable(): void;
   disable(): void;
   remove(): void;
@@ -19,7 +19,8 @@ export interface RegisteredTool {
 
 interface Entry {
   definition: ToolDefinition;
-  handler: ToolHandler<any>;
+  /** Stored with its argument type erased: arguments reach it only after they passed `inputSchema`. */
+  handler: ToolHandler<never>;
   enabled: boolean;
   input: SchemaValidator | undefined;
   output: SchemaValidator | undefined;
@@ -70,7 +71,7 @@ export class ToolRegistry {
   register<Args = Record<string, unknown>>(definition: ToolDefinition, handler: ToolHandler<Args>): RegisteredTool {
     checkDefinition(definition);
     if (this.#entries.has(definition.name)) throw new LocalError('INVALID_ARGUMENT', `Tool '${definition.name}' is already registered`);
-    const entry: Entry = { definition, handler, enabled: true, input: undefined, output: undefined };
+    const entry: Entry = { definition, handler: handler as ToolHandler<never>, enabled: true, input: undefined, output: undefined };
     this.#entries.set(definition.name, entry);
     this.#touch();
     return {
@@ -92,7 +93,7 @@ export class ToolRegistry {
         if (fields.inputSchema) entry.input = undefined;
         if ('outputSchema' in fields) entry.output = undefined;
         entry.definition = next;
-        if (nextHandler) entry.handler = nextHandler;
+        if (nextHandler) entry.handler = nextHandler as ToolHandler<never>;
         this.#touch();
       },
       enable: () => {
@@ -142,7 +143,7 @@ export class ToolRegistry {
     const name = params?.name;
     if (typeof name !== 'string') throw invalidParams('Invalid params: "name" must be a string');
     const entry = this.#entries.get(name);
-    if (!entry || !entry.enabled) throw new RpcError(-32602, `Unknown tool: '${name}'`);
+    if (!entry || !entry.enabled) throw new RpcError(ErrorCode.InvalidParams, `Unknown tool: '${truncateInput(name)}'`);
     const args = params?.arguments ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw invalidParams('Invalid params: "arguments" must be an object');
@@ -171,7 +172,7 @@ export class ToolRegistry {
     }
     let outcome: CallToolResult | Promise<CallToolResult>;
     try {
-      outcome = entry.handler(args, context);
+      outcome = entry.handler(args as never, context);
     } catch (error) {
       return this.#failure(entry, error);
     }

@@ -1,124 +1,93 @@
 /**
- * The authoring types of the server API: what a server author writes. They follow the MCP schemas (the union of
- * every revision's fields); the server adapts them to the revision a request speaks (`resultType`, `_meta`,
- * caching hints are added by the server, never written by the author).
+ * The authoring types of the server API: what a server author writes. Every one is derived from the generated
+ * spec types of `@wiremcp/protocol` (the 2026-07-28 shapes, or the union of the two revisions where a field
+ * differs), never re-declared: the keys the server adds itself (`resultType`, the caching hints `ttlMs` and
+ * `cacheScope`, the `_meta` server info) are taken out, and the server adapts what is left to the revision a
+ * request speaks.
  */
-import type { Annotations, Icon, Implementation, LogLevel, ToolAnnotations } from '@wiremcp/protocol';
+import type {
+  Annotations,
+  BlobResourceContents,
+  CacheableResult,
+  CallToolResult as WireCallToolResult,
+  CompleteResult,
+  ContentBlock,
+  GetPromptResult as WireGetPromptResult,
+  Icon,
+  Implementation,
+  InputParamsOf,
+  InputResultOf,
+  LogLevel,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  ReadResourceResult as WireReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerStampedResultKey,
+  TextResourceContents,
+  Tool,
+  ToolAnnotations,
+  WithOptionalKeys,
+  WithoutKeys,
+} from '@wiremcp/protocol';
 
-/** `Implementation`, `Icon`, `Annotations` and `ToolAnnotations` are the spec's own shapes (2026-07-28). */
-export type { Annotations, Icon, Implementation, ToolAnnotations };
+/** Spec shapes used as they are (2026-07-28). */
+export type {
+  Annotations,
+  BlobResourceContents,
+  ContentBlock,
+  Icon,
+  Implementation,
+  PromptArgument,
+  PromptMessage,
+  TextResourceContents,
+  ToolAnnotations,
+};
 
-/** A JSON Schema object (draft-07 or 2020-12). */
-export type JsonSchema = { [key: string]: unknown };
+/** A tool as listed by `tools/list` (the spec's `Tool`). */
+export type ToolDefinition = Tool;
 
-/** Text contents of a resource. */
-export interface TextResourceContents {
-  uri: string;
-  mimeType?: string;
-  text: string;
-  _meta?: Record<string, unknown>;
-}
+/** A JSON Schema object, as a tool's `inputSchema` and `outputSchema` are (draft-07 or 2020-12). */
+export type JsonSchema = NonNullable<Tool['outputSchema']>;
 
-/** Binary contents of a resource (base64). */
-export interface BlobResourceContents {
-  uri: string;
-  mimeType?: string;
-  blob: string;
-  _meta?: Record<string, unknown>;
-}
+/**
+ * What a tool handler returns: the spec's `CallToolResult` without `resultType`, and with `content` optional (a
+ * result with only `structuredContent` gets a text block holding its JSON, as the spec asks).
+ */
+export type CallToolResult = WithOptionalKeys<WithoutKeys<WireCallToolResult, 'resultType'>, 'content'>;
 
-/** One block of content in a tool result or prompt message. */
-export type ContentBlock =
-  | { type: 'text'; text: string; annotations?: Annotations; _meta?: Record<string, unknown> }
-  | { type: 'image'; data: string; mimeType: string; annotations?: Annotations; _meta?: Record<string, unknown> }
-  | { type: 'audio'; data: string; mimeType: string; annotations?: Annotations; _meta?: Record<string, unknown> }
-  | { type: 'resource'; resource: TextResourceContents | BlobResourceContents; annotations?: Annotations; _meta?: Record<string, unknown> }
-  | ({ type: 'resource_link' } & ResourceDefinition);
+/** A resource as listed by `resources/list` (the spec's `Resource`). */
+export type ResourceDefinition = Resource;
 
-/** A tool as listed by `tools/list`. */
-export interface ToolDefinition {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: JsonSchema;
-  outputSchema?: JsonSchema;
-  annotations?: ToolAnnotations;
-  icons?: Icon[];
-  _meta?: Record<string, unknown>;
-}
+/** A resource template as listed by `resources/templates/list` (the spec's `ResourceTemplate`). */
+export type ResourceTemplateDefinition = ResourceTemplate;
 
-/** What a tool handler returns. */
-export interface CallToolResult {
-  content?: ContentBlock[];
-  structuredContent?: unknown;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
-}
+/** What a resource reader returns: the spec's `ReadResourceResult` without `resultType` and the caching hints. */
+export type ReadResourceResult = WithoutKeys<WireReadResourceResult, ServerStampedResultKey>;
 
-/** A resource as listed by `resources/list`. */
-export interface ResourceDefinition {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  annotations?: Annotations;
-  icons?: Icon[];
-  _meta?: Record<string, unknown>;
-}
+/** A prompt as listed by `prompts/list` (the spec's `Prompt`). */
+export type PromptDefinition = Prompt;
 
-/** A resource template as listed by `resources/templates/list`. */
-export interface ResourceTemplateDefinition {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: Annotations;
-  icons?: Icon[];
-  _meta?: Record<string, unknown>;
-}
+/** What a prompt handler returns: the spec's `GetPromptResult` without `resultType`. */
+export type GetPromptResult = WithoutKeys<WireGetPromptResult, 'resultType'>;
 
-/** What a resource reader returns. */
-export interface ReadResourceResult {
-  contents: Array<TextResourceContents | BlobResourceContents>;
-  _meta?: Record<string, unknown>;
-}
+/** The caching hints of a cacheable 2026-07-28 result. */
+export type CacheHint = Pick<CacheableResult, 'ttlMs' | 'cacheScope'>;
 
-/** One argument of a prompt. */
-export interface PromptArgument {
-  name: string;
-  title?: string;
-  description?: string;
-  required?: boolean;
-}
+/** What `ctx.elicit` asks (form or URL mode; 2025-11-25 and 2026-07-28 shapes). */
+export type ElicitParams = InputParamsOf<'elicitation/create'>;
+/** The user's answer to `ctx.elicit`. */
+export type ElicitResult = InputResultOf<'elicitation/create'>;
+/** What `ctx.sample` asks the client's model. */
+export type CreateMessageParams = InputParamsOf<'sampling/createMessage'>;
+/** The model's answer to `ctx.sample`. */
+export type CreateMessageResult = InputResultOf<'sampling/createMessage'>;
+/** The client's answer to `ctx.listRoots`. */
+export type ListRootsResult = InputResultOf<'roots/list'>;
 
-/** A prompt as listed by `prompts/list`. */
-export interface PromptDefinition {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments?: PromptArgument[];
-  icons?: Icon[];
-  _meta?: Record<string, unknown>;
-}
-
-/** One message of a prompt. */
-export interface PromptMessage {
-  role: 'user' | 'assistant';
-  content: ContentBlock;
-}
-
-/** What a prompt handler returns. */
-export interface GetPromptResult {
-  description?: string;
-  messages: PromptMessage[];
-  _meta?: Record<string, unknown>;
-}
-
-/** The answer of a completion provider: candidate values (at most 100 are sent). */
-export type CompletionValues = string[] | { values: string[]; total?: number; hasMore?: boolean };
+/** The answer of a completion provider: candidate values (at most 100 are sent), or the spec's `completion` object. */
+export type CompletionValues = string[] | CompleteResult['completion'];
 
 /** Context of a completion request: the values of the other arguments, when the client sent them. */
 export interface CompletionContext {
@@ -127,12 +96,6 @@ export interface CompletionContext {
 
 /** Suggests values for one argument or template variable. */
 export type CompletionProvider = (value: string, context: CompletionContext) => CompletionValues | Promise<CompletionValues>;
-
-/** Caching hints of a cacheable 2026-07-28 result. */
-export interface CacheHint {
-  ttlMs: number;
-  cacheScope: 'public' | 'private';
-}
 
 /** The level threshold type re-exported for handler contexts. */
 export type { LogLevel };

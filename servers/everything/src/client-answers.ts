@@ -2,9 +2,10 @@
  * Reading what a client answered to sampling, elicitation and roots requests. The answers come from the
  * client, so they are checked rather than trusted: a malformed one becomes a readable tool error.
  */
+import type { CreateMessageResult, ElicitResult, ListRootsResult } from '@wiremcp/server';
 
 /** The text of a `sampling/createMessage` result (content may be one block or, since 2025-11-25, an array). */
-export function sampledText(result: Record<string, unknown>): string {
+export function sampledText(result: CreateMessageResult): string {
   const content = result.content;
   const blocks = Array.isArray(content) ? content : [content];
   const texts = blocks
@@ -18,8 +19,8 @@ export function sampledText(result: Record<string, unknown>): string {
 }
 
 /** `action=<action>, content=<json>` for an `elicitation/create` result. */
-export function describeElicitation(result: Record<string, unknown>): string {
-  const action = result.action;
+export function describeElicitation(result: ElicitResult): string {
+  const action: unknown = result.action;
   if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
     throw new Error(`The client answered the elicitation with an invalid action ${JSON.stringify(action)}`);
   }
@@ -27,18 +28,19 @@ export function describeElicitation(result: Record<string, unknown>): string {
 }
 
 /** A string field of an accepted elicitation, or `undefined` (declined, cancelled, missing or not a string). */
-export function acceptedField(result: Record<string, unknown>, field: string): string | undefined {
+export function acceptedField(result: ElicitResult, field: string): string | undefined {
   if (result.action !== 'accept') return undefined;
-  const content = result.content as Record<string, unknown> | undefined;
+  const content: Record<string, unknown> | undefined = result.content;
   const value = content?.[field];
   return typeof value === 'string' ? value : value === undefined ? undefined : JSON.stringify(value);
 }
 
 /** The roots of a `roots/list` result. */
-export function rootsOf(result: { roots?: unknown }): Array<{ uri: string; name?: string }> {
-  if (!Array.isArray(result.roots)) throw new Error('The client answered roots/list without a roots array');
-  return result.roots
-    .filter((root): root is { uri: string; name?: unknown } => typeof (root as { uri?: unknown })?.uri === 'string')
+export function rootsOf(result: ListRootsResult): Array<{ uri: string; name?: string }> {
+  const roots: unknown = result.roots;
+  if (!Array.isArray(roots)) throw new Error('The client answered roots/list without a roots array');
+  return roots
+    .filter((root): root is { uri: string; name?: unknown } => typeof (root as { uri?: unknown } | null)?.uri === 'string')
     .map((root) => (typeof root.name === 'string' ? { uri: root.uri, name: root.name } : { uri: root.uri }));
 }
 

@@ -1,16 +1,21 @@
+import type { InputParamsOf } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
 import { DEFAULTS_SCHEMA, ENUMS_SCHEMA } from './client-request-tools.js';
-import { ALL_CAPABILITIES, CANNED_ANSWERS, connectEverything, ERAS, type Answers } from './everything.test-util.js';
+import { ALL_CAPABILITIES, CANNED_ANSWERS, connectEverything, ERAS, type Answers, text } from './everything.test-util.js';
 
 /** Answers that record every request the server made. */
-function recording(): { answers: Answers; seen: Array<{ kind: string; params: any }> } {
-  const seen: Array<{ kind: string; params: any }> = [];
-  const wrap = (kind: keyof Answers) => (params: Record<string, any>) => {
-    seen.push({ kind, params });
-    return CANNED_ANSWERS[kind]!(params);
+function recording(): { answers: Answers; seen: Array<{ kind: string; params: Recorded }> } {
+  const seen: Array<{ kind: string; params: Recorded }> = [];
+  const answers: Answers = {
+    sampling: (params) => (seen.push({ kind: 'sampling', params }), CANNED_ANSWERS.sampling!(params)),
+    elicitation: (params) => (seen.push({ kind: 'elicitation', params }), CANNED_ANSWERS.elicitation!(params)),
+    roots: (params) => (seen.push({ kind: 'roots', params }), CANNED_ANSWERS.roots!(params)),
   };
-  return { seen, answers: { sampling: wrap('sampling'), elicitation: wrap('elicitation'), roots: wrap('roots') } };
+  return { seen, answers };
 }
+
+/** The params of an input request, as the assertions read them. */
+type Recorded = InputParamsOf<'sampling/createMessage'> | InputParamsOf<'elicitation/create'> | InputParamsOf<'roots/list'>;
 
 describe.each(ERAS)('tools that need the client (%s)', (era) => {
   test('test_sampling sends the prompt with maxTokens 100 and returns the model text', async () => {
@@ -40,14 +45,14 @@ describe.each(ERAS)('tools that need the client (%s)', (era) => {
         }),
       },
     });
-    expect((await client.tool('test_sampling', { prompt: 'x' })).content[0].text).toBe('LLM response: a\nb');
+    expect(text(await client.tool('test_sampling', { prompt: 'x' }))).toBe('LLM response: a\nb');
   });
 
   test('test_elicitation asks for username and email and reports the answer', async () => {
     const { answers, seen } = recording();
     const client = await connectEverything(era, { capabilities: ALL_CAPABILITIES, answers });
     const result = await client.tool('test_elicitation', { message: 'Please provide your information' });
-    expect(result.content[0].text).toBe('User response: action=accept, content={"username":"username-value","email":"email-value"}');
+    expect(text(result)).toBe('User response: action=accept, content={"username":"username-value","email":"email-value"}');
     expect(seen[0]!.params).toMatchObject({
       message: 'Please provide your information',
       requestedSchema: { required: ['username', 'email'] },
@@ -61,17 +66,18 @@ describe.each(ERAS)('tools that need the client (%s)', (era) => {
     });
     const result = await client.tool('test_elicitation', { message: 'm' });
     expect(result.isError).toBeUndefined();
-    expect(result.content[0].text).toBe('User response: action=decline, content={}');
+    expect(text(result)).toBe('User response: action=decline, content={}');
   });
 
   test('test_elicitation_sep1034_defaults and _sep1330_enums send their schemas', async () => {
     const { answers, seen } = recording();
     const client = await connectEverything(era, { capabilities: ALL_CAPABILITIES, answers });
-    expect((await client.tool('test_elicitation_sep1034_defaults')).content[0].text).toMatch(
-      /^Elicitation completed: action=accept, content=/,
-    );
-    expect((await client.tool('test_elicitation_sep1330_enums')).content[0].text).toMatch(/^Elicitation completed: action=accept/);
-    expect(seen.map((s) => s.params.requestedSchema)).toEqual([DEFAULTS_SCHEMA, ENUMS_SCHEMA]);
+    expect(text(await client.tool('test_elicitation_sep1034_defaults'))).toMatch(/^Elicitation completed: action=accept, content=/);
+    expect(text(await client.tool('test_elicitation_sep1330_enums'))).toMatch(/^Elicitation completed: action=accept/);
+    expect(seen.map((s) => ('requestedSchema' in s.params ? s.params.requestedSchema : undefined))).toEqual([
+      DEFAULTS_SCHEMA,
+      ENUMS_SCHEMA,
+    ]);
     const props = DEFAULTS_SCHEMA.properties;
     expect([props.name.default, props.age.default, props.score.default, props.status.default, props.verified.default]).toEqual([
       'John Doe',
@@ -86,15 +92,15 @@ describe.each(ERAS)('tools that need the client (%s)', (era) => {
     const { answers, seen } = recording();
     const client = await connectEverything(era, { capabilities: ALL_CAPABILITIES, answers });
     const result = await client.tool('test_elicitation_url', { url: 'https://example.com/login' });
-    expect(result.content[0].text).toBe('URL elicitation completed: action=accept, content={}');
+    expect(text(result)).toBe('URL elicitation completed: action=accept, content={}');
     expect(seen[0]!.params).toMatchObject({ mode: 'url', url: 'https://example.com/login' });
-    expect(typeof seen[0]!.params.elicitationId === 'string').toBe(era === 'legacy');
+    expect('elicitationId' in seen[0]!.params && typeof seen[0]!.params.elicitationId === 'string').toBe(era === 'legacy');
   });
 
   test('test_list_roots returns the client roots as text and structured output', async () => {
     const client = await connectEverything(era, { capabilities: ALL_CAPABILITIES, answers: CANNED_ANSWERS });
     const result = await client.tool('test_list_roots');
-    expect(result.content[0].text).toBe('file:///workspace (workspace)\nfile:///tmp');
+    expect(text(result)).toBe('file:///workspace (workspace)\nfile:///tmp');
     expect(result.structuredContent).toEqual({ roots: [{ uri: 'file:///workspace', name: 'workspace' }, { uri: 'file:///tmp' }] });
   });
 
@@ -102,7 +108,7 @@ describe.each(ERAS)('tools that need the client (%s)', (era) => {
     const client = await connectEverything(era, { capabilities: ALL_CAPABILITIES, answers: CANNED_ANSWERS });
     const progress: number[] = [];
     const result = await client.tool('test_streaming_elicitation', {}, { onprogress: (p) => progress.push(p.progress) });
-    expect(result.content[0].text).toBe('Streaming complete: action=accept, content={"ok":true}');
+    expect(text(result)).toBe('Streaming complete: action=accept, content={"ok":true}');
     expect(progress.at(-1)).toBe(100);
   });
 
@@ -110,7 +116,7 @@ describe.each(ERAS)('tools that need the client (%s)', (era) => {
     const client = await connectEverything(era, { capabilities: ALL_CAPABILITIES, answers: { elicitation: () => ({ action: 'maybe' }) } });
     const result = await client.tool('test_elicitation', { message: 'm' });
     expect(result.isError).toBe(true);
-    expect(result.content[0].text).toMatch(/invalid action "maybe"/);
+    expect(text(result)).toMatch(/invalid action "maybe"/);
   });
 });
 
@@ -125,7 +131,7 @@ describe('a client without the capability', () => {
     ] as const) {
       const result = await client.tool(name, args);
       expect(result.isError).toBe(true);
-      expect(result.content[0].text).toContain(`did not declare the ${capability}`);
+      expect(text(result)).toContain(`did not declare the ${capability}`);
     }
   });
 
@@ -133,7 +139,7 @@ describe('a client without the capability', () => {
     const client = await connectEverything('legacy', { capabilities: { elicitation: {} }, answers: CANNED_ANSWERS });
     const result = await client.tool('test_elicitation_url');
     expect(result.isError).toBe(true);
-    expect(result.content[0].text).toContain('elicitation.url');
+    expect(text(result)).toContain('elicitation.url');
   });
 
   test('2026-07-28: -32021 with the missing capability as a ClientCapabilities object', async () => {

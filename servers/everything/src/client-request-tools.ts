@@ -4,7 +4,7 @@
  * input-required result and completes on the client's retry (the server hides the difference). A client that
  * did not declare the capability gets a tool error (legacy) or `-32021` naming the capability (2026-07-28).
  */
-import type { HandlerContext, McpServer, ToolAnnotations } from '@wiremcp/server';
+import type { CreateMessageParams, ElicitParams, HandlerContext, McpServer, ToolAnnotations } from '@wiremcp/server';
 import { abortableSleep } from './abortable-sleep.js';
 import { describeElicitation, describeRoots, rootsOf, sampledText } from './client-answers.js';
 import { READ_ONLY } from './content-tools.js';
@@ -13,6 +13,9 @@ import { READ_ONLY } from './content-tools.js';
 export const INTERACTIVE: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
 const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false } as const;
+
+/** The schema of a form-mode elicitation (`requestedSchema`). */
+export type FormSchema = Extract<ElicitParams, { requestedSchema: unknown }>['requestedSchema'];
 
 /** The SEP-1034 form: one field of each primitive type, each with a default. */
 export const DEFAULTS_SCHEMA = {
@@ -24,7 +27,7 @@ export const DEFAULTS_SCHEMA = {
     status: { type: 'string', title: 'Status', enum: ['active', 'inactive', 'pending'], default: 'active' },
     verified: { type: 'boolean', title: 'Verified', default: true },
   },
-} as const;
+} satisfies FormSchema;
 
 /** The SEP-1330 form: the five enum shapes of 2025-11-25. */
 export const ENUMS_SCHEMA = {
@@ -59,14 +62,14 @@ export const ENUMS_SCHEMA = {
       },
     },
   },
-} as const;
+} satisfies FormSchema;
 
 /** The sampling request every sampling tool sends for `prompt`. */
-export function samplingRequest(prompt: string, maxTokens = 100): Record<string, unknown> {
+export function samplingRequest(prompt: string, maxTokens = 100): CreateMessageParams {
   return { messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens };
 }
 
-async function elicitForm(ctx: HandlerContext, message: string, requestedSchema: unknown, key?: string): Promise<string> {
+async function elicitForm(ctx: HandlerContext, message: string, requestedSchema: FormSchema, key?: string): Promise<string> {
   const result = await ctx.elicit({ message, requestedSchema }, key === undefined ? undefined : { key });
   return describeElicitation(result);
 }
@@ -104,7 +107,7 @@ export function registerClientRequestTools(server: McpServer): void {
       annotations: INTERACTIVE,
     },
     async (args: { message: string }, ctx) => {
-      const schema = {
+      const schema: FormSchema = {
         type: 'object',
         properties: {
           username: { type: 'string', description: "User's response" },
@@ -165,13 +168,11 @@ export function registerClientRequestTools(server: McpServer): void {
       annotations: INTERACTIVE,
     },
     async (args: { url?: string; message?: string }, ctx) => {
-      const params: Record<string, unknown> = {
-        mode: 'url',
-        message: args.message ?? 'Please authorize access in your browser.',
-        url: args.url ?? 'https://example.com/authorize',
-      };
+      const message = args.message ?? 'Please authorize access in your browser.';
+      const url = args.url ?? 'https://example.com/authorize';
       // 2025-11-25 correlates URL elicitations by id; 2026-07-28 removed the field.
-      if (ctx.era === 'legacy') params.elicitationId = crypto.randomUUID();
+      const params: ElicitParams =
+        ctx.era === 'legacy' ? { mode: 'url', message, url, elicitationId: crypto.randomUUID() } : { mode: 'url', message, url };
       const result = await ctx.elicit(params);
       return { content: [{ type: 'text', text: `URL elicitation completed: ${describeElicitation(result)}` }] };
     },
@@ -230,7 +231,7 @@ export function registerClientRequestTools(server: McpServer): void {
     async (_args, ctx) => {
       await ctx.sendProgress(50, 100, 'Waiting for confirmation');
       await abortableSleep(10, ctx.signal);
-      const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+      const schema: FormSchema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
       const outcome = await elicitForm(ctx, 'Continue?', schema, 'stream_confirm');
       await ctx.sendProgress(100, 100, 'Done');
       return { content: [{ type: 'text', text: `Streaming complete: ${outcome}` }] };

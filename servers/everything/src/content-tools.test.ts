@@ -1,6 +1,7 @@
+import type { EmbeddedResource, ResourceLink } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
 import { ERROR_HANDLING_TEXT, weatherOf } from './content-tools.js';
-import { connectEverything, ERAS } from './everything.test-util.js';
+import { connectEverything, ERAS, text } from './everything.test-util.js';
 import { PNG_MIME_TYPE, RED_PIXEL_PNG_BASE64, TONE_WAV_BASE64, WAV_MIME_TYPE } from './media.js';
 
 describe.each(ERAS)('content tools (%s)', (era) => {
@@ -35,10 +36,11 @@ describe.each(ERAS)('content tools (%s)', (era) => {
 
   test('test_multiple_content_types returns text, image and an embedded JSON resource', async () => {
     const client = await connectEverything(era);
-    const { content } = await client.tool('test_multiple_content_types');
-    expect(content.map((block: { type: string }) => block.type)).toEqual(['text', 'image', 'resource']);
-    expect(content[0].text).toBe('Multiple content types test:');
-    expect(content[2].resource).toEqual({
+    const result = await client.tool('test_multiple_content_types');
+    expect(result.content.map((block) => block.type)).toEqual(['text', 'image', 'resource']);
+    expect(text(result)).toBe('Multiple content types test:');
+    expect(result.content[2]).toMatchObject({ type: 'resource' });
+    expect((result.content[2] as EmbeddedResource).resource).toEqual({
       uri: 'test://mixed-content-resource',
       mimeType: 'application/json',
       text: '{"test":"data","value":123}',
@@ -55,25 +57,25 @@ describe.each(ERAS)('content tools (%s)', (era) => {
   test('json_schema_2020_12_tool keeps its 2020-12 schema in tools/list and validates against it', async () => {
     const client = await connectEverything(era);
     const { tools } = await client.call('tools/list');
-    const tool = tools.find((t: { name: string }) => t.name === 'json_schema_2020_12_tool');
-    expect(tool.inputSchema).toMatchObject({
+    const tool = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+    expect(tool?.inputSchema).toMatchObject({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       $defs: { address: { type: 'object' } },
       properties: { address: { $ref: '#/$defs/address' } },
       additionalProperties: false,
     });
     const ok = await client.tool('json_schema_2020_12_tool', { name: 'Ada', address: { street: '1 Main St', city: 'Paris' } });
-    expect(ok.content[0].text).toBe('Received: {"name":"Ada","address":{"street":"1 Main St","city":"Paris"}}');
+    expect(text(ok)).toBe('Received: {"name":"Ada","address":{"street":"1 Main St","city":"Paris"}}');
     const bad = await client.tool('json_schema_2020_12_tool', { name: 'Ada', address: { city: 5 }, extra: true });
     expect(bad.isError).toBe(true);
-    expect(bad.content[0].text).toMatch(/Invalid arguments for tool 'json_schema_2020_12_tool'/);
+    expect(text(bad)).toMatch(/Invalid arguments for tool 'json_schema_2020_12_tool'/);
   });
 
   test('test_structured_output returns structuredContent and the same JSON as text', async () => {
     const client = await connectEverything(era);
     const result = await client.tool('test_structured_output', { city: 'Paris' });
     expect(result.structuredContent).toEqual(weatherOf('Paris'));
-    expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+    expect(JSON.parse(text(result))).toEqual(result.structuredContent);
     const invalid = await client.tool('test_structured_output', {});
     expect(invalid.isError).toBe(true);
   });
@@ -81,12 +83,8 @@ describe.each(ERAS)('content tools (%s)', (era) => {
   test('test_resource_links links readable resources', async () => {
     const client = await connectEverything(era);
     const { content } = await client.tool('test_resource_links');
-    const links = content.filter((block: { type: string }) => block.type === 'resource_link');
-    expect(links.map((link: { uri: string }) => link.uri)).toEqual([
-      'test://static-text',
-      'test://static-binary',
-      'test://template/123/data',
-    ]);
+    const links = content.filter((block): block is ResourceLink => block.type === 'resource_link');
+    expect(links.map((link) => link.uri)).toEqual(['test://static-text', 'test://static-binary', 'test://template/123/data']);
     for (const link of links) {
       const read = await client.call('resources/read', { uri: link.uri });
       expect(read.contents[0]).toMatchObject({ uri: link.uri, mimeType: link.mimeType });
@@ -96,7 +94,7 @@ describe.each(ERAS)('content tools (%s)', (era) => {
   test('test_annotated_content carries annotations', async () => {
     const client = await connectEverything(era);
     const { content } = await client.tool('test_annotated_content');
-    expect(content.map((block: { annotations: unknown }) => block.annotations)).toEqual([
+    expect(content.map((block) => ('annotations' in block ? block.annotations : undefined))).toEqual([
       { audience: ['user'], priority: 1 },
       { audience: ['assistant'], priority: 0.1 },
       { audience: ['user', 'assistant'], priority: 0.5, lastModified: '2025-01-01T00:00:00Z' },

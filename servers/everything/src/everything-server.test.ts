@@ -81,7 +81,7 @@ describe('identity and capabilities', () => {
       completions: {},
       logging: {},
     });
-    expect(result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'wiremcp-everything' });
+    expect(result._meta?.['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'wiremcp-everything' });
     expect(result).toMatchObject({ resultType: 'complete', ttlMs: expect.any(Number), cacheScope: 'public' });
   });
 
@@ -107,13 +107,13 @@ describe.each(ERAS)('listings (%s)', (era) => {
     const client = await connectEverything(era);
     const { tools, nextCursor } = await client.call('tools/list');
     expect(nextCursor).toBeUndefined();
-    expect(tools.map((tool: { name: string }) => tool.name)).toEqual(TOOLS);
+    expect(tools.map((tool) => tool.name)).toEqual(TOOLS);
     for (const tool of tools) {
-      expect(tool.description.length).toBeGreaterThan(20);
+      expect(tool.description?.length).toBeGreaterThan(20);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.annotations).toBeDefined();
     }
-    expect(tools[0].icons).toEqual([
+    expect(tools[0]?.icons).toEqual([
       { src: expect.stringMatching(/^data:image\/svg\+xml;base64,/), mimeType: 'image/svg+xml', sizes: ['any'] },
     ]);
   });
@@ -121,9 +121,9 @@ describe.each(ERAS)('listings (%s)', (era) => {
   test('prompts/list: every prompt with a description; arguments where they take some', async () => {
     const client = await connectEverything(era);
     const { prompts } = await client.call('prompts/list');
-    expect(prompts.map((prompt: { name: string }) => prompt.name)).toEqual(PROMPTS);
-    for (const prompt of prompts) expect(prompt.description.length).toBeGreaterThan(20);
-    expect(prompts.find((p: { name: string }) => p.name === 'test_prompt_with_arguments').arguments).toEqual([
+    expect(prompts.map((prompt) => prompt.name)).toEqual(PROMPTS);
+    for (const prompt of prompts) expect(prompt.description?.length).toBeGreaterThan(20);
+    expect(prompts.find((p) => p.name === 'test_prompt_with_arguments')?.arguments).toEqual([
       { name: 'arg1', title: 'First argument', description: 'First test argument', required: true },
       { name: 'arg2', title: 'Second argument', description: 'Second test argument', required: true },
     ]);

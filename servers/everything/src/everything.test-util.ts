@@ -4,21 +4,70 @@
  * the 2026-07-28 `_meta` on every request and answers input-required results by retrying, as a client would.
  */
 import { createLinkedPair, Peer } from '@wiremcp/jsonrpc';
-import { MetaKey } from '@wiremcp/protocol';
-import type { McpServer, ServerOptions } from '@wiremcp/server';
+import {
+  MetaKey,
+  type CallToolResult,
+  type ClientRequestMethod,
+  type CompleteResultOf,
+  type InputParamsOf,
+  type InputRequestMethod,
+  type InputRequiredResult,
+  type JsonObject,
+  type ServerNotificationMap,
+  type WithOptionalKeys,
+} from '@wiremcp/protocol';
+import type { McpServer, RequestHandlerResult, ServerOptions } from '@wiremcp/server';
 import { createEverythingServer } from './everything-server.js';
 
 /** The two eras a test runs in. */
 export const ERAS = ['legacy', 'modern'] as const;
 export type Era = (typeof ERAS)[number];
 
-type Answer = (params: Record<string, any>) => Record<string, unknown>;
+/** An answer of the test client to one kind of input request. */
+type Answer<M extends InputRequestMethod> = (params: InputParamsOf<M>) => JsonObject;
 
 /** How the test client answers the server (legacy requests and modern input requests alike). */
 export interface Answers {
-  sampling?: Answer;
-  elicitation?: Answer;
-  roots?: Answer;
+  sampling?: Answer<'sampling/createMessage'>;
+  elicitation?: Answer<'elicitation/create'>;
+  roots?: Answer<'roots/list'>;
+}
+
+/**
+ * What a tool call resolves with: the complete result, or — with `followInputs: false` — possibly the
+ * input-required one (hence its fields, optional).
+ */
+export type ToolOutcome = WithOptionalKeys<CallToolResult, 'resultType'> &
+  Partial<Pick<InputRequiredResult, 'inputRequests' | 'requestState'>>;
+
+/** What `call` resolves with: the complete result of a spec method (input rounds followed), or a JSON object. */
+export type CallResult<M extends string> = M extends ClientRequestMethod ? CompleteResultOf<M> : JsonObject;
+
+/** The params of a notification the test client received, typed by its method where the spec defines it. */
+export type NotificationParams<M extends string> = M extends keyof ServerNotificationMap
+  ? ServerNotificationMap[M]
+  : JsonObject | undefined;
+
+/** The text of resource contents `index` of a `resources/read` result (failing the test when it has none). */
+export function resourceText(result: { contents: ReadonlyArray<{ uri: string }> }, index = 0): string {
+  const contents = result.contents[index] as { text?: unknown } | undefined;
+  if (typeof contents?.text !== 'string') throw new Error(`no text contents ${index} in ${JSON.stringify(result)}`);
+  return contents.text;
+}
+
+/** The text of message `index` of a `prompts/get` result (failing the test when it is not a text block). */
+export function promptText(result: { messages: ReadonlyArray<{ content: { type: string } }> }, index = 0): string {
+  const content = result.messages[index]?.content as { type?: string; text?: unknown } | undefined;
+  if (content?.type !== 'text' || typeof content.text !== 'string')
+    throw new Error(`no text message ${index} in ${JSON.stringify(result)}`);
+  return content.text;
+}
+
+/** The text of content block `index` of a result (failing the test when it is not a text block). */
+export function text(result: { content?: ReadonlyArray<{ type: string }> }, index = 0): string {
+  const block = result.content?.[index] as { type?: string; text?: unknown } | undefined;
+  if (block?.type !== 'text' || typeof block.text !== 'string') throw new Error(`no text block ${index} in ${JSON.stringify(result)}`);
+  return block.text;
 }
 
 /** Options of {@link connectEverything}. */
@@ -54,8 +103,8 @@ export async function connectEverything(era: Era, options: ConnectOptions = {}) 
   const answers = options.answers ?? {};
   const [clientEnd, serverEnd] = createLinkedPair();
   const peer = new Peer({ onInternalError: () => {} });
-  const notifications: Array<{ method: string; params: any }> = [];
-  const inputRounds: Array<Record<string, { method: string; params: any }>> = [];
+  const notifications: Array<{ method: string; params: unknown }> = [];
+  const inputRounds: Array<NonNullable<InputRequiredResult['inputRequests']>> = [];
   for (const method of [
     'notifications/message',
     'notifications/resources/updated',
@@ -66,15 +115,14 @@ export async function connectEverything(era: Era, options: ConnectOptions = {}) 
   ]) {
     peer.setNotificationHandler(method, (params: unknown) => void notifications.push({ method, params }));
   }
-  const answerer = (method: string): Answer | undefined =>
-    method === SAMPLING ? answers.sampling : method === ELICITATION ? answers.elicitation : method === ROOTS ? answers.roots : undefined;
-  for (const method of [SAMPLING, ELICITATION, ROOTS]) {
-    peer.setRequestHandler(method, (params: unknown) => {
-      const answer = answerer(method);
-      if (!answer) throw new Error(`test client has no answer for ${method}`);
-      return answer(params as Record<string, any>);
-    });
-  }
+  /** The test client's answer to one input request (the server's params, passed on as the spec types them). */
+  const answer = (method: string, params: unknown): JsonObject => {
+    const given =
+      method === SAMPLING ? answers.sampling : method === ELICITATION ? answers.elicitation : method === ROOTS ? answers.roots : undefined;
+    if (!given) throw new Error(`test client has no answer for ${method}`);
+    return (given as (params: unknown) => JsonObject)(params ?? {});
+  };
+  for (const method of [SAMPLING, ELICITATION, ROOTS]) peer.setRequestHandler(method, (params: unknown) => answer(method, params));
   await server.connect(serverEnd);
   await peer.connect(clientEnd);
 
@@ -86,23 +134,20 @@ export async function connectEverything(era: Era, options: ConnectOptions = {}) 
   });
 
   /** One request; in 2026-07-28 input-required results are answered and retried until complete. */
-  async function call(method: string, params: Record<string, unknown> = {}, callOptions: CallOptions = {}): Promise<Record<string, any>> {
+  async function call<M extends string>(method: M, params: JsonObject = {}, callOptions: CallOptions = {}): Promise<CallResult<M>> {
     const requestOptions = { onprogress: callOptions.onprogress, signal: callOptions.signal };
-    if (era === 'legacy') return (await peer.request(method, params, requestOptions)) as Record<string, any>;
-    let retry: Record<string, unknown> = {};
+    if (era === 'legacy') return (await peer.request(method, params, requestOptions)) as CallResult<M>;
+    let retry: JsonObject = {};
     for (let round = 0; round < 10; round++) {
-      const result = (await peer.request(method, { ...params, ...retry, _meta: meta(callOptions.logLevel) }, requestOptions)) as Record<
-        string,
-        any
-      >;
-      if (result.resultType !== 'input_required' || callOptions.followInputs === false) return result;
+      const result = (await peer.request(
+        method,
+        { ...params, ...retry, _meta: meta(callOptions.logLevel) },
+        requestOptions,
+      )) as Partial<InputRequiredResult>;
+      if (result.resultType !== 'input_required' || callOptions.followInputs === false) return result as CallResult<M>;
       inputRounds.push(result.inputRequests ?? {});
-      const inputResponses: Record<string, unknown> = {};
-      for (const [key, request] of Object.entries<{ method: string; params: any }>(result.inputRequests ?? {})) {
-        const answer = answerer(request.method);
-        if (!answer) throw new Error(`test client has no answer for ${request.method}`);
-        inputResponses[key] = answer(request.params);
-      }
+      const inputResponses: JsonObject = {};
+      for (const [key, request] of Object.entries(result.inputRequests ?? {})) inputResponses[key] = answer(request.method, request.params);
       retry = { inputResponses, requestState: result.requestState };
     }
     throw new Error('more than 10 input-required rounds');
@@ -126,14 +171,25 @@ export async function connectEverything(era: Era, options: ConnectOptions = {}) 
     inputRounds,
     call,
     /** Calls a tool. */
-    tool: (name: string, args: Record<string, unknown> = {}, callOptions?: CallOptions) =>
-      call('tools/call', { name, arguments: args }, callOptions),
+    tool: (name: string, args: JsonObject = {}, callOptions?: CallOptions): Promise<ToolOutcome> =>
+      call('tools/call', { name, arguments: args }, callOptions) as Promise<ToolOutcome>,
     /** Raw 2026-07-28 request: `_meta` added, no input handling. */
-    modern: (method: string, params: Record<string, unknown> = {}, extraMeta: Record<string, unknown> = {}) =>
-      peer.request(method, { ...params, _meta: { ...meta(), ...extraMeta } }) as Promise<Record<string, any>>,
+    modern: <M extends string>(method: M, params: JsonObject = {}, extraMeta: JsonObject = {}): Promise<RequestHandlerResult<M>> =>
+      peer.request(method, { ...params, _meta: { ...meta(), ...extraMeta } }) as Promise<RequestHandlerResult<M>>,
     /** Notifications of `method` received so far. */
-    received: (method: string) => notifications.filter((n) => n.method === method).map((n) => n.params),
-    settle: (ms = 10) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    received: <M extends string>(method: M): Array<NotificationParams<M>> =>
+      notifications.filter((n) => n.method === method).map((n) => n.params as NotificationParams<M>),
+    /** Resolves once `count` notifications of `method` have arrived, re-checking after every turn of the event loop. */
+    async until(method: string, count = 1): Promise<void> {
+      for (let turns = 0; notifications.filter((n) => n.method === method).length < count; turns++) {
+        if (turns > 10_000) throw new Error(`${count} × ${method} did not arrive`);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    },
+    /** A round trip: everything the server sent before answering it has arrived when this resolves. */
+    settle: async (): Promise<void> => {
+      await peer.request('ping', undefined);
+    },
     close: () => peer.close(),
   };
 }
@@ -148,19 +204,25 @@ export const ALL_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {}
 export const CANNED_ANSWERS: Answers = {
   sampling: (params) => ({
     role: 'assistant',
-    content: { type: 'text', text: `echo: ${params.messages?.[0]?.content?.text ?? ''}` },
+    content: { type: 'text', text: `echo: ${firstText(params.messages[0]?.content)}` },
     model: 'test-model',
     stopReason: 'endTurn',
   }),
   elicitation: (params) => {
     if (params.mode === 'url') return { action: 'accept' };
-    const properties = Object.keys(params.requestedSchema?.properties ?? {});
+    const properties = params.requestedSchema.properties;
     const content: Record<string, unknown> = {};
-    for (const name of properties) {
-      const type = params.requestedSchema.properties[name].type;
+    for (const name of Object.keys(properties)) {
+      const type = properties[name]?.type;
       content[name] = type === 'boolean' ? true : type === 'number' || type === 'integer' ? 7 : type === 'array' ? [] : `${name}-value`;
     }
     return { action: 'accept', content };
   },
   roots: () => ({ roots: [{ uri: 'file:///workspace', name: 'workspace' }, { uri: 'file:///tmp' }] }),
 };
+
+/** The text of a sampling message's content (one block, or the first of several). */
+function firstText(content: unknown): string {
+  const block = (Array.isArray(content) ? content[0] : content) as { text?: unknown } | undefined;
+  return typeof block?.text === 'string' ? block.text : '';
+}

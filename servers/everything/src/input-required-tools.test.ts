@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ALL_CAPABILITIES, CANNED_ANSWERS, connectEverything } from './everything.test-util.js';
+import { ALL_CAPABILITIES, CANNED_ANSWERS, connectEverything, text } from './everything.test-util.js';
 
 const ELICIT_NAME = { action: 'accept', content: { name: 'Alice' } };
 
@@ -36,9 +36,9 @@ describe('input-required fixtures on the wire (2026-07-28)', () => {
   test('sampling, roots: the spec keys "capital_question" and "client_roots"', async () => {
     const client = await modernClient();
     const sampled = await client.tool('test_input_required_result_sampling');
-    expect(sampled.content[0].text).toBe('Sampling response: echo: What is the capital of France?');
+    expect(text(sampled)).toBe('Sampling response: echo: What is the capital of France?');
     const roots = await client.tool('test_input_required_result_list_roots');
-    expect(roots.content[0].text).toBe('Client roots:\nfile:///workspace (workspace)\nfile:///tmp');
+    expect(text(roots)).toBe('Client roots:\nfile:///workspace (workspace)\nfile:///tmp');
     expect(client.inputRounds).toEqual([
       {
         capital_question: {
@@ -53,17 +53,17 @@ describe('input-required fixtures on the wire (2026-07-28)', () => {
   test('request state: the retry echoes it and the answer says state-ok', async () => {
     const client = await modernClient();
     const result = await client.tool('test_input_required_result_request_state');
-    expect(result.content[0].text).toBe('state-ok: action=accept, content={"ok":true}');
+    expect(text(result)).toBe('state-ok: action=accept, content={"ok":true}');
     expect(Object.keys(client.inputRounds[0]!)).toEqual(['confirm']);
   });
 
   test('multiple inputs come in one round; multi-round asks step1, then step2', async () => {
     const client = await modernClient();
     const multiple = await client.tool('test_input_required_result_multiple_inputs');
-    expect(multiple.content[0].text).toBe('All inputs received: name=name-value, greeting=echo: Generate a greeting, roots=2');
+    expect(text(multiple)).toBe('All inputs received: name=name-value, greeting=echo: Generate a greeting, roots=2');
     expect(Object.keys(client.inputRounds[0]!).sort()).toEqual(['client_roots', 'greeting', 'user_name']);
     const rounds = await client.tool('test_input_required_result_multi_round');
-    expect(rounds.content[0].text).toBe('Multi-round complete: name=name-value, color=color-value');
+    expect(text(rounds)).toBe('Multi-round complete: name=name-value, color=color-value');
     expect(client.inputRounds.slice(1).map((round) => Object.keys(round))).toEqual([['step1'], ['step2']]);
   });
 
@@ -85,14 +85,12 @@ describe('input-required fixtures on the wire (2026-07-28)', () => {
   test('capabilities: only the kinds the request declared are asked for', async () => {
     const samplingOnly = await modernClient({ sampling: {} });
     const first = await samplingOnly.tool('test_input_required_result_capabilities', {}, { followInputs: false });
-    expect(Object.values(first.inputRequests).map((r: any) => r.method)).toEqual(['sampling/createMessage']);
-    expect((await samplingOnly.tool('test_input_required_result_capabilities')).content[0].text).toBe(
-      'capabilities-ok: received sample_input',
-    );
+    expect(Object.values(first.inputRequests ?? {}).map((r) => r.method)).toEqual(['sampling/createMessage']);
+    expect(text(await samplingOnly.tool('test_input_required_result_capabilities'))).toBe('capabilities-ok: received sample_input');
     const none = await modernClient({});
-    expect((await none.tool('test_input_required_result_capabilities')).content[0].text).toBe('No supported capabilities declared');
+    expect(text(await none.tool('test_input_required_result_capabilities'))).toBe('No supported capabilities declared');
     const all = await modernClient();
-    expect((await all.tool('test_input_required_result_capabilities')).content[0].text).toBe(
+    expect(text(await all.tool('test_input_required_result_capabilities'))).toBe(
       'capabilities-ok: received elicit_input,sample_input,roots_input',
     );
   });
@@ -118,25 +116,21 @@ describe('input-required fixtures on the wire (2026-07-28)', () => {
 describe('the same fixtures in a legacy session', () => {
   test('each input is an ordinary server-to-client request', async () => {
     const client = await connectEverything('legacy', { capabilities: ALL_CAPABILITIES, answers: CANNED_ANSWERS });
-    expect((await client.tool('test_input_required_result_elicitation')).content[0].text).toBe('Hello, name-value!');
-    expect((await client.tool('test_input_required_result_request_state')).content[0].text).toMatch(/^answered directly \(legacy session/);
-    expect((await client.tool('test_input_required_result_multi_round')).content[0].text).toBe(
+    expect(text(await client.tool('test_input_required_result_elicitation'))).toBe('Hello, name-value!');
+    expect(text(await client.tool('test_input_required_result_request_state'))).toMatch(/^answered directly \(legacy session/);
+    expect(text(await client.tool('test_input_required_result_multi_round'))).toBe(
       'Multi-round complete: name=name-value, color=color-value',
     );
-    expect((await client.tool('test_input_required_result_capabilities')).content[0].text).toBe(
+    expect(text(await client.tool('test_input_required_result_capabilities'))).toBe(
       'capabilities-ok: received elicit_input,sample_input,roots_input',
     );
-    expect((await client.tool('test_input_required_result_sampling')).content[0].text).toBe(
-      'Sampling response: echo: What is the capital of France?',
-    );
-    expect((await client.tool('test_input_required_result_list_roots')).content[0].text).toBe(
+    expect(text(await client.tool('test_input_required_result_sampling'))).toBe('Sampling response: echo: What is the capital of France?');
+    expect(text(await client.tool('test_input_required_result_list_roots'))).toBe(
       'Client roots:\nfile:///workspace (workspace)\nfile:///tmp',
     );
-    expect((await client.tool('test_input_required_result_multiple_inputs')).content[0].text).toBe(
+    expect(text(await client.tool('test_input_required_result_multiple_inputs'))).toBe(
       'All inputs received: name=name-value, greeting=echo: Generate a greeting, roots=2',
     );
-    expect((await client.tool('test_input_required_result_tampered_state')).content[0].text).toBe(
-      'Confirmed: action=accept, content={"ok":true}',
-    );
+    expect(text(await client.tool('test_input_required_result_tampered_state'))).toBe('Confirmed: action=accept, content={"ok":true}');
   });
 });

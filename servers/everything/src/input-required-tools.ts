@@ -12,7 +12,8 @@ const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: fal
 
 /** A one-field form elicitation. */
 function askField(ctx: HandlerContext, key: string, message: string, field: string, type: 'string' | 'boolean') {
-  return ctx.elicit({ message, requestedSchema: { type: 'object', properties: { [field]: { type } }, required: [field] } }, { key });
+  const property = type === 'string' ? { type: 'string' as const } : { type: 'boolean' as const };
+  return ctx.elicit({ message, requestedSchema: { type: 'object', properties: { [field]: property }, required: [field] } }, { key });
 }
 
 function text(value: string) {

@@ -1,6 +1,6 @@
 import { MetaKey } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
-import { connectEverything, ERAS } from './everything.test-util.js';
+import { connectEverything, ERAS, resourceText } from './everything.test-util.js';
 import { PNG_MIME_TYPE, RED_PIXEL_PNG_BASE64 } from './media.js';
 import { ITEM_COUNT, STATIC_TEXT } from './resources.js';
 
@@ -49,12 +49,12 @@ describe.each(ERAS)('resources (%s)', (era) => {
   test('templates are listed, and test://template/{id}/data substitutes the id', async () => {
     const client = await connectEverything(era);
     const { resourceTemplates } = await client.call('resources/templates/list');
-    expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual(['test://template/{id}/data', 'test://items/{n}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data', 'test://items/{n}']);
     const { contents } = await client.call('resources/read', { uri: 'test://template/123/data' });
     expect(contents).toEqual([
       { uri: 'test://template/123/data', mimeType: 'application/json', text: '{"id":"123","templateTest":true,"data":"Data for ID: 123"}' },
     ]);
-    expect((await client.call('resources/read', { uri: 'test://items/150' })).contents[0].text).toBe('Item 150 of 150');
+    expect(resourceText(await client.call('resources/read', { uri: 'test://items/150' }))).toBe('Item 150 of 150');
   });
 
   test('a missing resource is -32002 in legacy revisions and -32602 in 2026-07-28', async () => {
@@ -103,7 +103,7 @@ describe('watched resource subscriptions', () => {
     await client.tool('test_update_watched_resource');
     await client.settle();
     expect(client.received('notifications/resources/updated')).toEqual([{ uri: 'test://watched-resource' }]);
-    expect((await client.call('resources/read', { uri: 'test://watched-resource' })).contents[0].text).toBe(
+    expect(resourceText(await client.call('resources/read', { uri: 'test://watched-resource' }))).toBe(
       'Watched resource content (version 2)',
     );
     expect(await client.call('resources/unsubscribe', { uri: 'test://watched-resource' })).toEqual({});
@@ -127,8 +127,8 @@ describe('watched resource subscriptions', () => {
     );
     await client.settle();
     const [ack] = client.received('notifications/subscriptions/acknowledged');
-    expect(ack.notifications).toEqual({ resourceSubscriptions: ['test://watched-resource'] });
-    const id = ack._meta[MetaKey.subscriptionId];
+    expect(ack?.notifications).toEqual({ resourceSubscriptions: ['test://watched-resource'] });
+    const id = ack?._meta?.[MetaKey.subscriptionId];
     await client.tool('test_update_watched_resource');
     await client.settle();
     expect(client.received('notifications/resources/updated')).toEqual([

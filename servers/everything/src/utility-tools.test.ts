@@ -1,6 +1,6 @@
 import { MetaKey } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
-import { connectEverything, ERAS } from './everything.test-util.js';
+import { connectEverything, ERAS, text, promptText } from './everything.test-util.js';
 import { DYNAMIC_PROMPT, DYNAMIC_TOOL } from './list-change-tools.js';
 import { TOOL_LOG_MESSAGES } from './utility-tools.js';
 
@@ -9,7 +9,7 @@ describe('logging', () => {
     const client = await connectEverything('legacy');
     expect(await client.call('logging/setLevel', { level: 'debug' })).toEqual({});
     const result = await client.tool('test_tool_with_logging');
-    expect(result.content[0].text).toMatch(/3 info messages/);
+    expect(text(result)).toMatch(/3 info messages/);
     expect(client.received('notifications/message')).toEqual(
       TOOL_LOG_MESSAGES.map((data) => ({ level: 'info', logger: 'test_tool_with_logging', data })),
     );
@@ -44,7 +44,7 @@ describe.each(ERAS)('progress and cancellation (%s)', (era) => {
       [50, 100],
       [100, 100],
     ]);
-    expect(result.content[0].text).toMatch(/Progress test completed/);
+    expect(text(result)).toMatch(/Progress test completed/);
   });
 
   test('test_tool_with_progress sends nothing without a progress token', async () => {
@@ -64,7 +64,7 @@ describe.each(ERAS)('progress and cancellation (%s)', (era) => {
       { onprogress: (p) => updates.push(p.progress) },
     );
     expect(updates).toEqual([1, 2, 3]);
-    expect(result.content[0].text).toBe('Long-running operation completed: 3 steps in 30 ms');
+    expect(text(result)).toBe('Long-running operation completed: 3 steps in 30 ms');
   });
 
   test('test_long_running_operation stops when the client cancels it', async () => {
@@ -83,7 +83,7 @@ describe.each(ERAS)('progress and cancellation (%s)', (era) => {
     await expect(call).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
     const seen = updates.length;
     expect(seen).toBeGreaterThan(0);
-    await client.settle(100);
+    await client.settle();
     expect(updates.length).toBe(seen);
     expect(client.peer.pendingCount).toBe(0);
     expect([...client.server.connections][0]!.peer.inflightCount).toBe(0);
@@ -101,7 +101,7 @@ describe('list changes', () => {
     const added = await client.tool('test_trigger_tool_change');
     expect(added.structuredContent).toEqual({ name: DYNAMIC_TOOL, present: true });
     expect((await client.call('tools/list')).tools.map((t: { name: string }) => t.name)).toContain(DYNAMIC_TOOL);
-    expect((await client.tool(DYNAMIC_TOOL)).content[0].text).toBe('The dynamic tool is here.');
+    expect(text(await client.tool(DYNAMIC_TOOL))).toBe('The dynamic tool is here.');
     await client.tool('test_trigger_prompt_change');
     expect((await client.call('prompts/get', { name: DYNAMIC_PROMPT })).messages).toHaveLength(1);
     await client.settle();
@@ -131,17 +131,17 @@ describe('list changes', () => {
     await client.settle();
     const acks = client.received('notifications/subscriptions/acknowledged');
     expect(acks.map((ack) => ack.notifications)).toEqual([{ toolsListChanged: true }, { promptsListChanged: true }]);
-    const toolsId = acks[0]._meta[MetaKey.subscriptionId];
+    const toolsId = acks[0]?._meta?.[MetaKey.subscriptionId];
     await client.tool('test_trigger_tool_change');
     await client.settle();
     expect(client.received('notifications/tools/list_changed')).toEqual([{ _meta: { [MetaKey.subscriptionId]: toolsId } }]);
     expect(client.received('notifications/prompts/list_changed')).toEqual([]);
-    expect((await client.tool(DYNAMIC_TOOL)).content[0].text).toBe('The dynamic tool is here.');
+    expect(text(await client.tool(DYNAMIC_TOOL))).toBe('The dynamic tool is here.');
     await client.tool('test_trigger_prompt_change');
     await client.settle();
-    const promptsId = acks[1]._meta[MetaKey.subscriptionId];
+    const promptsId = acks[1]?._meta?.[MetaKey.subscriptionId];
     expect(client.received('notifications/prompts/list_changed')).toEqual([{ _meta: { [MetaKey.subscriptionId]: promptsId } }]);
-    expect((await client.call('prompts/get', { name: DYNAMIC_PROMPT })).messages[0].content.text).toBe('The dynamic prompt is here.');
+    expect(promptText(await client.call('prompts/get', { name: DYNAMIC_PROMPT }))).toBe('The dynamic prompt is here.');
     expect(client.received('notifications/tools/list_changed')).toHaveLength(1);
     tools.abort();
     prompts.abort();

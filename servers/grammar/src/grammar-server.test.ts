@@ -1,5 +1,5 @@
 import { createLinkedPair, Peer } from '@wiremcp/jsonrpc';
-import { MetaKey } from '@wiremcp/protocol';
+import { MetaKey, type ClientRequestMethod, type CompleteResultOf, type JsonObject } from '@wiremcp/protocol';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createGrammarServer } from './grammar-server.js';
 import { loadTable, type Table } from './table/index.js';
@@ -9,13 +9,23 @@ beforeAll(() => {
   table = loadTable();
 });
 
+/** What a request resolves with: the complete result of a spec method, or a JSON object. */
+type CallResult<M extends string> = M extends ClientRequestMethod ? CompleteResultOf<M> : JsonObject;
+
+/** The text of content block `index` of a tool result (failing the test when it is not a text block). */
+function text(result: { content: ReadonlyArray<{ type: string }> }, index = 0): string {
+  const block = result.content[index] as { type: string; text?: unknown } | undefined;
+  if (block?.type !== 'text' || typeof block.text !== 'string') throw new Error(`no text block ${index} in ${JSON.stringify(result)}`);
+  return block.text;
+}
+
 async function connect() {
   const server = createGrammarServer(table);
   const [a, b] = createLinkedPair();
   const peer = new Peer({ onInternalError: () => {} });
   await server.connect(b);
   await peer.connect(a);
-  const call = (method: string, params?: Record<string, unknown>) => peer.request(method, params) as Promise<Record<string, any>>;
+  const call = <M extends string>(method: M, params?: JsonObject) => peer.request(method, params) as Promise<CallResult<M>>;
   return { server, peer, call };
 }
 
@@ -45,22 +55,18 @@ describe('the seed session (2024-11-05)', () => {
   test('tools/list has the four tools with complete schemas and annotations', async () => {
     const { call } = await legacy();
     const { tools } = await call('tools/list');
-    expect(tools.map((t: { name: string }) => t.name)).toEqual([
-      'conjugate',
-      'lookup_irregular_verb',
-      'lookup_spanish',
-      'check_subject_verb_agreement',
-    ]);
+    expect(tools.map((t) => t.name)).toEqual(['conjugate', 'lookup_irregular_verb', 'lookup_spanish', 'check_subject_verb_agreement']);
     for (const tool of tools) {
-      expect(tool.description.length).toBeGreaterThan(60);
+      expect(tool.description?.length).toBeGreaterThan(60);
       expect(tool.inputSchema.type).toBe('object');
-      expect(tool.inputSchema.required.length).toBeGreaterThan(0);
-      expect(tool.outputSchema.type).toBe('object');
+      expect(tool.inputSchema.required).toEqual(expect.arrayContaining([expect.any(String)]));
+      expect(tool.outputSchema?.type).toBe('object');
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     }
-    const conjugate = tools[0];
-    expect(conjugate.inputSchema.properties.tense.enum).toEqual(expect.arrayContaining(['past simple', 'past_simple']));
-    expect(conjugate.inputSchema.properties.person.enum).toEqual(expect.arrayContaining(['3rd singular', '3sg']));
+    expect(tools[0]?.inputSchema.properties).toMatchObject({
+      tense: { enum: expect.arrayContaining(['past simple', 'past_simple']) },
+      person: { enum: expect.arrayContaining(['3rd singular', '3sg']) },
+    });
   });
 
   test('conjugate eat / past simple / 3rd singular is "ate", in both spellings of the seeds', async () => {
@@ -87,7 +93,8 @@ describe('the seed session (2024-11-05)', () => {
     const { call } = await legacy();
     const result = await call('tools/call', { name: 'lookup_spanish', arguments: { english_form: 'ate' } });
     expect(result.content).toEqual([{ type: 'text', text: 'comió' }]);
-    expect(result.structuredContent.matches.map((m: { spanish: string }) => m.spanish)).toEqual(['comí', 'comiste', 'comió']);
+    const { matches } = result.structuredContent as { matches: Array<{ spanish: string }> };
+    expect(matches.map((m) => m.spanish)).toEqual(['comí', 'comiste', 'comió']);
   });
 
   test('a verb outside the table is isError with the exact seed text; an unknown tool is -32602', async () => {
@@ -109,10 +116,10 @@ describe('the other tools', () => {
   test('lookup_irregular_verb gives principal parts and the Spanish verb', async () => {
     const { call } = await legacy();
     const go = await call('tools/call', { name: 'lookup_irregular_verb', arguments: { verb: 'go' } });
-    expect(go.content[0].text).toBe('go – went – gone (irregular; Spanish: ir, ido)');
+    expect(text(go)).toBe('go – went – gone (irregular; Spanish: ir, ido)');
     expect(go.structuredContent).toMatchObject({ verb: 'go', irregular: true, pastSimple: ['went'], pastParticiple: 'gone' });
     const work = await call('tools/call', { name: 'lookup_irregular_verb', arguments: { verb: 'work' } });
-    expect(work.structuredContent.irregular).toBe(false);
+    expect(work.structuredContent).toMatchObject({ irregular: false });
   });
 
   test('check_subject_verb_agreement corrects "he eat" to "eats" and accepts "I am"', async () => {
@@ -129,7 +136,7 @@ describe('the other tools', () => {
     const { call } = await legacy();
     const result = await call('tools/call', { name: 'conjugate', arguments: { verb: 'eat', tense: 'yesterday', person: '3sg' } });
     expect(result.isError).toBe(true);
-    expect(result.content[0].text).toContain('/tense: must be equal to one of the allowed values');
+    expect(text(result)).toContain('/tense: must be equal to one of the allowed values');
   });
 });
 
@@ -140,10 +147,11 @@ describe('resources and prompts', () => {
     expect(list.resources[0]).toMatchObject({ uri: 'grammar://a13', mimeType: 'text/markdown' });
     expect(list.resources).toHaveLength(21);
     const whole = await call('resources/read', { uri: 'grammar://a13' });
-    expect(whole.contents[0].text).toContain('comió');
+    expect(whole.contents[0]).toMatchObject({ text: expect.stringContaining('comió') });
     const eat = await call('resources/read', { uri: 'grammar://a13/eat' });
-    expect(eat.contents[0].text).toContain('comió');
-    expect(eat.contents[0].text).not.toContain('escribió');
+    const eatText = (eat.contents[0] as { text: string }).text;
+    expect(eatText).toContain('comió');
+    expect(eatText).not.toContain('escribió');
     await expect(call('resources/read', { uri: 'grammar://a13/run' })).rejects.toMatchObject({ code: -32002 });
     const completion = await call('completion/complete', {
       ref: { type: 'ref/resource', uri: 'grammar://a13/{verb}' },
@@ -155,8 +163,8 @@ describe('resources and prompts', () => {
   test('explain_tense embeds the verb resource; bad arguments are -32602', async () => {
     const { call } = await legacy();
     const prompt = await call('prompts/get', { name: 'explain_tense', arguments: { verb: 'eat', tense: 'past simple' } });
-    expect(prompt.messages[0].content.text).toContain('ate — comió');
-    expect(prompt.messages[1].content).toMatchObject({
+    expect(prompt.messages[0]?.content).toMatchObject({ type: 'text', text: expect.stringContaining('ate — comió') });
+    expect(prompt.messages[1]?.content).toMatchObject({
       type: 'resource',
       resource: { uri: 'grammar://a13/eat', mimeType: 'text/markdown' },
     });
@@ -165,7 +173,7 @@ describe('resources and prompts', () => {
       message: "verb 'run' is out of scope (§A13)",
     });
     const drill = await call('prompts/get', { name: 'conjugation_drill', arguments: { verb: 'be', questions: '3' } });
-    expect(drill.messages[0].content.text.match(/^\d\. be —/gm)).toHaveLength(3);
+    expect((drill.messages[0]?.content as { text: string }).text.match(/^\d\. be —/gm)).toHaveLength(3);
   });
 });
 
@@ -177,7 +185,7 @@ describe('2026-07-28', () => {
     expect(discover.supportedVersions[0]).toBe('2026-07-28');
     const result = await call('tools/call', { name: 'lookup_spanish', arguments: { english_form: 'ate' }, _meta: modernMeta });
     expect(result).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'comió' }] });
-    expect(result._meta[MetaKey.serverInfo].name).toBe('wiremcp-grammar');
+    expect(result._meta?.[MetaKey.serverInfo]?.name).toBe('wiremcp-grammar');
     await expect(call('resources/read', { uri: 'grammar://a13/run', _meta: modernMeta })).rejects.toMatchObject({ code: -32602 });
   });
 });

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { McpClient, type InputHandlers } from '@wiremcp/client';
 import { StdioClientTransport } from '@wiremcp/transport-stdio';
 import { afterEach, describe, expect, test } from 'vitest';
+import { changes as changesOf } from './events.js';
 
 const interopManifest = fileURLToPath(new URL('../package.json', import.meta.url));
 
@@ -114,16 +115,16 @@ describe('official SDK v2 server (stdio, dual-era)', () => {
     const client = new McpClient({ name: 'wiremcp-interop', version: '1.0.0' });
     await client.connect(transport);
     const changes: string[] = [];
-    client.onToolsListChanged(() => changes.push('managed'));
+    const recorded = changesOf();
+    client.onToolsListChanged(() => (changes.push('managed'), recorded.changed()));
     const stream = await client.listen(
       { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ['docs://readme'] },
-      { onNotification: (n) => changes.push(`explicit ${n.method}`) },
+      { onNotification: (n) => (changes.push(`explicit ${n.method}`), recorded.changed()) },
     );
     // The server does not declare resources.subscribe, so the acknowledgement leaves the subscription out.
     expect(stream.acknowledged).toEqual({ toolsListChanged: true, promptsListChanged: true });
     await client.callTool('grow', {});
-    const deadline = Date.now() + 3000;
-    while (changes.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await recorded.until(() => changes.length >= 2);
     expect(changes.sort()).toEqual(['explicit notifications/tools/list_changed', 'managed']);
     await stream.close();
     expect(await stream.done).toEqual({ reason: 'client-cancelled' });

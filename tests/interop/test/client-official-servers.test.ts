@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { McpClient, MemoryEraCache, RpcError, type InputHandlers } from '@wiremcp/client';
 import { StdioClientTransport } from '@wiremcp/transport-stdio';
+import { changes } from './events.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 
 const require = createRequire(import.meta.url);
@@ -41,13 +42,9 @@ async function stopAll(): Promise<void> {
   await Promise.all(transports.splice(0).map((transport) => transport.close()));
 }
 
-const until = async (condition: () => boolean, timeoutMs = 5000): Promise<void> => {
-  const start = Date.now();
-  while (!condition()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
+/** What the handlers and listeners below record; tests wait on it instead of sleeping. */
+const recorded = changes();
+const until = (condition: () => boolean): Promise<void> => recorded.until(condition);
 
 describe('official server-everything (stdio)', () => {
   const everything = binOf('@modelcontextprotocol/server-everything');
@@ -55,6 +52,7 @@ describe('official server-everything (stdio)', () => {
   const handlers: InputHandlers = {
     sampling: (params) => {
       asked.push('sampling');
+      recorded.changed();
       return {
         role: 'assistant',
         content: { type: 'text', text: `model says hi to ${params.messages.length} message(s)` },
@@ -63,10 +61,12 @@ describe('official server-everything (stdio)', () => {
     },
     elicitation: (params) => {
       asked.push(`elicitation:${params.mode ?? 'form'}`);
+      recorded.changed();
       return { action: 'accept', content: { name: 'Ada Lovelace', check: true } };
     },
     roots: () => {
       asked.push('roots');
+      recorded.changed();
       return { roots: [{ uri: 'file:///workspace', name: 'workspace' }] };
     },
   };
@@ -81,7 +81,10 @@ describe('official server-everything (stdio)', () => {
       { name: 'wiremcp-interop', version: '1.0.0' },
       { handlers, eraCache: new MemoryEraCache(), serverKey: `node ${everything} stdio` },
     );
-    client.onLogMessage((params) => logs.push({ level: params.level, data: params.data }));
+    client.onLogMessage((params) => {
+      logs.push({ level: params.level, data: params.data });
+      recorded.changed();
+    });
     await client.connect(spawned.transport);
   });
 
@@ -172,8 +175,12 @@ describe('official server-everything (stdio)', () => {
       code: 'REQUEST_TIMEOUT',
     });
     const controller = new AbortController();
-    const call = client.callTool('trigger-long-running-operation', { duration: 5, steps: 5 }, { signal: controller.signal });
-    setTimeout(() => controller.abort('enough'), 50);
+    // Aborted once the server reports progress: the call is under way.
+    const call = client.callTool(
+      'trigger-long-running-operation',
+      { duration: 5, steps: 5 },
+      { signal: controller.signal, onprogress: () => controller.abort('enough') },
+    );
     await expect(call).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
     expect(sent.filter((m) => m === 'notifications/cancelled').length).toBeGreaterThanOrEqual(2);
     // The connection is still healthy afterwards.

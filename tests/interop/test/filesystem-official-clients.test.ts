@@ -85,7 +85,11 @@ describe.skipIf(!FS_BUILT).each(CLIENTS)('official $flavor client → wiremcp fi
     const found = await connection.callTool({ name: 'search_file_contents', arguments: { path: root, pattern: 'answer' } });
     expect(found.structuredContent).toMatchObject({ filesMatched: 1, matches: [{ path: join(root, 'src', 'main.ts'), line: 1 }] });
     const tree = await connection.callTool({ name: 'directory_tree', arguments: { path: root } });
-    expect(tree.structuredContent.tree).toContainEqual({ name: 'src', type: 'directory', children: [{ name: 'main.ts', type: 'file' }] });
+    expect((tree.structuredContent as { tree: unknown[] }).tree).toContainEqual({
+      name: 'src',
+      type: 'directory',
+      children: [{ name: 'main.ts', type: 'file' }],
+    });
   });
 
   test('refusals are tool errors naming only the given path; nothing outside comes back', async () => {
@@ -97,7 +101,7 @@ describe.skipIf(!FS_BUILT).each(CLIENTS)('official $flavor client → wiremcp fi
       expect(JSON.stringify(result)).not.toContain(SECRET);
     }
     const sizes = await connection.callTool({ name: 'list_directory_with_sizes', arguments: { path: root } });
-    expect(sizes.structuredContent.entries).toContainEqual({ name: 'link-out', type: 'symlink' });
+    expect((sizes.structuredContent as { entries: unknown[] }).entries).toContainEqual({ name: 'link-out', type: 'symlink' });
   });
 
   test('files are resources: template, completion, read', async () => {

@@ -4,7 +4,15 @@
  * Skipped until `servers/grammar/dist/bin.js` exists.
  */
 import { afterAll, afterEach, expect, describe, test } from 'vitest';
-import { closeAll, connectOfficial, GRAMMAR_BIN, GRAMMAR_BUILT, type Flavor } from './server-official-clients-helpers.js';
+import {
+  closeAll,
+  connectOfficial,
+  GRAMMAR_BIN,
+  GRAMMAR_BUILT,
+  resourceTextOf,
+  textOf,
+  type Flavor,
+} from './server-official-clients-helpers.js';
 
 const leftovers: number[] = [];
 afterEach(async () => {
@@ -39,7 +47,7 @@ describe.skipIf(!GRAMMAR_BUILT).each(CLIENTS)('official $flavor client → gramm
     expect(ate.content).toEqual([{ type: 'text', text: 'ate' }]);
     expect(ate.structuredContent).toMatchObject({ verb: 'eat', english: 'ate', spanish: 'comió' });
     const spanish = await connection.callTool({ name: 'lookup_spanish', arguments: { english_form: 'ate' } });
-    expect(spanish.content[0].text).toBe('comió');
+    expect(textOf(spanish)).toBe('comió');
     const outOfScope = await connection.callTool({ name: 'conjugate', arguments: { verb: 'run', tense: 'past simple', person: '3sg' } });
     expect(outOfScope).toMatchObject({ isError: true, content: [{ type: 'text', text: "verb 'run' is out of scope (§A13)" }] });
     const agreement = await connection.callTool({ name: 'check_subject_verb_agreement', arguments: { subject: 'he', verb_form: 'eat' } });
@@ -54,7 +62,7 @@ describe.skipIf(!GRAMMAR_BUILT).each(CLIENTS)('official $flavor client → gramm
     expect(table.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringContaining('comió') });
     const { resourceTemplates } = await connection.client.listResourceTemplates();
     expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual(['grammar://a13/{verb}']);
-    expect((await connection.client.readResource({ uri: 'grammar://a13/eat' })).contents[0].text).toContain('ate');
+    expect(resourceTextOf(await connection.client.readResource({ uri: 'grammar://a13/eat' }))).toContain('ate');
     const completion = await connection.client.complete({
       ref: { type: 'ref/resource', uri: 'grammar://a13/{verb}' },
       argument: { name: 'verb', value: 'w' },
@@ -67,7 +75,7 @@ describe.skipIf(!GRAMMAR_BUILT).each(CLIENTS)('official $flavor client → gramm
     const { prompts } = await connection.client.listPrompts();
     expect(prompts.map((prompt: { name: string }) => prompt.name)).toEqual(['explain_tense', 'conjugation_drill']);
     const explained = await connection.client.getPrompt({ name: 'explain_tense', arguments: { verb: 'eat', tense: 'past simple' } });
-    expect(explained.messages[1].content).toMatchObject({ type: 'resource', resource: { uri: 'grammar://a13/eat' } });
+    expect(explained.messages[1]?.content).toMatchObject({ type: 'resource', resource: { uri: 'grammar://a13/eat' } });
     await expect(
       connection.client.getPrompt({ name: 'explain_tense', arguments: { verb: 'run', tense: 'past simple' } }),
     ).rejects.toMatchObject({ code: -32602 });

@@ -7,6 +7,7 @@
  * process the v2 client spawns in `auto` mode).
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import type { CompleteResultOf, InputParamsOf, JsonObject } from '@wiremcp/protocol';
 import { fileURLToPath } from 'node:url';
 import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -37,19 +38,42 @@ export const GRAMMAR_BUILT = existsSync(GRAMMAR_BIN);
  */
 export type Flavor = 'v1' | 'v2' | 'v2-auto' | 'v2-pin';
 
-type Json = Record<string, any>;
+/** Any JSON object, as it travels (what the tests inspect is checked by their assertions). */
+type Json = JsonObject;
 
 /** What a test client answers to sampling, elicitation and roots (legacy requests and modern input requests alike). */
 export interface Answers {
-  sampling?: (params: Json) => Json;
-  elicitation?: (params: Json) => Json;
+  sampling?: (params: InputParamsOf<'sampling/createMessage'>) => Json;
+  elicitation?: (params: InputParamsOf<'elicitation/create'>) => Json;
   roots?: (params: Json) => Json;
 }
 
 /** Every message the client's transport sent and received, in order. */
 export interface WireLog {
-  sent: Json[];
-  received: Json[];
+  sent: WireMessage[];
+  received: WireMessage[];
+}
+
+/** A JSON-RPC message as the wire tap records it: the fields the tests read, typed; the rest is the peer's. */
+export interface WireMessage {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: {
+    name?: string;
+    requestId?: string | number;
+    inputResponses?: Json;
+    _meta?: Json;
+    [key: string]: unknown;
+  };
+  result?: {
+    resultType?: string;
+    protocolVersion?: string;
+    tools?: Array<{ name: string }>;
+    inputRequests?: Record<string, { method: string; params?: Json }>;
+    [key: string]: unknown;
+  };
+  error?: { code: number; message: string; data?: unknown };
 }
 
 /** Options of one call. */
@@ -59,17 +83,17 @@ export interface CallOptions {
   timeout?: number;
 }
 
-/** The methods both official clients share, typed loosely enough for both. */
+/** The methods both official clients share, with the results typed by the spec (either era's shape). */
 export interface CommonClient {
-  listTools(params?: { cursor?: string }): Promise<Json>;
-  listResources(params?: { cursor?: string }): Promise<Json>;
-  listResourceTemplates(params?: { cursor?: string }): Promise<Json>;
-  readResource(params: { uri: string }): Promise<Json>;
+  listTools(params?: { cursor?: string }): Promise<CompleteResultOf<'tools/list'>>;
+  listResources(params?: { cursor?: string }): Promise<CompleteResultOf<'resources/list'>>;
+  listResourceTemplates(params?: { cursor?: string }): Promise<CompleteResultOf<'resources/templates/list'>>;
+  readResource(params: { uri: string }): Promise<CompleteResultOf<'resources/read'>>;
   subscribeResource(params: { uri: string }): Promise<Json>;
   unsubscribeResource(params: { uri: string }): Promise<Json>;
-  listPrompts(params?: { cursor?: string }): Promise<Json>;
-  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<Json>;
-  complete(params: Json): Promise<Json>;
+  listPrompts(params?: { cursor?: string }): Promise<CompleteResultOf<'prompts/list'>>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<CompleteResultOf<'prompts/get'>>;
+  complete(params: Json): Promise<CompleteResultOf<'completion/complete'>>;
   setLoggingLevel(level: string): Promise<Json>;
   ping(): Promise<Json>;
   close(): Promise<void>;
@@ -86,7 +110,7 @@ export interface OfficialConnection {
   pid: number | undefined;
   /** What the server wrote to stderr. */
   stderr: () => string;
-  callTool(params: { name: string; arguments?: Json; _meta?: Json }, options?: CallOptions): Promise<Json>;
+  callTool(params: { name: string; arguments?: Json; _meta?: Json }, options?: CallOptions): Promise<CompleteResultOf<'tools/call'>>;
   /** Registers a handler for a server notification (use before the notification can arrive). */
   onNotification(method: NotificationMethod, handler: (params: Json) => void): void;
   /** The server's `serverInfo`. */
@@ -117,15 +141,15 @@ interface Tracked {
 const open: Tracked[] = [];
 
 /** Records what `transport` sends and delivers, without changing it. */
-function tap(transport: { send: (...args: any[]) => Promise<void>; onmessage?: unknown }): WireLog {
+function tap(transport: { send: (message: WireMessage, ...rest: never[]) => Promise<void>; onmessage?: unknown }): WireLog {
   const wire: WireLog = { sent: [], received: [] };
   const send = transport.send.bind(transport);
-  transport.send = (message: Json, ...rest: unknown[]) => {
+  transport.send = (message: WireMessage, ...rest: never[]) => {
     wire.sent.push(message);
     return send(message, ...rest);
   };
-  let handler: ((message: Json, extra?: unknown) => void) | undefined;
-  const wrapped = (message: Json, extra?: unknown) => {
+  let handler: ((message: WireMessage, extra?: unknown) => void) | undefined;
+  const wrapped = (message: WireMessage, extra?: unknown) => {
     wire.received.push(message);
     handler?.(message, extra);
   };
@@ -154,10 +178,11 @@ export async function connectOfficial(
   const params = { command: process.execPath, args: [bin, ...(options.args ?? [])], stderr: 'pipe' as const };
   const capabilities = options.capabilities ?? {};
   const answers = options.answers ?? {};
-  const ask = (kind: keyof Answers, requestParams: Json) => {
-    const answer = answers[kind];
+  // The SDKs type each answer by its own schemas; the test's answers are JSON in the spec's shape.
+  const ask = <K extends keyof Answers>(kind: K, requestParams: unknown): never => {
+    const answer = answers[kind] as ((params: unknown) => Json) | undefined;
     if (!answer) throw new Error(`this test client has no answer for ${kind}`);
-    return answer(requestParams) as any;
+    return answer(requestParams) as never;
   };
 
   let connection: OfficialConnection;
@@ -168,7 +193,7 @@ export async function connectOfficial(
     if ('roots' in capabilities) client.setRequestHandler(ListRootsRequestSchema, (request) => ask('roots', request.params ?? {}));
     const transport = new V1StdioClientTransport(params);
     const stderr = collect(transport.stderr as NodeJS.ReadableStream | null);
-    const wire = tap(transport as any);
+    const wire = tap(transport as unknown as Parameters<typeof tap>[0]);
     connection = {
       flavor,
       client: client as unknown as CommonClient,
@@ -178,9 +203,13 @@ export async function connectOfficial(
         return transport.pid ?? undefined;
       },
       stderr,
-      callTool: (toolParams, callOptions) => client.callTool(toolParams, CallToolResultSchema, callOptions) as Promise<Json>,
+      callTool: (toolParams, callOptions) =>
+        client.callTool(toolParams, CallToolResultSchema, callOptions) as Promise<CompleteResultOf<'tools/call'>>,
       onNotification: (method, handler) =>
-        client.setNotificationHandler(V1_NOTIFICATION_SCHEMAS[method] as any, (n: any) => handler(n.params)),
+        // The five schemas differ in their method literal only; the handler reads params, which all have.
+        client.setNotificationHandler(V1_NOTIFICATION_SCHEMAS[method] as typeof LoggingMessageNotificationSchema, (n) =>
+          handler(n.params as Json),
+        ),
       serverInfo: () => client.getServerVersion(),
     };
     open.push({ connection, closed: false });
@@ -199,7 +228,7 @@ export async function connectOfficial(
     if ('roots' in capabilities) client.setRequestHandler('roots/list', (request) => ask('roots', request.params ?? {}));
     const transport = new V2StdioClientTransport(params);
     const stderr = collect(transport.stderr as NodeJS.ReadableStream | null);
-    const wire = tap(transport as any);
+    const wire = tap(transport as unknown as Parameters<typeof tap>[0]);
     connection = {
       flavor,
       client: client as unknown as CommonClient,
@@ -209,8 +238,9 @@ export async function connectOfficial(
         return transport.pid ?? undefined;
       },
       stderr,
-      callTool: (toolParams, callOptions) => client.callTool(toolParams as any, callOptions) as Promise<Json>,
-      onNotification: (method, handler) => client.setNotificationHandler(method, (n: any) => handler(n.params)),
+      callTool: (toolParams, callOptions) =>
+        client.callTool(toolParams as Parameters<V2Client['callTool']>[0], callOptions) as Promise<CompleteResultOf<'tools/call'>>,
+      onNotification: (method, handler) => client.setNotificationHandler(method, (n) => handler(n.params as Json)),
       serverInfo: () => client.getServerVersion(),
     };
     open.push({ connection, closed: false });
@@ -284,13 +314,13 @@ export async function closeAll(): Promise<number[]> {
 export const TEST_ANSWERS: Answers = {
   sampling: (params) => ({
     role: 'assistant',
-    content: { type: 'text', text: `model says: ${params.messages?.[0]?.content?.text ?? ''}` },
+    content: { type: 'text', text: `model says: ${firstText(params.messages[0]?.content)}` },
     model: 'interop-test-model',
     stopReason: 'endTurn',
   }),
   elicitation: (params) => {
     if (params.mode === 'url') return { action: 'accept' };
-    const properties: Record<string, { type?: string }> = params.requestedSchema?.properties ?? {};
+    const properties: Record<string, { type?: string }> = params.requestedSchema.properties;
     const content: Json = {};
     for (const [name, schema] of Object.entries(properties)) {
       content[name] =
@@ -310,21 +340,41 @@ export const TEST_ANSWERS: Answers = {
 /** Client capabilities that unlock every server feature. */
 export const ALL_CLIENT_CAPABILITIES = { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } };
 
+/** The text of a sampling message's content (one block, or the first of several). */
+function firstText(content: unknown): string {
+  const block = (Array.isArray(content) ? content[0] : content) as { text?: unknown } | undefined;
+  return typeof block?.text === 'string' ? block.text : '';
+}
+
 /** Messages of `wire` that are server→client requests (method and id). */
-export function serverRequests(wire: WireLog): Json[] {
+export function serverRequests(wire: WireLog): WireMessage[] {
   return wire.received.filter((message) => typeof message.method === 'string' && message.id !== undefined);
 }
 
 /** Results of `wire` whose `resultType` is `input_required`. */
-export function inputRequiredResults(wire: WireLog): Json[] {
-  return wire.received.filter((message) => message.result?.resultType === 'input_required').map((message) => message.result);
+export function inputRequiredResults(wire: WireLog): Array<NonNullable<WireMessage['result']>> {
+  return wire.received.flatMap((message) => (message.result?.resultType === 'input_required' ? [message.result] : []));
 }
 
-/** The text of the first content block of a result. */
-export const textOf = (result: Json): string | undefined => result.content?.[0]?.text;
+/** The text of content block `index` of a result, when it is a text block. */
+export function textOf(result: { content?: ReadonlyArray<{ type: string }> }, index = 0): string | undefined {
+  const block = result.content?.[index] as { text?: unknown } | undefined;
+  return typeof block?.text === 'string' ? block.text : undefined;
+}
 
-/** Waits `ms` milliseconds (for notifications that follow a result). */
-export const settle = (ms = 100): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** The text of resource contents `index` of a `resources/read` result, when it is text. */
+export function resourceTextOf(result: { contents: ReadonlyArray<{ uri: string }> }, index = 0): string | undefined {
+  const contents = result.contents[index] as { text?: unknown } | undefined;
+  return typeof contents?.text === 'string' ? contents.text : undefined;
+}
+
+/**
+ * A round trip to the server (`tools/list`, in either era): whatever it sent before answering — notifications that
+ * follow a result, list changes announced a tick after the call that caused them — has arrived when this resolves.
+ */
+export async function roundTrip(connection: OfficialConnection): Promise<void> {
+  await connection.client.listTools();
+}
 
 /** The era a connection ended up in, read from the wire: an initialize exchange, or the modern `_meta` on requests. */
 export function eraOnTheWire(connection: OfficialConnection): { era: 'legacy' | 'modern'; version: string | undefined } {
@@ -333,6 +383,8 @@ export function eraOnTheWire(connection: OfficialConnection): { era: 'legacy' | 
     const response = connection.wire.received.find((message) => message.id === initialize.id);
     return { era: 'legacy', version: response?.result?.protocolVersion };
   }
-  const request = connection.wire.sent.find((message) => message.params?._meta?.['io.modelcontextprotocol/protocolVersion']);
-  return { era: 'modern', version: request?.params._meta['io.modelcontextprotocol/protocolVersion'] };
+  const version = (message: WireMessage): unknown => message.params?._meta?.['io.modelcontextprotocol/protocolVersion'];
+  const request = connection.wire.sent.find((message) => version(message) !== undefined);
+  const found = request === undefined ? undefined : version(request);
+  return { era: 'modern', version: typeof found === 'string' ? found : undefined };
 }

@@ -7,7 +7,15 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { closeAll, connectOfficial, eraOnTheWire, type Flavor, type OfficialConnection } from './server-official-clients-helpers.js';
+import type { JsonObject, Resource } from '@wiremcp/protocol';
+import {
+  closeAll,
+  connectOfficial,
+  eraOnTheWire,
+  resourceTextOf,
+  type Flavor,
+  type OfficialConnection,
+} from './server-official-clients-helpers.js';
 
 const BIN = fileURLToPath(new URL('../../../servers/resources-demo/bin/wiremcp-resources-demo.js', import.meta.url));
 const DIST = fileURLToPath(new URL('../../../servers/resources-demo/dist/bin.js', import.meta.url));
@@ -17,8 +25,8 @@ const LIST_CHANGED = 'notifications/resources/list_changed';
 /** 8 catalogue files, 6 other direct resources, 118 elements. */
 const RESOURCE_COUNT = 132;
 
-/** The helpers' loosely typed JSON (results of both official clients). */
-type Json = Awaited<ReturnType<OfficialConnection['callTool']>>;
+/** Notification params as the helpers deliver them. */
+type Json = JsonObject;
 
 beforeAll(() => {
   if (!existsSync(DIST)) throw new Error(`${DIST} is missing: run \`turbo run build\` first`);
@@ -80,7 +88,8 @@ function inbox(connection: OfficialConnection) {
 }
 
 /** The text of a read's first contents, parsed as JSON. */
-const json = (result: Json) => JSON.parse(result.contents[0].text);
+const json = (result: { contents: ReadonlyArray<{ uri: string }> }): Record<string, unknown> =>
+  JSON.parse(resourceTextOf(result) ?? 'null') as Record<string, unknown>;
 
 describe.each(CLIENTS)('official $flavor client → resources demo', ({ flavor, era, version }) => {
   const connect = () => connectOfficial(flavor, { bin: BIN, args: ['--tick-ms', '50'] });
@@ -96,7 +105,7 @@ describe.each(CLIENTS)('official $flavor client → resources demo', ({ flavor, 
   test('resources/list in pages of five, text and blob contents, several contents in one read', async () => {
     const connection = await connect();
     const { client } = connection;
-    let resources: Json[];
+    let resources: Resource[];
     if (flavor === 'v1') {
       // v1 returns one page at a time; the cursors bring the rest.
       const first = await client.listResources();
@@ -121,21 +130,19 @@ describe.each(CLIENTS)('official $flavor client → resources demo', ({ flavor, 
       annotations: { audience: ['user', 'assistant'], priority: 1, lastModified: '2026-11-20T09:00:00Z' },
       icons: [{ mimeType: 'image/svg+xml', sizes: ['any'] }],
     });
-    expect((await client.readResource({ uri: 'demo://files/docs/welcome.md' })).contents[0].text).toMatch(
-      /^# Welcome to the resources demo/,
-    );
+    expect(resourceTextOf(await client.readResource({ uri: 'demo://files/docs/welcome.md' }))).toMatch(/^# Welcome to the resources demo/);
     expect((await client.readResource({ uri: 'demo://files/images/pixel-art/heart.png' })).contents[0]).toMatchObject({
       mimeType: 'image/png',
       blob: expect.stringMatching(/^iVBORw0KGgo/),
     });
     const folder = await client.readResource({ uri: 'demo://folders/images' });
-    expect(folder.contents.map((item: Json) => item.uri)).toEqual(['demo://folders/images', 'demo://files/images/logo.svg']);
+    expect(folder.contents.map((item) => item.uri)).toEqual(['demo://folders/images', 'demo://files/images/logo.svg']);
   });
 
   test('templates beyond level 1, completion that depends on context.arguments, invalid cursors and missing resources', async () => {
     const connection = await connect();
     const { client } = connection;
-    const templates = (await client.listResourceTemplates()).resourceTemplates.map((template: Json) => template.uriTemplate);
+    const templates = (await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate);
     expect(templates.slice(0, 3)).toEqual(['demo://files/{folder}/{+name}', 'demo://folders{/segments*}', 'demo://search{?q,limit}']);
     expect(templates).toHaveLength(flavor === 'v1' ? 5 : 6);
 
@@ -143,7 +150,7 @@ describe.each(CLIENTS)('official $flavor client → resources demo', ({ flavor, 
       total: 1,
       results: [{ uri: 'demo://elements/Fe' }],
     });
-    expect((await client.readResource({ uri: 'demo://files/images/pixel-art/star.png' })).contents[0].mimeType).toBe('image/png');
+    expect((await client.readResource({ uri: 'demo://files/images/pixel-art/star.png' })).contents[0]?.mimeType).toBe('image/png');
     const names = await client.complete({
       ref: { type: 'ref/resource', uri: 'demo://files/{folder}/{+name}' },
       argument: { name: 'name', value: '' },
@@ -188,7 +195,7 @@ describe.each(CLIENTS)('official $flavor client → resources demo', ({ flavor, 
     expect(edited.content[1]).toEqual({ type: 'resource', resource: { uri: 'demo://notes/1', mimeType: 'text/markdown', text: 'second' } });
     const updated = await notifications.next(UPDATED, (params) => params.uri === 'demo://notes/1');
     if (era === 'modern') expect(updated._meta).toEqual({ [SUBSCRIPTION_ID]: expect.anything() });
-    expect((await client.readResource({ uri: 'demo://notes/1' })).contents[0].text).toBe('second');
+    expect(resourceTextOf(await client.readResource({ uri: 'demo://notes/1' }))).toBe('second');
 
     await connection.callTool({ name: 'delete_note', arguments: { uri: 'demo://notes/1' } });
     await notifications.next(LIST_CHANGED);
@@ -215,8 +222,11 @@ describe.each(CLIENTS)('official $flavor client → resources demo', ({ flavor, 
     const { client } = connection;
     const hints = async (uri: string) => {
       await client.readResource({ uri });
-      const answer = connection.wire.received.filter((message) => message.result?.contents?.[0]?.uri === uri).at(-1)!;
-      return { ttlMs: answer.result.ttlMs, cacheScope: answer.result.cacheScope };
+      const answer = connection.wire.received
+        .map((message) => message.result as { contents?: Array<{ uri: string }>; ttlMs?: number; cacheScope?: string } | undefined)
+        .filter((result) => result?.contents?.[0]?.uri === uri)
+        .at(-1);
+      return { ttlMs: answer?.ttlMs, cacheScope: answer?.cacheScope };
     };
     if (era === 'legacy') {
       expect(await hints('demo://files/docs/caching.md')).toEqual({ ttlMs: undefined, cacheScope: undefined });
@@ -232,19 +242,19 @@ describe.each(CLIENTS)('official $flavor client → resources demo', ({ flavor, 
     const connection = await connect();
     const { client } = connection;
     const discuss = await client.getPrompt({ name: 'discuss_resource', arguments: { uri: 'demo://elements/Au' } });
-    expect(discuss.messages[0].content).toMatchObject({
+    expect(discuss.messages[0]?.content).toMatchObject({
       type: 'resource',
       resource: { uri: 'demo://elements/Au', mimeType: 'application/json' },
     });
     const tour = await client.getPrompt({ name: 'tour', arguments: { folder: 'docs' } });
-    expect(tour.messages.slice(1).map((message: Json) => message.content.type)).toEqual([
+    expect(tour.messages.slice(1).map((message) => message.content.type)).toEqual([
       'resource_link',
       'resource_link',
       'resource_link',
       'resource_link',
     ]);
     const found = await connection.callTool({ name: 'find_resources', arguments: { query: 'pixel' } });
-    expect(found.content.filter((block: Json) => block.type === 'resource_link').map((block: Json) => block.uri)).toEqual([
+    expect(found.content.flatMap((block) => (block.type === 'resource_link' ? [block.uri] : []))).toEqual([
       'demo://files/images/pixel-art/heart.png',
       'demo://files/images/pixel-art/star.png',
     ]);

@@ -3,14 +3,17 @@
  * server's (hosts and prompts depend on them); the additions are optional. Unknown arguments are accepted, as the
  * official server accepts them.
  */
-import type { JsonSchema } from '@wiremcp/server';
+import type { JsonSchema, ToolDefinition } from '@wiremcp/server';
+
+/** A tool's input schema: an object schema (the spec requires `type: "object"` at its root). */
+type ObjectSchema = ToolDefinition['inputSchema'];
 
 const path = { type: 'string', description: 'Absolute path, or relative to the first allowed directory' } as const;
 const integer = (description: string, minimum = 0): JsonSchema => ({ type: 'integer', minimum, description });
 const globs = (description: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, description });
 
 /** An object schema. */
-export function object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
+export function object(properties: Record<string, JsonSchema>, required: string[] = []): ObjectSchema {
   return required.length === 0 ? { type: 'object', properties } : { type: 'object', properties, required };
 }
 

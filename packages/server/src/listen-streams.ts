@@ -1,0 +1,128 @@
+/**
+ * 2026-07-28 `subscriptions/listen` streams on the server side. A stream is one long-lived request: the server
+ * acknowledges the subset of the filter it honours, then forwards matching list changes and resource updates,
+ * each tagged with `_meta.subscriptionId` = the request's id, until the stream ends:
+ *
+ * - gracefully, when the server closes, or the connection it arrived on closes or reaches end of input:
+ *   `notifications/cancelled` for the listen request, then its response (the spec asks for both);
+ * - quietly, when the request is cancelled (the client's `notifications/cancelled`, a closed transport, or the
+ *   abort of a `dispatch` exchange): the stream is gone, nothing more is sent.
+ */
+import {
+  hasCapability,
+  invalidParams,
+  MetaKey,
+  type EraNeutralResult,
+  type ProtocolVersion,
+  type RequestId,
+  type SubscriptionFilter,
+} from '@wiremcp/protocol';
+import type { RequestScope } from './handler-context.js';
+import type { ServerRequestContext, WireParams } from './server-peer.js';
+import type { ListKind, Subscriber, SubscriberRegistry } from './subscriber-registry.js';
+
+/** What opening a stream needs from the server. */
+export interface ListenHost {
+  capabilitiesFor(version: ProtocolVersion): Readonly<Record<string, unknown>>;
+  readonly subscribers: SubscriberRegistry;
+}
+
+/** The streams of one connection, ended with it; `undefined` where streams end only with their request. */
+export type ListenOwner = Set<ListenStream> | undefined;
+
+type ListenResult = EraNeutralResult<'subscriptions/listen'>;
+
+/** One open stream. */
+export class ListenStream implements Subscriber {
+  readonly id: RequestId;
+  readonly #rpc: ServerRequestContext;
+  readonly #lists: ReadonlySet<ListKind>;
+  readonly #resources: ReadonlySet<string>;
+  readonly #subscribers: SubscriberRegistry;
+  readonly #owner: ListenOwner;
+  readonly #resolve: (result: ListenResult) => void;
+  #ended = false;
+
+  constructor(
+    rpc: ServerRequestContext,
+    lists: ReadonlySet<ListKind>,
+    resources: ReadonlySet<string>,
+    subscribers: SubscriberRegistry,
+    owner: ListenOwner,
+    resolve: (result: ListenResult) => void,
+  ) {
+    this.id = rpc.id;
+    this.#rpc = rpc;
+    this.#lists = lists;
+    this.#resources = resources;
+    this.#subscribers = subscribers;
+    this.#owner = owner;
+    this.#resolve = resolve;
+    subscribers.add(this);
+    owner?.add(this);
+  }
+
+  listChanged(kind: ListKind): void {
+    if (this.#lists.has(kind)) {
+      this.#rpc.notify(`notifications/${kind}/list_changed`, { _meta: { [MetaKey.subscriptionId]: this.id } }).catch(() => {});
+    }
+  }
+
+  resourceUpdated(uri: string): void {
+    if (this.#resources.has(uri)) {
+      this.#rpc.notify('notifications/resources/updated', { _meta: { [MetaKey.subscriptionId]: this.id }, uri }).catch(() => {});
+    }
+  }
+
+  /**
+   * Ends the stream. With a `reason` (a graceful end), `notifications/cancelled` for the listen request goes
+   * first, then its response; without one (the request was cancelled), only the bookkeeping. Idempotent.
+   */
+  end(reason?: string): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#subscribers.delete(this);
+    this.#owner?.delete(this);
+    const rpc = this.#rpc;
+    if (reason !== undefined && !rpc.cancelled) rpc.notify('notifications/cancelled', { requestId: this.id, reason }).catch(() => {});
+    this.#resolve({ _meta: { [MetaKey.subscriptionId]: this.id } });
+  }
+}
+
+/** Serves `subscriptions/listen`: acknowledges the honoured filter and resolves when the stream ends. */
+export function openListenStream(
+  params: WireParams,
+  scope: RequestScope,
+  rpc: ServerRequestContext,
+  host: ListenHost,
+  owner: ListenOwner,
+): Promise<ListenResult> {
+  const requested = (params?.notifications ?? {}) as Record<string, unknown>;
+  if (typeof requested !== 'object' || requested === null || Array.isArray(requested)) {
+    throw invalidParams('Invalid params: "notifications" must be an object');
+  }
+  const caps = host.capabilitiesFor(scope.protocolVersion);
+  const honoured: SubscriptionFilter = {};
+  const lists = new Set<ListKind>();
+  const wants = (key: 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged', kind: ListKind): void => {
+    if (requested[key] === true && hasCapability(caps, [kind, 'listChanged'])) {
+      honoured[key] = true;
+      lists.add(kind);
+    }
+  };
+  wants('toolsListChanged', 'tools');
+  wants('promptsListChanged', 'prompts');
+  wants('resourcesListChanged', 'resources');
+  let resources: string[] = [];
+  if (Array.isArray(requested.resourceSubscriptions) && hasCapability(caps, ['resources', 'subscribe'])) {
+    resources = requested.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string');
+    honoured.resourceSubscriptions = resources;
+  }
+  return new Promise((resolve) => {
+    const stream = new ListenStream(rpc, lists, new Set(resources), host.subscribers, owner, resolve);
+    rpc.signal.addEventListener('abort', () => stream.end(), { once: true });
+    rpc
+      .notify('notifications/subscriptions/acknowledged', { _meta: { [MetaKey.subscriptionId]: rpc.id }, notifications: honoured })
+      .catch(() => {});
+  });
+}

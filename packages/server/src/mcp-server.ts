@@ -1,0 +1,150 @@
+import { LocalError, type LogLevel, type RpcResponse } from '@wiremcp/protocol';
+import { Peer, type Transport } from '@wiremcp/jsonrpc';
+import { dispatch, statelessOrigin, type DispatchExchange } from './dispatch.js';
+import type { RequestOrigin } from './method-table.js';
+import type { PromptHandler, PromptOptions, RegisteredPrompt } from './prompt-registry.js';
+import type { RegisteredResource, ResourceReader, TemplateOptions, TemplateReader } from './resource-registry.js';
+import { Connection, type ConnectionEvents, type ServerConnection } from './server-connection.js';
+import { ServerCore } from './server-core.js';
+import type { CustomRequestHandler, ServerOptions } from './server-options.js';
+import type { ServerPeer } from './server-peer.js';
+import type { RegisteredTool, ToolHandler } from './tool-registry.js';
+import type { Implementation, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from './types.js';
+
+/**
+ * An MCP server: a registry of tools, resources, prompts and completions that serves both protocol eras —
+ * legacy clients through `initialize`, 2026-07-28 clients statelessly, per request.
+ *
+ * Two ways to serve it, sharing the registries, compiled schemas, caches and server-wide notifications:
+ * - `connect(transport)` serves a connection (stdio, or one legacy HTTP session): a JSON-RPC peer that holds the
+ *   legacy session `initialize` opens, and serves 2026-07-28 requests on the same connection;
+ * - `dispatch(message, exchange)` serves one message with no connection at all (a stateless 2026-07-28 HTTP POST).
+ */
+export class McpServer {
+  /** Who the server is (`serverInfo`). */
+  readonly info: Implementation;
+  /** Called when a legacy client sent `notifications/initialized`. */
+  oninitialized: ((connection: ServerConnection) => void) | undefined;
+  /** Called when a legacy client sent `notifications/roots/list_changed`. */
+  onrootslistchanged: ((connection: ServerConnection) => void) | undefined;
+
+  readonly #core: ServerCore;
+  readonly #connections = new Set<ServerConnection>();
+  readonly #events: ConnectionEvents = {
+    initialized: (connection) => this.oninitialized?.(connection),
+    rootsListChanged: (connection) => this.onrootslistchanged?.(connection),
+    closed: (connection) => this.#connections.delete(connection),
+  };
+  readonly #stateless: RequestOrigin;
+
+  constructor(info: Implementation, options: ServerOptions = {}) {
+    if (typeof info?.name !== 'string' || typeof info.version !== 'string') {
+      throw new LocalError('INVALID_ARGUMENT', 'McpServer needs serverInfo with a name and a version');
+    }
+    const versions = ServerCore.versionsOf(options);
+    if (versions.length === 0) throw new LocalError('INVALID_ARGUMENT', 'McpServer needs at least one protocol version');
+    this.info = info;
+    this.#core = new ServerCore(info, options, versions);
+    this.#stateless = statelessOrigin(this.#core.modernVersions);
+  }
+
+  /** Instructions for the model. */
+  get instructions(): string | undefined {
+    return this.#core.instructions;
+  }
+
+  /** The connections currently served. */
+  get connections(): ReadonlySet<ServerConnection> {
+    return this.#connections;
+  }
+
+  /**
+   * Registers a tool. `Args` is the shape of the arguments the handler receives once they passed `inputSchema`.
+   * Throws `INVALID_ARGUMENT` for a bad definition or a duplicate name.
+   */
+  registerTool<Args = Record<string, unknown>>(definition: ToolDefinition, handler: ToolHandler<Args>): RegisteredTool {
+    return this.#core.tools.register(definition, handler);
+  }
+
+  /** Registers a fixed resource. */
+  registerResource(definition: ResourceDefinition, read: ResourceReader): RegisteredResource {
+    return this.#core.resources.register(definition, read);
+  }
+
+  /** Registers an RFC 6570 resource template, with optional variable completion and listing. */
+  registerResourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReader, options?: TemplateOptions): RegisteredResource {
+    return this.#core.resources.registerTemplate(definition, read, options);
+  }
+
+  /** Registers a prompt, with optional argument completion. */
+  registerPrompt(definition: PromptDefinition, handler: PromptHandler, options?: PromptOptions): RegisteredPrompt {
+    return this.#core.prompts.register(definition, handler, options);
+  }
+
+  /**
+   * Serves `method` with `handler` instead of the built-in handling, or adds a method. The handler runs after the
+   * era checks (a 2026-07-28 request's `_meta` is checked, its result stamped), with the context a tool handler
+   * gets. For a method of the spec, params and result are typed from the spec (`params` as either era sends
+   * them; `resultType` and the caching hints are the server's to add); for any other method, JSON objects.
+   */
+  setRequestHandler<M extends string>(method: M, handler: CustomRequestHandler<M>): void {
+    this.#core.custom.set(method, handler as unknown as CustomRequestHandler);
+  }
+
+  /** Serves a transport: one connection, with its own legacy session. Resolves once the transport is started. */
+  async connect(transport: Transport): Promise<ServerConnection> {
+    const core = this.#core;
+    const peer: ServerPeer = new Peer({ requestTimeoutMs: core.options.clientRequestTimeoutMs ?? 600_000, onInternalError: core.report });
+    const connection = new Connection(core, this.#events, peer);
+    this.#connections.add(connection);
+    try {
+      await connection.start(transport);
+    } catch (error) {
+      this.#connections.delete(connection);
+      throw error;
+    }
+    return connection;
+  }
+
+  /**
+   * Serves one inbound JSON-RPC message without a connection: what a stateless transport calls per message
+   * (2026-07-28 Streamable HTTP calls it per POST). Resolves with the answer: the response to a request, an error
+   * response (`-32600` for a broken envelope or a batch, `-32601`, `-32602`, `-32021`, `-32022`, exactly as on a
+   * connection; `-32020`, headers not matching the body, is the transport's to check), or `undefined` for a
+   * notification, a response, or a request whose exchange was aborted.
+   *
+   * - Notifications related to the request — progress, `notifications/message` when the request's `_meta` asked
+   *   for a log level, a listen stream's acknowledgement and notifications — go to `exchange.notify`, in order,
+   *   before the answer resolves.
+   * - `exchange.signal` aborting is cancellation: the handler's `ctx.signal` aborts, nothing more is sent, and the
+   *   promise resolves with `undefined` at once.
+   * - `subscriptions/listen` stays open, receiving the server-wide list changes and resource updates, until the
+   *   signal aborts (the stream is gone: `undefined`) or `close()` ends it (`notifications/cancelled` for it, then
+   *   its response).
+   * - A request needs the 2026-07-28 `_meta`: no legacy session can be held, so `initialize` is answered `-32022`
+   *   naming the modern revisions, and other legacy requests (`ping` excepted) `-32602` (serve legacy clients
+   *   with `connect`, one transport per session).
+   */
+  dispatch(message: unknown, exchange: DispatchExchange): Promise<RpcResponse | undefined> {
+    return dispatch(this.#core, this.#stateless, message, exchange);
+  }
+
+  /**
+   * Ends every listen stream (each gets `notifications/cancelled`, then its response), then closes every
+   * connection (waiting briefly for requests in progress).
+   */
+  async close(): Promise<void> {
+    this.#core.subscribers.endAll('the server is closing');
+    await Promise.all([...this.#connections].map((connection) => connection.close()));
+  }
+
+  /** Tells subscribers (legacy `resources/subscribe`, 2026-07-28 listen streams) that `uri` changed. */
+  notifyResourceUpdated(uri: string): void {
+    this.#core.subscribers.resourceUpdated(uri);
+  }
+
+  /** Sends a log message to every legacy session that wants its level (not tied to a request). */
+  log(level: LogLevel, data: unknown, logger?: string): void {
+    this.#core.subscribers.log(level, data, logger);
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * One transport served by a server: a JSON-RPC peer, the legacy session `initialize` may open on it, and the
+ * listen streams opened on it. Requests carrying the 2026-07-28 `_meta` are served statelessly on the same
+ * connection. Every request goes through the server's router; this file only wires the peer to it and owns what
+ * lives and dies with the connection.
+ */
+import type { JsonObject } from '@wiremcp/protocol';
+import type { Transport } from '@wiremcp/jsonrpc';
+import { openLegacySession, type LegacyHost, type LegacySession, type LegacySessionState } from './legacy-session.js';
+import type { ListenStream } from './listen-streams.js';
+import type { RequestOrigin } from './method-table.js';
+import type { Outcome, ServerPeer, ServerRequestContext, WireParams } from './server-peer.js';
+
+/** One transport served by an `McpServer` (what `connect` returns). */
+export interface ServerConnection {
+  /** The JSON-RPC engine of this connection (for diagnostics: requests in flight, the transport). */
+  readonly peer: ServerPeer;
+  /** The legacy session, once `initialize` succeeded. */
+  readonly session: LegacySession | undefined;
+  /**
+   * Ends the connection's listen streams (`notifications/cancelled`, then each one's response), waits up to
+   * `graceMs` (default 1 000) for requests in progress, then closes the transport.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** What a connection needs from its server. */
+export interface ConnectionHost extends LegacyHost {
+  readonly router: { serve(method: string, params: WireParams, rpc: ServerRequestContext, origin: RequestOrigin): Outcome<JsonObject> };
+}
+
+/** The server's hooks a connection calls. */
+export interface ConnectionEvents {
+  /** A legacy client sent `notifications/initialized`. */
+  initialized(connection: ServerConnection): void;
+  /** A legacy client sent `notifications/roots/list_changed`. */
+  rootsListChanged(connection: ServerConnection): void;
+  /** The transport closed. */
+  closed(connection: ServerConnection): void;
+}
+
+/** What the router sees of a connection: a {@link RequestOrigin} whose session `initialize` sets. */
+interface ConnectionOrigin extends RequestOrigin {
+  session: LegacySessionState | undefined;
+}
+
+/** The {@link ServerConnection} implementation. */
+export class Connection implements ServerConnection {
+  readonly peer: ServerPeer;
+  readonly #listens = new Set<ListenStream>();
+  /** What the router sees of this connection; `session` is set by `initialize`. */
+  readonly #origin: ConnectionOrigin;
+
+  constructor(host: ConnectionHost, events: ConnectionEvents, peer: ServerPeer) {
+    this.peer = peer;
+    const origin: ConnectionOrigin = {
+      session: undefined,
+      listens: this.#listens,
+      initialize: (params, rpc) => {
+        const { session, result } = openLegacySession(host, params, rpc, peer, origin.session);
+        origin.session = session;
+        host.subscribers.add(session);
+        return result;
+      },
+    };
+    this.#origin = origin;
+    peer.setFallbackRequestHandler((method, params, rpc) => host.router.serve(method, params, rpc, this.#origin));
+    peer.setNotificationHandler('notifications/initialized', () => {
+      if (!this.#origin.session) return;
+      this.#origin.session.initialized = true;
+      events.initialized(this);
+    });
+    peer.setNotificationHandler('notifications/roots/list_changed', () => {
+      if (this.#origin.session) events.rootsListChanged(this);
+    });
+    // stdin EOF is a stdio client asking the server to shut down; stdout is still read until the server exits.
+    peer.oninputend = () => this.#endListens('the server is shutting down');
+    peer.onclose = () => {
+      if (this.#origin.session) host.subscribers.delete(this.#origin.session);
+      events.closed(this);
+    };
+  }
+
+  get session(): LegacySession | undefined {
+    return this.#origin.session;
+  }
+
+  /** Connects the peer to `transport`. */
+  async start(transport: Transport): Promise<void> {
+    await this.peer.connect(transport);
+  }
+
+  async close(graceMs = 1000): Promise<void> {
+    this.#endListens('the server is closing');
+    if (this.peer.inflightCount > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([this.peer.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
+    await this.peer.close();
+  }
+
+  /**
+   * Tears down every open listen stream: the spec asks a server that tears one down to send
+   * `notifications/cancelled` for the listen request (stdio) and, when ending gracefully, its response.
+   */
+  #endListens(reason: string): void {
+    for (const stream of [...this.#listens]) stream.end(reason);
+  }
+}

@@ -1,0 +1,54 @@
+import type {
+  CacheableMethod,
+  ClientRequestMethod,
+  EraNeutralParams,
+  EraNeutralResult,
+  JsonObject,
+  ProtocolVersion,
+} from '@wiremcp/protocol';
+import type { SchemaCompiler } from '@wiremcp/json-schema';
+import type { CapabilityOptions } from './capabilities.js';
+import type { HandlerContext } from './handler-context.js';
+import type { RequestStateOptions } from './request-state.js';
+import type { CacheHint } from './types.js';
+
+/** Options of {@link McpServer}. */
+export interface ServerOptions {
+  /** Instructions for the model, sent in the initialize and discover results. */
+  instructions?: string;
+  /** Capabilities to force; the rest is derived from what is registered. */
+  capabilities?: CapabilityOptions;
+  /** Revisions this server speaks (default: every revision wiremcp implements). */
+  protocolVersions?: readonly ProtocolVersion[];
+  /** Items per page of every list (default 100). */
+  pageSize?: number;
+  /** Caching hints of 2026-07-28 results, per method or as a default (default `{ttlMs: 0, cacheScope: 'public'}`). */
+  caching?: Partial<Record<CacheableMethod | 'default', CacheHint>>;
+  /** Key and lifetime of input-required `requestState` (default: a random key per process, 10 minutes). */
+  requestState?: RequestStateOptions;
+  /** Timeout of requests the server sends the client (sampling, elicitation, roots), in ms (default 10 minutes). */
+  clientRequestTimeoutMs?: number;
+  /** Receives internal errors (their text is never sent to clients). Default: `console.error` (stderr). */
+  onInternalError?: (error: unknown) => void;
+  /** The JSON Schema compiler used for tool schemas (default: a lazily loaded ajv). */
+  schemaCompiler?: SchemaCompiler;
+}
+
+/**
+ * The params a custom handler of `M` receives: for a method of the spec, its params as either era sends them
+ * (the 2026-07-28 shape, `_meta` optional); for any other method, a JSON object. They are the client's, checked by
+ * the server only as far as the envelope goes: check what you rely on.
+ */
+export type RequestHandlerParams<M extends string> = M extends ClientRequestMethod ? EraNeutralParams<M> : JsonObject | undefined;
+
+/**
+ * What a custom handler of `M` returns: for a method of the spec, its result without the keys the server stamps
+ * on 2026-07-28 results (`resultType`, `ttlMs`, `cacheScope` are optional); for any other method, a JSON object.
+ */
+export type RequestHandlerResult<M extends string> = M extends ClientRequestMethod ? EraNeutralResult<M> : JsonObject;
+
+/** Handles a request method itself, bypassing (or extending) the built-in handling; see `McpServer.setRequestHandler`. */
+export type CustomRequestHandler<M extends string = string> = (
+  params: RequestHandlerParams<M>,
+  context: HandlerContext,
+) => RequestHandlerResult<M> | Promise<RequestHandlerResult<M>>;

@@ -1,0 +1,2 @@
+// The sse half of @wiremcp/transport-http; its exports are listed here as they are written.
+export {};
