@@ -2,7 +2,7 @@
 // The repository's entry point for `npm start`, `npm test`, `npm run build` and `npm run bench`.
 // A fresh clone has only Node and npm: this installs pnpm (pinned, through npx) and every dependency
 // from the lockfile, builds what the task needs with turbo, then runs the task itself.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,8 +34,63 @@ function install() {
   else run('npx', ['-y', PNPM, 'install', '--frozen-lockfile']);
 }
 
-function build() {
-  run(bin('turbo'), ['run', 'build', '--output-logs=errors-only', '--log-order=grouped']);
+// turbo's own banner, its per-task cache lines and the `> pkg build` preamble of each task: the progress line
+// below says the same in one line. What remains is what a task prints: its errors.
+const TURBO_NOISE = /^\s*(•|Tasks:|Cached:|Time:)|:build: (cache (hit|miss)|> |\s*$)|^\s*$/;
+
+/**
+ * Builds with turbo, showing one progress line while it runs (rewritten in place on a terminal: elapsed time and
+ * the task running; a start and an end line in logs), and passing through only what a task prints — its errors.
+ */
+async function build() {
+  const started = Date.now();
+  const live = process.stderr.isTTY && !process.env.CI;
+  const child = spawn(bin('turbo'), ['run', 'build', '--output-logs=new-only', '--log-order=stream'], { cwd: root, env });
+  let packages = '';
+  let current = '';
+  let tasks = 0;
+  let cached = 0;
+  const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+  const line = () => `[wiremcp] building${packages ? ` ${packages} packages` : ''} · ${elapsed()}${current ? ` · ${current}` : ''}`;
+  const show = () => live && process.stderr.write(`\r\x1b[2K${line()}`);
+  if (!live) process.stderr.write('[wiremcp] building with turbo…\n');
+  const timer = setInterval(show, 500);
+  const onLine = (text) => {
+    const scope = /Running build in (\d+) packages/.exec(text);
+    if (scope) packages = scope[1];
+    const task = /^(\S+):build: cache (hit|miss)/.exec(text);
+    if (task) {
+      tasks += 1;
+      if (task[2] === 'hit') cached += 1;
+      current = task[1];
+    }
+    if (TURBO_NOISE.test(text)) return show();
+    if (live) process.stderr.write('\r\x1b[2K');
+    process.stderr.write(`${text}\n`);
+    show();
+  };
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop();
+      for (const text of lines) onLine(text);
+    });
+    stream.on('end', () => rest && onLine(rest));
+  }
+  const code = await new Promise((resolve) => {
+    child.on('error', (error) => resolve(error));
+    child.on('close', (status) => resolve(status));
+  });
+  clearInterval(timer);
+  if (live) process.stderr.write('\r\x1b[2K');
+  if (code instanceof Error) throw code;
+  if (code !== 0) {
+    process.stderr.write(`\n[wiremcp] the build failed after ${elapsed()} (turbo exit code ${code})\n`);
+    process.exit(code ?? 1);
+  }
+  process.stderr.write(`[wiremcp] built in ${elapsed()}: ${tasks} tasks, ${cached} from the cache\n`);
 }
 
 const task = process.argv[2];
@@ -43,23 +98,23 @@ const rest = process.argv.slice(3);
 switch (task) {
   case 'build':
     install();
-    build();
+    await build();
     break;
   case 'test':
     install();
-    build();
+    await build();
     run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
     run(bin('prettier'), ['--check', '--log-level=warn', '.']);
     run(bin('vitest'), ['run', ...rest]);
     break;
   case 'start':
     install();
-    build();
+    await build();
     run(process.execPath, [join(root, 'apps/conformance/dist/cli.js'), ...rest]);
     break;
   case 'bench':
     install();
-    build();
+    await build();
     run(process.execPath, [join(root, 'apps/bench/dist/cli.js'), ...rest]);
     break;
   default:

@@ -67,7 +67,8 @@ describe('wiremcp-conformance', () => {
     );
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain('PASSED');
-    expect(html).toContain('seed/seed-wire-trace');
+    expect(html).toContain('<th class="a" colspan="11">seed</th>');
+    expect(html).toContain('seed-wire-trace</th>');
   }, 120_000);
 
   test('a baseline entry for a cell that passes is stale and fails the run', async () => {
@@ -109,6 +110,7 @@ describe('wiremcp-conformance', () => {
       'discover',
       '--no-baseline',
     ]);
+    expect(stderr).toContain('starting official once before the run');
     expect(stderr).toContain('probing official');
     const status = (scenario: string, revision: string) =>
       report!.cells.find((cell) => cell.scenario === scenario && cell.revision === revision)?.status;
@@ -116,13 +118,44 @@ describe('wiremcp-conformance', () => {
       expect(status('initialize-negotiates-requested-version', revision)).toBe('pass');
       expect(status('ping', revision)).toBe('pass');
     }
-    // It is a legacy-only server: the 2026-07-28 cells are skipped with the probe's reason, not failed.
+    // It is a legacy-only server: the 2026-07-28 cells do not apply, with the probe's reason; they are not failures.
     const modern = report!.cells.find((cell) => cell.scenario === 'discover');
-    expect(modern).toMatchObject({ status: 'skip', reason: expect.stringContaining('does not speak 2026-07-28') });
+    expect(modern).toMatchObject({ status: 'not-applicable', reason: expect.stringContaining('does not speak 2026-07-28') });
     // Scenarios for dual-era servers do not apply to it.
-    expect(report!.cells.filter((cell) => cell.scenario === 'request-before-initialize').every((cell) => cell.status === 'skip')).toBe(
-      true,
-    );
+    const dualEra = report!.cells.filter((cell) => cell.scenario === 'request-before-initialize');
+    expect(dualEra.length).toBeGreaterThan(0);
+    expect(dualEra.every((cell) => cell.status === 'not-applicable')).toBe(true);
+    // It reports itself as mcp-servers/everything: the registry's official-everything, whatever --name says.
+    expect(report!.targets.find((target) => target.id === 'official')).toMatchObject({ status: 'ready', knownAs: 'official-everything' });
+  }, 120_000);
+
+  test('the baseline of a known server applies however it is started; SHOULD-level findings are warnings', async () => {
+    const { code, stdout, report } = await cli([
+      '--command',
+      `node ${OFFICIAL_EVERYTHING} stdio`,
+      '--name',
+      'ev',
+      '--revision',
+      '2025-11-25',
+      '--scenario',
+      'parse-error',
+      '--scenario',
+      'tools-list-invalid-cursor',
+      '--scenario',
+      'ping',
+    ]);
+    const status = (scenario: string) => report!.cells.find((cell) => cell.scenario === scenario);
+    // Recognised by the serverInfo it reports: the registry's official-everything entries apply to "ev".
+    expect(status('parse-error')).toMatchObject({ server: 'ev', knownAs: 'official-everything', status: 'expected-fail' });
+    // A SHOULD: a warning (with the baseline's explanation), not a failure.
+    expect(status('tools-list-invalid-cursor')).toMatchObject({
+      status: 'warn',
+      level: 'should',
+      reason: expect.stringContaining('cursors are ignored'),
+    });
+    expect(status('ping')).toMatchObject({ status: 'pass' });
+    expect(stdout).toContain('Warnings (SHOULD/MAY scenarios that failed; they do not fail the run)');
+    expect(code).toBe(0);
   }, 120_000);
 });
 
@@ -175,5 +208,55 @@ describe('Streamable HTTP (--url) against the official everything server in its 
         .sort(),
     );
     expect(cells.filter((cell) => cell.status !== 'pass').map((cell) => `${cell.scenario}: ${cell.failure?.message}`)).toEqual([]);
+  }, 120_000);
+});
+
+describe('an HTTP transport of a registry server', () => {
+  test('its server process is started once and every cell opens its own session on it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wiremcp-registry-'));
+    const registry = join(dir, 'servers.yaml');
+    writeFileSync(
+      registry,
+      [
+        'servers:',
+        '  - id: official-http',
+        '    title: the official everything server over Streamable HTTP',
+        `    command: [${JSON.stringify(process.execPath)}, -r, ${JSON.stringify(join(PACKAGE_ROOT, 'src', 'testing', 'force-loopback.cjs'))}, ${JSON.stringify(OFFICIAL_EVERYTHING)}, streamableHttp]`,
+        '    revisions: [2025-06-18, 2025-11-25]',
+        '    capabilities: [tools, tools.listChanged, resources, resources.subscribe, resources.listChanged, prompts, prompts.listChanged, completions, logging]',
+        '    transports:',
+        "      streamable-http: { url: 'http://127.0.0.1:{{port}}/mcp', env: { PORT: '{{port}}' } }",
+        '',
+      ].join('\n'),
+    );
+    try {
+      const { code, stderr, report } = await cli([
+        '--registry',
+        registry,
+        '--server',
+        'official-http',
+        '--scenario',
+        'http-notification-accepted',
+        '--scenario',
+        'ping',
+        '--scenario',
+        'tools-list',
+        '--no-baseline',
+      ]);
+      expect(stderr).toMatch(/official-http answered initialize 2025-11-25 after/);
+      const ran = report!.cells.filter((cell) => cell.process !== undefined);
+      expect(ran.map((cell) => `${cell.scenario} ${cell.revision} ${cell.status}`).sort()).toEqual([
+        'http-notification-accepted 2025-06-18 pass',
+        'http-notification-accepted 2025-11-25 pass',
+        'ping 2025-06-18 pass',
+        'ping 2025-11-25 pass',
+        'tools-list 2025-06-18 pass',
+        'tools-list 2025-11-25 pass',
+      ]);
+      expect(report!.processes).toBe(1);
+      expect(code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 });

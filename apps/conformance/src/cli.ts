@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 /**
- * `wiremcp-conformance`: the command-line entry. Parses options, runs, sets the exit code (0 all good, 1
- * unexpected failures / stale baseline entries / broken scenarios, 2 bad usage or setup), and makes sure every
- * server process is gone on the way out — including on Ctrl-C.
+ * `wiremcp-conformance`: the command-line entry. Parses options, runs, sets the exit code (0 all good; 1
+ * unexpected failures, stale baseline entries, broken scenarios or nothing tested; 2 bad usage or setup; 3 a
+ * server could not be started or reached; 130 interrupted), and makes sure every server process is gone on the
+ * way out — including on Ctrl-C.
  */
 import { HELP, parseCliOptions, UsageError } from './cli-options.js';
 import { runConformance } from './run-conformance.js';
 import { killAllServers } from './session/child-processes.js';
+
+const HINT = 'Run wiremcp-conformance --help for the options.\n';
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -15,7 +18,7 @@ async function main(): Promise<number> {
     options = parseCliOptions(argv);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`wiremcp-conformance: ${error.message}\n\n${HELP}`);
+      process.stderr.write(`wiremcp-conformance: ${error.message}\n${HINT}`);
       return 2;
     }
     throw error;
@@ -56,7 +59,7 @@ async function main(): Promise<number> {
     );
     return controller.signal.aborted ? 130 : exitCode;
   } catch (error) {
-    process.stderr.write(`wiremcp-conformance: ${(error as Error).message}\n`);
+    process.stderr.write(`wiremcp-conformance: ${(error as Error).message}\n${error instanceof UsageError ? HINT : ''}`);
     return 2;
   } finally {
     clearInterval(keepAlive);

@@ -1,26 +1,31 @@
 /**
- * One run of the app, from options to exit code: load scenarios, pick and probe targets, plan the matrix, run
- * the cells in parallel, apply the baseline, print the summary, write the JSON and HTML reports.
+ * One run of the app, from options to exit code: load scenarios, pick the targets, start each once (warm-up)
+ * and probe third-party ones, plan the matrix, run the cells in parallel on shared or fresh server processes,
+ * apply the baseline, print the summary, write the reports.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { PROTOCOL_VERSIONS, type ProtocolVersion } from '@wiremcp/protocol';
-import type { CliOptions } from './cli-options.js';
-import { DEFAULT_BASELINE, DEFAULT_OUT_DIR, DEFAULT_REGISTRY, SCENARIOS_DIR } from './paths.js';
+import { UsageError, type CliOptions } from './cli-options.js';
+import type { Host } from './hosts/host.js';
+import { HttpHost } from './hosts/http-host.js';
+import { StdioHost } from './hosts/stdio-host.js';
+import { DEFAULT_BASELINE, DEFAULT_OUT_DIR, SCENARIOS_DIR } from './paths.js';
 import { applyBaseline, entryCovers, loadBaseline, type BaselineEntry } from './report/baseline.js';
-import { renderHtmlReport } from './report/html-report.js';
-import { Progress } from './report/progress.js';
-import { buildReport, type RunReport } from './report/run-report.js';
-import { formatSummary, runFailed } from './report/summary.js';
-import type { CellResult } from './runner/cell-types.js';
-import { planMatrix, type ProbeResult } from './runner/plan.js';
-import { runPool } from './runner/pool.js';
-import { probeTarget } from './runner/probe.js';
+import { formatCellList } from './report/list-cells.js';
+import { loadOfficialResults, type OfficialSuiteResults } from './report/official-suite.js';
+import { formatDuration, Progress } from './report/progress.js';
+import { buildReport, type ReportTarget, type RunReport } from './report/run-report.js';
+import { exitCodeOf, formatSummary, testedCount } from './report/summary.js';
+import { writeReports } from './report/write-reports.js';
+import { planMatrix, scenarioSelected } from './runner/plan.js';
+import { prepareTargets, type PreparedTargets } from './runner/prepare-targets.js';
 import { runCell } from './runner/run-cell.js';
+import { hostKey, runMatrix } from './runner/schedule.js';
 import { loadScenarios } from './scenario/load-scenarios.js';
+import type { Scenario } from './scenario/scenario-types.js';
 import { formatProblem } from './scenario/yaml-file.js';
-import { splitCommandLine } from './targets/command-line.js';
-import { loadRegistry } from './targets/registry.js';
+import { chooseTargets } from './targets/choose-targets.js';
 import type { Target } from './targets/target.js';
 
 /** Where the run writes its text (the CLI passes stdout/stderr; tests pass buffers). */
@@ -35,46 +40,44 @@ export interface RunOutcome {
   readonly report?: RunReport;
 }
 
-function externalTarget(options: CliOptions): Target {
-  const transports = options.transports.length > 0 ? options.transports : undefined;
-  if (options.command !== undefined) {
-    const command = splitCommandLine(options.command);
-    if (command.length === 0) throw new Error('--command is empty');
-    const ids = (transports ?? ['stdio-ndjson']).filter((id) => id === 'stdio-ndjson' || id === 'stdio-content-length');
-    return {
-      id: options.name,
-      title: `--command ${options.command}`,
-      origin: 'external',
-      transports: ids.map((id) => ({ id, kind: 'stdio' as const, command, cwd: process.cwd(), env: {} })),
-      revisions: PROTOCOL_VERSIONS,
-      capabilities: undefined,
-      features: new Set(),
-      limits: {},
-    };
+/** A `--scenario` glob that selects no scenario is a mistake, not an empty run. */
+function checkScenarioFilter(scenarios: readonly Scenario[], globs: readonly string[]): void {
+  const unmatched = globs.filter((glob) => !scenarios.some((scenario) => scenarioSelected(scenario, [glob])));
+  if (unmatched.length > 0) {
+    throw new UsageError(
+      `--scenario ${unmatched.map((glob) => `'${glob}'`).join(', ')} matches no scenario (ids, area/id or areas; * is a wildcard)`,
+    );
   }
-  const ids = (transports ?? ['streamable-http']).filter((id) => !id.startsWith('stdio'));
-  return {
-    id: options.name,
-    title: `--url ${options.url!}`,
-    origin: 'external',
-    transports: ids.map((id) => ({ id, kind: 'http' as const, url: options.url! })),
-    revisions: PROTOCOL_VERSIONS,
-    capabilities: undefined,
-    features: new Set(),
-    limits: {},
-  };
 }
 
-function chooseTargets(options: CliOptions): Target[] {
-  const external = options.command !== undefined || options.url !== undefined;
-  const registry = external && options.servers.length === 0 ? [] : loadRegistry(options.registry ?? DEFAULT_REGISTRY);
-  const known = new Set(registry.map((server) => server.target.id));
-  const unknown = options.servers.filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new Error(`unknown server ${unknown.join(', ')} (servers.yaml has ${[...known].join(', ')})`);
-  const chosen = registry
-    .filter((server) => (options.servers.length > 0 ? options.servers.includes(server.target.id) : server.isDefault))
-    .map((server) => server.target);
-  return external ? [...chosen, externalTarget(options)] : chosen;
+function createHosts(targets: readonly Target[], options: CliOptions): Map<string, Host> {
+  const hosts = new Map<string, Host>();
+  for (const target of targets) {
+    for (const transport of target.transports) {
+      const key = hostKey({ target, transport });
+      if (transport.kind === 'stdio') hosts.set(key, new StdioHost(transport, { checkTimeoutMs: Math.round(5000 * options.timeoutScale) }));
+      else hosts.set(key, new HttpHost(transport, { startupTimeoutMs: options.startupTimeoutMs }));
+    }
+  }
+  return hosts;
+}
+
+function reportTargets(prepared: PreparedTargets): ReportTarget[] {
+  return prepared.targets.map((target) => {
+    const error = prepared.errors.get(target.id)?.get('*');
+    const warmUp = prepared.warmUps.get(target.id);
+    return {
+      id: target.id,
+      title: target.title,
+      origin: target.origin,
+      transports: target.transports.map((transport) => transport.id),
+      status: target.unavailable !== undefined ? 'unavailable' : error !== undefined ? 'error' : 'ready',
+      ...(target.unavailable ? { unavailable: target.unavailable } : {}),
+      ...(error ? { error } : {}),
+      ...(target.knownAs ? { knownAs: target.knownAs } : {}),
+      ...(warmUp ? { warmUp } : {}),
+    };
+  });
 }
 
 /** Runs the conformance app with parsed options; never calls `process.exit`. */
@@ -87,69 +90,86 @@ export async function runConformance(
   const startedAt = new Date();
   const { scenarios, errors } = loadScenarios(options.scenariosDir ? resolve(options.scenariosDir) : SCENARIOS_DIR);
   for (const error of errors) for (const problem of error.problems) io.err.write(`scenario error: ${formatProblem(error.file, problem)}\n`);
-  const targets = chooseTargets(options);
+  checkScenarioFilter(scenarios, options.scenarios);
+  const { targets, registry } = chooseTargets(options);
   const revisions = (options.revisions.length > 0 ? options.revisions : PROTOCOL_VERSIONS) as ProtocolVersion[];
-  const filter = { servers: [], transports: options.transports, revisions: options.revisions, scenarios: options.scenarios };
-  const probes = new Map<string, Map<string, ProbeResult>>();
-  for (const target of targets) {
-    if (target.capabilities !== undefined || options.list) continue;
-    io.err.write(`probing ${target.id} (${target.transports.map((t) => t.id).join(', ')}; ${revisions.join(', ')})…\n`);
-    probes.set(target.id, await probeTarget(target, revisions, options.jobs));
-  }
-  const cells = planMatrix(scenarios, targets, filter, probes);
-  if (options.list) {
-    for (const cell of cells) {
-      io.out.write(
-        `${cell.scenario.area}/${cell.scenario.id}  ${cell.target.id}  ${cell.transport.id}  ${cell.revision}${cell.skip ? `  (skip: ${cell.skip})` : ''}\n`,
-      );
-    }
-    io.out.write(`${cells.length} cells, ${scenarios.length} scenarios, ${targets.length} servers\n`);
-    return { exitCode: errors.length > 0 ? 1 : 0 };
-  }
-  // The baseline is read before the run, so that a broken file stops it early and progress can tell news from
-  // known failures.
+  // The baseline and the official results are read before anything starts, so that a broken file stops the run early.
   const baselineFile = options.noBaseline ? undefined : resolve(options.baseline ?? DEFAULT_BASELINE);
-  let entries: BaselineEntry[] = [];
-  if (baselineFile !== undefined && (options.baseline !== undefined || existsSync(baselineFile))) entries = loadBaseline(baselineFile);
-  const progress = new Progress(cells.length, { stream: io.err, ...(options.plain ? { plain: true } : {}) });
-  const listed = (result: CellResult): boolean => entries.some((entry) => entryCovers(entry, result));
-  const results: CellResult[] = await runPool(
-    cells,
-    options.jobs,
-    (cell) => runCell(cell, { timeoutScale: options.timeoutScale }),
-    (result) => progress.cellDone(result, listed(result)),
-    signal,
-  );
-  progress.finish();
-  const outcome = applyBaseline(results, entries);
-  const durationMs = Date.now() - startedAt.getTime();
-  const exitCode = runFailed(results) || errors.length > 0 || signal?.aborted ? 1 : 0;
-  const report = buildReport({
-    startedAt: startedAt.toISOString(),
-    durationMs,
-    argv,
-    jobs: options.jobs,
-    exitCode,
-    targets: targets.map((target) => ({
-      id: target.id,
-      title: target.title,
-      origin: target.origin,
-      transports: target.transports.map((transport) => transport.id),
-      ...(target.unavailable ? { unavailable: target.unavailable } : {}),
-    })),
-    scenarioCount: scenarios.length,
-    scenarioErrors: errors,
-    baseline: { file: baselineFile, used: outcome.used, stale: outcome.stale, unused: outcome.unused },
-    cells: results,
-  });
-  io.out.write(`${formatSummary(results, durationMs)}\n`);
-  if (errors.length > 0) io.out.write(`\n${errors.length} scenario file(s) failed to load (see above): the run fails.\n`);
-  for (const target of targets) if (target.unavailable) io.out.write(`\nnote: ${target.id} was skipped: ${target.unavailable}\n`);
-  const outDir = resolve(options.out ?? DEFAULT_OUT_DIR);
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
-  if (options.html) writeFileSync(join(outDir, 'report.html'), renderHtmlReport(report));
-  io.out.write(`\nresults: ${join(outDir, 'results.json')}${options.html ? `\nreport:  ${join(outDir, 'report.html')}` : ''}\n`);
-  if (signal?.aborted) io.out.write('\ninterrupted: the run is incomplete.\n');
-  return { exitCode, report };
+  const entries: BaselineEntry[] =
+    baselineFile !== undefined && (options.baseline !== undefined || existsSync(baselineFile)) ? loadBaseline(baselineFile) : [];
+  const official: OfficialSuiteResults | undefined =
+    options.officialResults === undefined ? undefined : loadOfficialResults(resolve(options.officialResults));
+  const hosts = createHosts(targets, options);
+  const log = (line: string): void => void io.err.write(`${line}\n`);
+  try {
+    log(`start-up timeout: ${formatDuration(options.startupTimeoutMs)} per server start (--startup-timeout); ${options.jobs} jobs`);
+    const prepared = await prepareTargets(targets, registry, hosts, {
+      revisions,
+      jobs: options.jobs,
+      startupTimeoutMs: options.startupTimeoutMs,
+      timeoutScale: options.timeoutScale,
+      log,
+      ...(signal ? { signal } : {}),
+    });
+    const filter = { transports: options.transports, revisions: options.revisions, scenarios: options.scenarios };
+    const cells = planMatrix(scenarios, prepared.targets, filter, prepared.probes, prepared.errors);
+    const unreachable = prepared.targets.filter((target) => prepared.errors.get(target.id)?.has('*'));
+    if (options.list) {
+      io.out.write(formatCellList(cells, scenarios.length, prepared.targets.length, options.jobs));
+      return { exitCode: unreachable.length > 0 ? 3 : errors.length > 0 ? 1 : 0 };
+    }
+    const runnable = cells.filter((cell) => cell.skip === undefined && cell.notApplicable === undefined && cell.error === undefined).length;
+    const progress = new Progress(cells.length, { stream: io.err, runnable, ...(options.plain ? { plain: true } : {}) });
+    if (runnable > 0) log(`running ${cells.length} cells: ${runnable} to run, ${cells.length - runnable} that do not apply or cannot run`);
+    const listed = (result: Parameters<typeof entryCovers>[1]): boolean => entries.some((entry) => entryCovers(entry, result));
+    const results = await runMatrix(
+      cells,
+      {
+        hosts,
+        jobs: options.jobs,
+        run: (cell, session, context) =>
+          runCell(cell, session, context, { timeoutScale: options.timeoutScale, startupTimeoutMs: options.startupTimeoutMs }),
+        ...(signal ? { signal } : {}),
+      },
+      (result) => runnable > 0 && progress.cellDone(result, listed(result)),
+    );
+    if (runnable > 0) progress.finish();
+    const outcome = applyBaseline(results, entries);
+    const durationMs = Date.now() - startedAt.getTime();
+    const exitCode = signal?.aborted ? 1 : exitCodeOf(results, errors.length);
+    const report = buildReport({
+      startedAt: startedAt.toISOString(),
+      durationMs,
+      argv,
+      jobs: options.jobs,
+      options: { startupTimeoutMs: options.startupTimeoutMs, timeoutScale: options.timeoutScale },
+      exitCode,
+      targets: reportTargets(prepared),
+      processes: [...hosts.values()].reduce((sum, host) => sum + host.processCount(), 0),
+      scenarioCount: scenarios.length,
+      scenarioErrors: errors,
+      baseline: { ...(baselineFile ? { file: baselineFile } : {}), used: outcome.used, stale: outcome.stale, unused: outcome.unused },
+      cells: results,
+      ...(official ? { officialSuite: official } : {}),
+    });
+    io.out.write(`${formatSummary(results, durationMs)}\n`);
+    const ran = results.filter((result) => result.process !== undefined).length;
+    if (ran > 0) io.out.write(`${ran} cells ran on ${report.processes} server processes\n`);
+    if (errors.length > 0) io.out.write(`\n${errors.length} scenario file(s) failed to load (see above): the run fails.\n`);
+    for (const target of prepared.targets)
+      if (target.unavailable) io.out.write(`\nnote: ${target.id} was skipped: ${target.unavailable}\n`);
+    if (testedCount(results) === 0 && !signal?.aborted)
+      io.out.write('\nnothing was tested: every cell was not applicable, skipped or could not run (the run fails).\n');
+    const written = writeReports(report, resolve(options.out ?? DEFAULT_OUT_DIR), {
+      html: options.html,
+      ...(options.junit ? { junit: options.junit } : {}),
+    });
+    io.out.write(
+      `\nresults: ${written.results}${written.html ? `\nreport:  ${written.html}` : ''}${written.junit ? `\njunit:   ${written.junit}` : ''}\n`,
+    );
+    if (signal?.aborted) io.out.write('\ninterrupted: the run is incomplete.\n');
+    return { exitCode, report };
+  } finally {
+    await Promise.all([...hosts.values()].map((host) => host.close()));
+  }
 }

@@ -51,11 +51,17 @@ function listMatches(selector: string | readonly string[] | undefined, value: st
   return (typeof selector === 'string' ? [selector] : selector).includes(value);
 }
 
-/** True when `entry` covers the cell. */
-export function entryCovers(entry: BaselineEntry, result: Pick<CellResult, 'scenario' | 'server' | 'transport' | 'revision'>): boolean {
+/**
+ * True when `entry` covers the cell. An entry names a server by its id; it also covers an external target
+ * recognised as that server (`knownAs`: `--name <id>`, or the `serverInfo` it reports).
+ */
+export function entryCovers(
+  entry: BaselineEntry,
+  result: Pick<CellResult, 'scenario' | 'server' | 'transport' | 'revision'> & { readonly knownAs?: string },
+): boolean {
   return (
     globMatches(entry.scenario, result.scenario) &&
-    entry.server === result.server &&
+    (entry.server === result.server || entry.server === result.knownAs) &&
     listMatches(entry.transport, result.transport) &&
     listMatches(entry.revision, result.revision)
   );
@@ -73,19 +79,22 @@ export interface BaselineOutcome {
 
 /**
  * Rewrites the status of every covered cell in place (`fail` → `expected-fail`, `pass` → `stale`, with the
- * entry's reason) and tells which entries were used, stale or unused.
+ * entry's reason; a `warn` keeps its status and gets the reason) and tells which entries were used, stale or
+ * unused.
  */
 export function applyBaseline(results: CellResult[], entries: readonly BaselineEntry[]): BaselineOutcome {
   const used = new Set<BaselineEntry>();
   const stale = new Set<BaselineEntry>();
   const touched = new Set<BaselineEntry>();
   for (const result of results) {
-    if (result.status !== 'pass' && result.status !== 'fail') continue;
+    if (result.status !== 'pass' && result.status !== 'fail' && result.status !== 'warn') continue;
     const entry = entries.find((candidate) => entryCovers(candidate, result));
     if (!entry) continue;
     touched.add(entry);
     if (result.status === 'fail') {
       result.status = 'expected-fail';
+      used.add(entry);
+    } else if (result.status === 'warn') {
       used.add(entry);
     } else {
       result.status = 'stale';

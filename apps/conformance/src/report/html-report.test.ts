@@ -19,6 +19,7 @@ function cell(status: CellResult['status'], extra: Partial<CellResult> = {}): Ce
     revision: '2025-11-25',
     status,
     durationMs: 3,
+    process: 'fresh',
     ...extra,
   };
 }
@@ -29,8 +30,10 @@ function report(cells: CellResult[]) {
     durationMs: 1234,
     argv: ['wiremcp-conformance', '--scenario', evil],
     jobs: 2,
+    options: { startupTimeoutMs: 120_000, timeoutScale: 1 },
     exitCode: 1,
-    targets: [{ id: 'grammar', title: evil, origin: 'registry', transports: ['stdio-ndjson'] }],
+    targets: [{ id: 'grammar', title: evil, origin: 'registry', transports: ['stdio-ndjson'], status: 'ready' }],
+    processes: 1,
     scenarioCount: 1,
     scenarioErrors: [],
     baseline: { file: undefined, used: [], stale: [], unused: [] },
@@ -74,7 +77,43 @@ test('the terminal summary counts per server, transport and revision and lists f
     ],
     2000,
   );
-  expect(text).toMatch(/grammar\s+stdio-ndjson\s+1\/1\/0\s+0\/0\/1\s+1\/1\/1/);
-  expect(text).toContain('3 cells in 2.0 s: 1 passed, 1 failed, 1 skipped');
+  expect(text).toMatch(/grammar\s+stdio-ndjson\s+1\/1\s+0\/0 s1\s+1\/1 s1/);
+  expect(text).toMatch(/tools\s+1\/1 s1/);
+  expect(text).toContain('3 cells in 2.0 s: 1 passed, 1 failed, 0 warnings, 0 not applicable, 1 skipped, 0 errors');
   expect(text).toContain('✗ tools-call · grammar · stdio-ndjson · 2025-11-25');
+});
+
+test('warnings, not-applicable cells and errors are counted apart and listed', () => {
+  const text = formatSummary(
+    [
+      cell('warn', { level: 'should', failure: { step: 1, stepLabel: 'expect', message: 'no -32602 for a bad cursor' } }),
+      cell('not-applicable', { scenario: 'a', reason: 'the server does not declare the capability tools' }),
+      cell('error', { scenario: 'b', reason: 'the server could not be started: spawn x ENOENT' }),
+    ],
+    1000,
+  );
+  expect(text).toMatch(/grammar\s+stdio-ndjson\s+0\/0 w1 n1 e1/);
+  expect(text).toContain('⚠ tools-call · grammar · stdio-ndjson · 2025-11-25: no -32602 for a bad cursor');
+  expect(text).toContain('1 × grammar · stdio-ndjson: the server could not be started: spawn x ENOENT');
+});
+
+test('the matrix groups columns by server and transport, rows by area, and filters without a script', () => {
+  const html = renderHtmlReport(
+    report([
+      cell('pass'),
+      cell('warn', { scenario: 'tools-list-invalid-cursor', level: 'should', failure: { step: 1, stepLabel: 'expect', message: 'm' } }),
+      cell('not-applicable', { scenario: 'ping', area: 'lifecycle', transport: 'stdio-content-length', reason: 'r' }),
+    ]),
+  );
+  expect(html).toContain('<th class="g" colspan="2">grammar</th>');
+  expect(html).toMatch(/<th class="g" colspan="1">ndjson<\/th><th class="t" colspan="1">content-length<\/th>/);
+  expect(html).toContain('<tr class="area problem ran"><th class="a" colspan="3">tools</th></tr>');
+  expect(html).toContain('<tr class="area"><th class="a" colspan="3">lifecycle</th></tr>');
+  expect(html).toContain(
+    '<tr class="row problem ran"><th class="s" title="Calls a tool">tools-list-invalid-cursor <span class="lvl">SHOULD</span>',
+  );
+  expect(html).toContain('id="f-problems"');
+  expect(html).toContain('#f-problems:checked~.wrap tr.row:not(.problem)');
+  expect(html).toContain('<h2>By area</h2>');
+  expect(html).not.toContain('<script');
 });

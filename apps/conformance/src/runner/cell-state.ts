@@ -12,7 +12,9 @@ import { isLegacyProtocolVersion, LATEST_LEGACY_PROTOCOL_VERSION, MetaKey, type 
 import { diffPattern } from '../match/diff.js';
 import type { TemplateScope } from '../match/template.js';
 import { resolveTemplate } from '../match/template.js';
-import type { RawSession, SessionEvent } from '../session/session.js';
+import type { SharedLegacySession } from '../hosts/host.js';
+import type { CellSession } from '../session/cell-session.js';
+import type { SessionEvent } from '../session/session.js';
 import type { StepFailure, TranscriptEntry } from './cell-types.js';
 import { checkServerMessage, type CheckContext, type SentRequest } from './message-checks.js';
 
@@ -31,6 +33,14 @@ export class StepFailed extends Error {
   }
 }
 
+/** Thrown when the server process never showed a sign of life within the start-up timeout: the cell could not run. */
+export class StartupFailed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartupFailed';
+  }
+}
+
 /** Thrown by an `assert` with `otherwise: skip`: the rest of the cell does not apply to this server. */
 export class CellSkipped extends Error {
   constructor(readonly reason: string) {
@@ -43,7 +53,7 @@ const TRANSCRIPT_LIMIT = 200;
 
 /** Mutable state of one cell run. */
 export class CellState implements CheckContext {
-  readonly session: RawSession;
+  readonly session: CellSession;
   readonly revision: ProtocolVersion;
   readonly era: 'legacy' | 'modern';
   readonly sentRequests = new Map<string, SentRequest>();
@@ -57,12 +67,22 @@ export class CellState implements CheckContext {
   readonly httpNotes: string[] = [];
   /** Log index when the latest message was sent: `expectNone` looks at what arrived since. */
   lastSendIndex = 0;
+  /** What the latest send was: a message the app serialised, or bytes sent as they are (sendPayload, sendRaw). */
+  lastSendKind: 'message' | 'raw' = 'message';
   exit: { code: number | null; signal: string | null } | undefined;
+  /** HTTP: requests whose POST response ended without their answer (stringified ids). */
+  readonly ended = new Set<string>();
+  /** Legacy lanes: the session shared with the other cells of the lane. */
+  legacySession: SharedLegacySession | undefined;
+  /** The scenario the cell runs (for the shared session's bookkeeping). */
+  scenarioId = '';
   #cursor = 0;
   readonly #vars: Record<string, unknown>;
+  /** The last `initialize` this cell sent (id, capabilities) and its result, to tell a lane what session it left. */
+  #initialize: { id: string; capabilities: unknown; result?: Record<string, unknown>; initializedSent?: boolean } | undefined;
 
   constructor(
-    session: RawSession,
+    session: CellSession,
     revision: ProtocolVersion,
     era: 'legacy' | 'modern',
     clientCapabilities: Record<string, unknown>,
@@ -123,6 +143,24 @@ export class CellState implements CheckContext {
       const revision = legacyRequest ? (this.legacyRevision ?? LATEST_LEGACY_PROTOCOL_VERSION) : this.revision;
       const method = typeof item['method'] === 'string' ? item['method'] : undefined;
       this.sentRequests.set(JSON.stringify(item['id']), { ...(method === undefined ? {} : { method }), revision });
+      if (method === 'initialize') {
+        this.#initialize = { id: JSON.stringify(item['id']), capabilities: params?.['capabilities'] };
+        this.legacySession?.initializeSent();
+      }
+    }
+    for (const item of items) {
+      if (!isObject(item) || item['method'] !== 'notifications/initialized' || this.#initialize === undefined) continue;
+      this.#initialize.initializedSent = true;
+      this.#noteOpened();
+    }
+  }
+
+  /** Tells the lane that this cell completed a legacy session: initialize answered and notifications/initialized sent (in either order of arrival). */
+  #noteOpened(): void {
+    const result = this.#initialize?.result;
+    const version = result?.['protocolVersion'];
+    if (this.#initialize?.initializedSent && typeof version === 'string') {
+      this.legacySession?.opened(result, version, this.#initialize.capabilities, this.scenarioId);
     }
   }
 
@@ -167,7 +205,37 @@ export class CellState implements CheckContext {
         if (event.status >= 300) this.httpNotes.push(`HTTP ${event.status}${event.body ? `: ${event.body.slice(0, 200)}` : ''}`);
         this.#record({ at: event.at, dir: 'note', text: `HTTP ${event.status} ${event.body.slice(0, 200)}` });
         return;
+      case 'ended':
+        this.ended.add(JSON.stringify(event.requestId));
+        this.#record({
+          at: event.at,
+          dir: 'note',
+          text: `the HTTP ${event.status} response to request ${JSON.stringify(event.requestId)} ended without its answer`,
+        });
+        return;
     }
+  }
+
+  /**
+   * Waits until the server has shown a sign of life (its first output, or its exit), so that a waiting step's
+   * own timeout does not pay for the start-up. Fails the cell as "could not run" after `startupTimeoutMs`.
+   */
+  async waitUntilStarted(startupTimeoutMs: number): Promise<void> {
+    if (this.session.isStarted()) return;
+    const since = Date.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const started = await Promise.race([
+      this.session.started.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), startupTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (!started) {
+      throw new StartupFailed(
+        `the server process showed no sign of life (no output, no exit) within ${Math.round(startupTimeoutMs / 1000)} s (--startup-timeout)`,
+      );
+    }
+    const waited = Date.now() - since;
+    if (waited >= 50) this.note(`the server started (its first output) after ${waited} ms of waiting`);
   }
 
   #noteInitialize(message: unknown): void {
@@ -175,6 +243,10 @@ export class CellState implements CheckContext {
     if (this.sentRequests.get(JSON.stringify(message['id']))?.method !== 'initialize') return;
     const version = message['result']['protocolVersion'];
     if (isLegacyProtocolVersion(version)) this.legacyRevision = version;
+    if (this.#initialize?.id === JSON.stringify(message['id'])) {
+      this.#initialize.result = message['result'];
+      this.#noteOpened();
+    }
   }
 
   /**

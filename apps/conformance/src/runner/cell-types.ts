@@ -6,7 +6,7 @@ import type { ProtocolVersion } from '@wiremcp/protocol';
 import type { ValidationIssue } from '@wiremcp/protocol/validators';
 import type { DiffLine } from '../match/diff.js';
 import type { Mismatch } from '../match/matcher.js';
-import type { Scenario } from '../scenario/scenario-types.js';
+import type { Scenario, ScenarioLevel } from '../scenario/scenario-types.js';
 import type { Target, TargetTransport } from '../targets/target.js';
 
 /** A cell to run (or to report as skipped). */
@@ -17,12 +17,30 @@ export interface Cell {
   readonly revision: ProtocolVersion;
   /** Server capabilities in this cell (declared or probed), as dotted paths. */
   readonly capabilities: ReadonlySet<string>;
-  /** Set when the cell cannot run; the reason is reported. */
+  /** Server features in this cell (declared, derived from probes, or those of the known server it was recognised as). */
+  readonly features: ReadonlySet<string>;
+  /** Set when the cell does not apply to the server (a capability or feature it does not declare, a revision it does not speak). */
+  readonly notApplicable?: string;
+  /** Set when the cell cannot run (the server is not built…); the reason is reported. */
   readonly skip?: string;
+  /** Set when the server could not be started or reached at warm-up: the cause. */
+  readonly error?: string;
 }
 
-/** Outcome of a cell. `expected-fail` and `stale` are decided by the baseline after the run. */
-export type CellStatus = 'pass' | 'fail' | 'skip' | 'expected-fail' | 'stale';
+/**
+ * Outcome of a cell:
+ * - `pass`; `fail` (a MUST-level scenario failed); `warn` (a SHOULD or MAY-level scenario failed: reported, does not
+ *   fail the run);
+ * - `not-applicable` (the scenario does not apply to the server: a capability or feature it does not declare, a
+ *   revision it does not speak); `skip` (it could not be checked: the server is not built, or a precondition of the
+ *   scenario did not hold at run time, such as "the server lists no resource");
+ * - `error` (the cell could not run: its server could not be started or reached, or the app itself failed);
+ * - `expected-fail` and `stale`, decided by the baseline after the run.
+ */
+export type CellStatus = 'pass' | 'fail' | 'warn' | 'not-applicable' | 'skip' | 'error' | 'expected-fail' | 'stale';
+
+/** Every status, in report order. */
+export const CELL_STATUSES: readonly CellStatus[] = ['pass', 'fail', 'warn', 'not-applicable', 'skip', 'error', 'expected-fail', 'stale'];
 
 /** One line of a cell's transcript: what was sent, what came back, and notes (exits, violations). */
 export interface TranscriptEntry {
@@ -56,15 +74,19 @@ export interface CellResult {
   readonly area: string;
   readonly title: string;
   readonly spec: readonly string[];
-  readonly level: 'must' | 'should';
+  readonly level: ScenarioLevel;
   readonly file: string;
   readonly server: string;
+  /** The registry server an external target was recognised as (its baseline entries apply). */
+  readonly knownAs?: string;
   readonly transport: string;
   readonly revision: string;
   status: CellStatus;
-  /** Skip reason, or the baseline's reason for expected-fail and stale cells. */
+  /** Why a cell was skipped, not applicable or in error; the baseline's reason for expected-fail and stale cells. */
   reason?: string;
   readonly durationMs: number;
+  /** How the cell got its server process: `fresh` (its own), `shared` (one that served other cells before or after). */
+  readonly process?: 'fresh' | 'shared';
   readonly failure?: StepFailure;
   /** The server's stderr tail (failures only). */
   readonly stderr?: string;

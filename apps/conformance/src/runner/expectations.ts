@@ -29,9 +29,40 @@ function isResponse(message: unknown): message is Record<string, unknown> {
   return isObject(message) && !('method' in message) && ('result' in message || 'error' in message);
 }
 
+/** True when a queued message is, or (a batch) holds, a response with this id. */
+function queuedAnswer(state: CellState, id: string): boolean {
+  return state.pending.some((entry) => {
+    const items = Array.isArray(entry.message) ? entry.message : [entry.message];
+    return items.some((item) => isResponse(item) && JSON.stringify(item['id']) === id);
+  });
+}
+
+/** A pattern for an error response (what a server answers at once to a request it cannot serve). */
+function expectsError(pattern: unknown): boolean {
+  return isObject(pattern) && 'error' in pattern && !('result' in pattern);
+}
+
+/** After this much silence, an expectation of an error response checks that the server still reads (stdio). */
+const PING_AFTER_MS = 250;
+/** How long an error response may still come once the server has answered a later ping. */
+const GRACE_AFTER_PING_MS = 1000;
+
+/**
+ * Why the answer to request `id` cannot come any more, if that is known: the server answered that id already
+ * (and an earlier step took the answer), or (HTTP) the response to its POST is over.
+ */
+function cannotCome(state: CellState, id: string | undefined): string | undefined {
+  if (id === undefined || queuedAnswer(state, id)) return undefined;
+  if (state.answered.has(id)) return `the server already answered id ${id} (an earlier step took that answer): no other answer can come`;
+  if (state.ended.has(id)) return `the HTTP response to the POST of request ${id} is over and did not carry its answer`;
+  return undefined;
+}
+
 /** Options of {@link expectMessage}. */
 export interface ExpectOptions {
   readonly timeoutMs: number;
+  /** How long the server may take to show a sign of life before the timeout starts (fresh processes). */
+  readonly startupTimeoutMs?: number;
   /** HTTP cells: a pattern the status of the carrying response must match. */
   readonly status?: unknown;
   readonly isHttp: boolean;
@@ -44,8 +75,16 @@ export interface ExpectOptions {
  * it, commits its captures and returns it. Fails at once when a response with the pattern's id does not match.
  */
 export async function expectMessage(state: CellState, pattern: unknown, options: ExpectOptions): Promise<Pending> {
-  const deadline = Date.now() + options.timeoutMs;
+  if (options.startupTimeoutMs !== undefined) await state.waitUntilStarted(options.startupTimeoutMs);
+  const start = Date.now();
+  let deadline = start + options.timeoutMs;
   const id = literalId(pattern);
+  // stdio: a server that drops input it cannot read (invalid JSON, a request that is no request) never answers;
+  // checking that it still reads — it answers a ping sent after the input — tells so after about a second instead
+  // of the whole timeout. Only for bytes sent as they are: a well-formed request may take its time to fail.
+  const checkReading = !options.isHttp && state.lastSendKind === 'raw' && expectsError(pattern);
+  let pingAt = checkReading ? start + Math.min(PING_AFTER_MS, options.timeoutMs / 4) : undefined;
+  let pinged = false;
   for (;;) {
     await state.ingest();
     for (const entry of state.pending) {
@@ -73,13 +112,27 @@ export async function expectMessage(state: CellState, pattern: unknown, options:
         state.closest(pattern),
       );
     }
-    if (!(await state.session.log.waitBeyond(state.cursor, deadline))) {
+    const impossible = cannotCome(state, id);
+    if (impossible !== undefined) throw state.mismatchFailure(impossible, pattern, state.closest(pattern));
+    if (pingAt !== undefined && Date.now() >= pingAt) {
+      pingAt = undefined;
+      if (await state.session.answersPing(Math.max(0, deadline - Date.now()))) {
+        pinged = true;
+        state.note('the server answered a ping sent after the request, but not the request yet');
+        deadline = Math.min(deadline, Date.now() + GRACE_AFTER_PING_MS);
+      }
+      continue;
+    }
+    if (!(await state.session.log.waitBeyond(state.cursor, pingAt === undefined ? deadline : Math.min(pingAt, deadline)))) {
+      if (pingAt !== undefined && Date.now() < deadline) continue;
       await state.ingest();
       const candidate = state.closest(pattern);
       const seen =
         state.pending.length === 0 ? 'nothing unconsumed arrived' : `${state.pending.length} unconsumed message(s) did not match`;
+      const waited = Date.now() - start;
+      const why = pinged ? `, although it answered a ping sent after the request: it read the request and left it unanswered` : '';
       throw state.mismatchFailure(
-        `no message matching the pattern within ${options.timeoutMs} ms (${seen})`,
+        `no message matching the pattern within ${pinged ? waited : options.timeoutMs} ms (${seen}${why})`,
         pattern,
         candidate,
         candidate ? (match(pattern, candidate.message) as { mismatches?: never }).mismatches : undefined,

@@ -3,8 +3,9 @@
  *
  * A cell exists when the scenario applies to the server (any, its id, or requirements), the transport is one both
  * support, and the revision is one both support (for registry servers; an external server's revisions are found
- * by probing and reported as skips). It is skipped with a reason when the server is unavailable, lacks a required
- * capability or feature, or did not accept the revision when probed.
+ * by probing). It does not apply ("not applicable", with the reason) when the server lacks a required capability
+ * or feature or did not accept the revision when probed; it is skipped when the server is not built, and in error
+ * when the server could not be started or reached.
  */
 import type { ProtocolVersion } from '@wiremcp/protocol';
 import type { Scenario, TransportId } from '../scenario/scenario-types.js';
@@ -57,19 +58,25 @@ function requirementGap(scenario: Scenario, capabilities: ReadonlySet<string>, f
   return undefined;
 }
 
+/** Why a target, or one of its transports, cannot be started or reached (from the warm-up), by target id then transport id or `*`. */
+export type TargetErrors = ReadonlyMap<string, ReadonlyMap<string, string>>;
+
 /** Builds the cells of the matrix, in scenario × server × transport × revision order. */
 export function planMatrix(
   scenarios: readonly Scenario[],
   targets: readonly Target[],
   filter: MatrixFilter,
   probes: ProbeResults = new Map(),
+  targetErrors: TargetErrors = new Map(),
 ): Cell[] {
   const cells: Cell[] = [];
   for (const scenario of scenarios) {
     if (!scenarioSelected(scenario, filter.scenarios)) continue;
     for (const target of targets) {
       if (filter.servers?.length && !filter.servers.includes(target.id)) continue;
-      if (scenario.servers.kind === 'ids' && !scenario.servers.ids.includes(target.id)) continue;
+      // A server-specific scenario applies to that server however it is started (an external target recognised as it).
+      const ids = scenario.servers.kind === 'ids' ? scenario.servers.ids : undefined;
+      if (ids && !ids.includes(target.id) && !(target.knownAs !== undefined && ids.includes(target.knownAs))) continue;
       for (const transport of target.transports) {
         if (!scenario.transports.includes(transport.id)) continue;
         if (filter.transports?.length && !filter.transports.includes(transport.id)) continue;
@@ -79,18 +86,24 @@ export function planMatrix(
           const probe = probes.get(target.id)?.get(`${transport.id}|${revision}`);
           const capabilities = target.capabilities ?? probe?.capabilities ?? new Set<string>();
           const features = new Set([...target.features, ...(probe?.features ?? [])]);
+          const errors = targetErrors.get(target.id);
+          const error = errors?.get('*') ?? errors?.get(transport.id);
           const skip =
             target.unavailable ??
-            probe?.unsupported ??
-            (target.capabilities === undefined && probe === undefined ? 'the server was not probed for this revision' : undefined) ??
-            requirementGap(scenario, capabilities, features);
+            (error === undefined && target.capabilities === undefined && probe === undefined
+              ? 'the server was not probed for this revision'
+              : undefined);
+          const notApplicable = probe?.unsupported ?? requirementGap(scenario, capabilities, features);
           cells.push({
             scenario,
             target,
             transport,
             revision: revision as ProtocolVersion,
             capabilities,
+            features,
+            ...(error === undefined || target.unavailable !== undefined ? {} : { error }),
             ...(skip === undefined ? {} : { skip }),
+            ...(notApplicable === undefined ? {} : { notApplicable }),
           });
         }
       }

@@ -54,7 +54,8 @@ interface RawScenario {
   title: string;
   area: string;
   spec: string | string[];
-  level?: 'must' | 'should';
+  level?: 'must' | 'should' | 'may';
+  process?: 'fresh' | 'first' | 'last';
   description?: string;
   revisions?: string | string[];
   servers?: 'any' | string[] | { requires: { capabilities?: string[]; features?: string[] } };
@@ -154,6 +155,7 @@ export function loadScenarioFile(file: string, root: string): Scenario | Scenari
     area: raw.area,
     spec: Array.isArray(raw.spec) ? raw.spec : [raw.spec],
     level: raw.level ?? 'must',
+    ...(raw.process === undefined ? {} : { process: raw.process }),
     ...(raw.description === undefined ? {} : { description: raw.description }),
     revisions,
     servers: selectorOf(raw.servers),

@@ -125,13 +125,25 @@ export interface AssertSpec {
   readonly reason?: string;
 }
 
+/**
+ * The strength of the spec's wording a scenario checks: a failing `must` cell is a failure, a failing `should`
+ * or `may` cell a warning.
+ */
+export type ScenarioLevel = 'must' | 'should' | 'may';
+
 /** A loaded, validated scenario. */
 export interface Scenario {
   readonly id: string;
   readonly title: string;
   readonly area: string;
   readonly spec: readonly string[];
-  readonly level: 'must' | 'should';
+  readonly level: ScenarioLevel;
+  /**
+   * What the scenario needs of its stdio server process (README "Server processes"): `first` — to be the first
+   * cell on it, its ids on the wire as written; `last` — that nothing runs after it (it changes what the server
+   * holds); `fresh` — a process of its own. Absent: it may share one.
+   */
+  readonly process?: 'fresh' | 'first' | 'last';
   readonly description?: string;
   /** The revisions the scenario applies to, resolved to concrete revision strings. */
   readonly revisions: readonly string[];

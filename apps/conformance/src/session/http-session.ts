@@ -27,6 +27,13 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A fetch error with its cause (`fetch failed` alone does not say "connection refused"). */
+export function fetchError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const detail = cause?.code ?? cause?.message;
+  return `${(error as Error).message}${detail ? ` (${detail})` : ''}`;
+}
+
 /** A Streamable HTTP endpoint under test. */
 export class HttpSession implements RawSession {
   readonly transport: TransportId;
@@ -107,12 +114,19 @@ export class HttpSession implements RawSession {
     } catch (error) {
       this.#all.delete(controller);
       if (!controller.signal.aborted)
-        this.log.push({ kind: 'violation', message: `POST ${this.#url} failed: ${(error as Error).message}`, at: this.log.now() });
+        this.log.push({ kind: 'violation', message: `POST ${this.#url} failed: ${fetchError(error)}`, at: this.log.now() });
       return {};
     }
     const sessionId = response.headers.get('mcp-session-id');
     if (sessionId !== null && this.#sessionId === undefined) this.#sessionId = sessionId;
-    this.#track(this.#consume(response, { status: response.status, via: 'json' }, controller));
+    const reading = this.#consume(response, { status: response.status, via: 'json' }, controller).then(() => {
+      // The answer to a request travels on its own POST's response: once that is over without it, it cannot come.
+      if (id !== undefined && this.#inflight.get(id) === controller && !controller.signal.aborted) {
+        this.#inflight.delete(id);
+        this.log.push({ kind: 'ended', requestId: id, status: response.status, at: this.log.now() });
+      }
+    });
+    this.#track(reading);
     return { status: response.status };
   }
 
@@ -245,6 +259,16 @@ export class HttpSession implements RawSession {
 
   stderrTail(): string {
     return this.#note;
+  }
+
+  readonly started: Promise<void> = Promise.resolve();
+
+  isStarted(): boolean {
+    return true;
+  }
+
+  startError(): string | undefined {
+    return undefined;
   }
 
   async close(): Promise<void> {

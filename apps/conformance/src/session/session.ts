@@ -19,7 +19,9 @@ export type SessionEvent =
   | { readonly kind: 'violation'; readonly message: string; readonly at: number }
   | { readonly kind: 'exit'; readonly code: number | null; readonly signal: string | null; readonly at: number }
   /** An HTTP response that carried no JSON-RPC message (202, 4xx without a JSON body…). */
-  | { readonly kind: 'http'; readonly status: number; readonly body: string; readonly at: number };
+  | { readonly kind: 'http'; readonly status: number; readonly body: string; readonly at: number }
+  /** HTTP: the response to the POST of request `requestId` is over and did not carry its answer (it cannot come any more). */
+  | { readonly kind: 'ended'; readonly requestId: unknown; readonly status: number; readonly at: number };
 
 /** What sending produced at the transport level. */
 export interface SendOutcome {
@@ -40,6 +42,7 @@ export interface SendOptions {
 export class EventLog {
   readonly events: SessionEvent[] = [];
   readonly #waiters = new Set<() => void>();
+  readonly #listeners = new Set<(event: SessionEvent) => void>();
   readonly #start = Date.now();
 
   /** Milliseconds since the log was created (event timestamps). */
@@ -47,10 +50,17 @@ export class EventLog {
     return Date.now() - this.#start;
   }
 
-  /** Appends an event and wakes every waiter. */
+  /** Appends an event, tells the listeners and wakes every waiter. */
   push(event: SessionEvent): void {
     this.events.push(event);
+    for (const listener of [...this.#listeners]) listener(event);
     for (const wake of [...this.#waiters]) wake();
+  }
+
+  /** Calls `listener` with every event pushed from now on; returns the function that stops it. */
+  subscribe(listener: (event: SessionEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Resolves true as soon as the log holds more than `count` events, false when `deadline` (epoch ms) passes. */
@@ -93,6 +103,16 @@ export interface RawSession {
   closeInput(): Promise<void>;
   /** The last bytes the server wrote to stderr (stdio) or a note about the HTTP server. */
   stderrTail(): string;
+  /**
+   * Resolves once the server has shown a sign of life: its first bytes on stdout, or its exit (stdio; a process
+   * that is still starting — `npx` installing, a slow runtime — has done neither). At once for HTTP sessions,
+   * whose server was reached before the session opened.
+   */
+  readonly started: Promise<void>;
+  /** True once {@link started} has resolved. */
+  isStarted(): boolean;
+  /** Why the server process could not be started at all (a spawn error such as ENOENT), if that happened. */
+  startError(): string | undefined;
   /** Ends the session: stdio closes stdin, waits, then SIGTERM and SIGKILL; HTTP aborts streams (DELETE for sessions). Idempotent. */
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  * as a `message` event on that stream.
  */
 import type { TransportId } from '../scenario/scenario-types.js';
+import { fetchError } from './http-session.js';
 import { SseParser } from './sse-parser.js';
 import { EventLog, type RawSession, type SendOptions, type SendOutcome } from './session.js';
 
@@ -52,7 +53,7 @@ export class SseSession implements RawSession {
       );
       this.#reading = work.catch((error: Error) => {
         clearTimeout(timer);
-        reject(error);
+        reject(new Error(fetchError(error)));
         if (!this.#controller.signal.aborted)
           this.log.push({ kind: 'violation', message: `SSE stream: ${error.message}`, at: this.log.now() });
       });
@@ -97,7 +98,7 @@ export class SseSession implements RawSession {
       return { status: response.status };
     } catch (error) {
       if (!this.#controller.signal.aborted)
-        this.log.push({ kind: 'violation', message: `POST ${endpoint} failed: ${(error as Error).message}`, at: this.log.now() });
+        this.log.push({ kind: 'violation', message: `POST ${endpoint} failed: ${fetchError(error)}`, at: this.log.now() });
       return {};
     }
   }
@@ -116,6 +117,16 @@ export class SseSession implements RawSession {
 
   stderrTail(): string {
     return this.#note;
+  }
+
+  readonly started: Promise<void> = Promise.resolve();
+
+  isStarted(): boolean {
+    return true;
+  }
+
+  startError(): string | undefined {
+    return undefined;
   }
 
   async close(): Promise<void> {

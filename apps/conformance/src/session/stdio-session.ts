@@ -21,6 +21,13 @@ function excerpt(bytes: Uint8Array): string {
   return JSON.stringify(bytes.length > 200 ? `${text}…` : text);
 }
 
+function hint(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return ' (no such command: is it installed, and on PATH?)';
+  if (code === 'EACCES') return ' (permission denied: is the file executable?)';
+  return '';
+}
+
 /** A server over stdio with one framing. */
 export class StdioSession implements RawSession {
   readonly transport: TransportId;
@@ -30,7 +37,13 @@ export class StdioSession implements RawSession {
   readonly #decoder: FrameDecoder;
   readonly #text = new TextDecoder('utf-8', { fatal: true });
   #stderr = '';
+  /** Characters written to stderr since the start (the tail keeps only the last {@link STDERR_KEEP}). */
+  #stderrTotal = 0;
   #closed: Promise<void> | undefined;
+  #started = false;
+  #markStarted: () => void = () => {};
+  #startError: string | undefined;
+  readonly started: Promise<void>;
 
   constructor(spec: SpawnSpec, transport: TransportId) {
     this.transport = transport;
@@ -46,9 +59,18 @@ export class StdioSession implements RawSession {
           at: this.log.now(),
         }),
     });
+    this.started = new Promise((resolve) => {
+      this.#markStarted = () => {
+        this.#started = true;
+        resolve();
+      };
+    });
     this.#child = spawnServer(spec);
     const child = this.#child;
-    child.stdout!.on('data', (chunk: Buffer) => this.#decoder.push(chunk));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (!this.#started) this.#markStarted();
+      this.#decoder.push(chunk);
+    });
     child.stdout!.on('end', () => {
       try {
         this.#decoder.end();
@@ -59,13 +81,20 @@ export class StdioSession implements RawSession {
     child.stderr!.setEncoding('utf8');
     child.stderr!.on('data', (chunk: string) => {
       this.#stderr = (this.#stderr + chunk).slice(-STDERR_KEEP);
+      this.#stderrTotal += chunk.length;
     });
     // A server that exits early makes writes fail with EPIPE; the exit event is what the runner reports.
     child.stdin!.on('error', () => {});
-    child.on('error', (error) =>
-      this.log.push({ kind: 'violation', message: `could not start the server: ${error.message}`, at: this.log.now() }),
-    );
-    child.on('exit', (code, signal) => this.log.push({ kind: 'exit', code, signal, at: this.log.now() }));
+    child.on('error', (error) => {
+      // Only a spawn failure (ENOENT, EACCES…) comes before the process exists; later errors are about signals.
+      if (child.pid === undefined) this.#startError ??= `${error.message}${hint(error)}`;
+      this.log.push({ kind: 'violation', message: `could not start the server: ${error.message}`, at: this.log.now() });
+      this.#markStarted();
+    });
+    child.on('exit', (code, signal) => {
+      this.log.push({ kind: 'exit', code, signal, at: this.log.now() });
+      this.#markStarted();
+    });
   }
 
   #frame(payload: Uint8Array): void {
@@ -122,12 +151,32 @@ export class StdioSession implements RawSession {
     return Promise.resolve();
   }
 
-  stderrTail(): string {
-    return this.#stderr;
+  stderrTail(since = 0): string {
+    const fresh = this.#stderrTotal - since;
+    return fresh >= this.#stderr.length ? this.#stderr : this.#stderr.slice(-Math.max(0, fresh));
   }
 
-  close(): Promise<void> {
-    this.#closed ??= stopServer(this.#child, 500);
+  /** A mark for {@link stderrTail}: what the server writes to stderr after this point. */
+  stderrMark(): number {
+    return this.#stderrTotal;
+  }
+
+  isStarted(): boolean {
+    return this.#started;
+  }
+
+  startError(): string | undefined {
+    return this.#startError;
+  }
+
+  /** True once the process has exited (or could not be started). */
+  hasExited(): boolean {
+    return this.#child.exitCode !== null || this.#child.signalCode !== null || this.#startError !== undefined;
+  }
+
+  /** Stops the server: closes stdin, waits `graceMs` for it to exit, then signals its process group. */
+  close(graceMs = 500): Promise<void> {
+    this.#closed ??= stopServer(this.#child, graceMs);
     return this.#closed;
   }
 }

@@ -28,6 +28,7 @@ interface RawServer {
   capabilities?: string[];
   features?: string[];
   limits?: Record<string, number>;
+  serverInfo?: { name: string; version?: string };
   transports: Partial<Record<TransportId, RawTransport>>;
 }
 
@@ -89,6 +90,7 @@ export function loadRegistry(file: string, root: string = REPO_ROOT): RegistrySe
       features: new Set(raw.features ?? []),
       limits: raw.limits ?? {},
       ...(missing.length === 0 ? {} : { unavailable: `not built or not there yet: ${missing.join(', ')} is missing` }),
+      ...(raw.serverInfo === undefined ? {} : { serverInfo: raw.serverInfo }),
     };
     return { target, isDefault: raw.default ?? true };
   });

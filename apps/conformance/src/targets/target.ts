@@ -37,6 +37,13 @@ export interface Target {
   readonly limits: Readonly<Record<string, number>>;
   /** Why nothing can run (a bin that is not built yet…); every cell is skipped with this reason. */
   readonly unavailable?: string;
+  /**
+   * External targets: the registry server this one is (by `--name`, or by the name and version it reports),
+   * whose baseline entries and features then apply.
+   */
+  readonly knownAs?: string;
+  /** Registry servers: the `serverInfo` they report, by which an external target is recognised as them. */
+  readonly serverInfo?: { readonly name: string; readonly version?: string };
 }
 
 /**
