@@ -105,6 +105,7 @@ switch (task) {
     await build();
     run(bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']);
     run(bin('prettier'), ['--check', '--log-level=warn', '.']);
+    run(bin('eslint'), ['--max-warnings=0', '.']);
     run(bin('vitest'), ['run', ...rest]);
     break;
   case 'start':
