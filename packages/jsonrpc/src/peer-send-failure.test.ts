@@ -16,6 +16,7 @@ function recordingTransport(failFor: ReadonlySet<unknown>): Transport & { sent: 
     onmessage: undefined as Transport['onmessage'],
     start: () => ACCEPTED,
     close: () => ACCEPTED,
+    [Symbol.asyncDispose]: () => ACCEPTED,
     send(message: RpcMessage | RpcMessage[]): Promise<void> {
       const one = message as RpcMessage & { id?: unknown };
       if (failFor.has(one.id)) return Promise.reject(new Error(`could not write the answer to ${String(one.id)}`));
