@@ -7,7 +7,7 @@ import {
   lastHeaderName,
   parseHeaderLine,
 } from './content-length-header.js';
-import type { ErrorCallback, FrameCallback, FramingEngine } from './decoder.js';
+import type { ErrorCallback, FrameCallback, FrameRangeCallback, FramingEngine } from './decoder.js';
 import { isJsonWhitespace, lowerAscii } from './detect-framing.js';
 import { FramingError } from './framing-error.js';
 import { MAX_CONTENT_LENGTH } from './limits.js';
@@ -61,6 +61,7 @@ export class ContentLengthEngine implements FramingEngine {
     private readonly maxSkipBytes: number,
     private readonly onFrame: FrameCallback,
     private readonly onError: ErrorCallback,
+    private readonly onFrameInChunk: FrameRangeCallback = undefined,
   ) {}
 
   get bufferedBytes(): number {
@@ -239,8 +240,12 @@ export class ContentLengthEngine implements FramingEngine {
         const next = pos + need;
         this.state = HEADER;
         this.cursor = next;
-        const onFrame = this.onFrame;
-        onFrame(chunk.subarray(pos, next));
+        const onFrameInChunk = this.onFrameInChunk;
+        if (onFrameInChunk !== undefined) onFrameInChunk(chunk, pos, next);
+        else {
+          const onFrame = this.onFrame;
+          onFrame(chunk.subarray(pos, next));
+        }
         return next;
       }
       body = this.body = new Uint8Array(this.bodyLength);

@@ -1,5 +1,5 @@
 import { ContentLengthEngine } from './content-length-engine.js';
-import type { DecoderOptions, ErrorCallback, FrameCallback, FrameDecoder, FramingEngine } from './decoder.js';
+import type { DecoderOptions, ErrorCallback, FrameCallback, FrameDecoder, FrameRangeCallback, FramingEngine } from './decoder.js';
 import { DETECT_PREFIX_BYTES, classifyPrefix, isJsonWhitespace } from './detect-framing.js';
 import type { Framing } from './framing.js';
 import { FramingError } from './framing-error.js';
@@ -34,6 +34,7 @@ class StreamDecoder implements FrameDecoder {
     private readonly maxSkipBytes: number,
     private readonly onFrame: FrameCallback,
     private readonly onError: ErrorCallback,
+    private readonly onFrameInChunk: FrameRangeCallback,
   ) {
     if (framing !== 'auto') this.engine = this.createEngine(framing);
   }
@@ -116,8 +117,15 @@ class StreamDecoder implements FrameDecoder {
 
   private createEngine(framing: Framing): FramingEngine {
     return framing === 'ndjson'
-      ? new NdjsonEngine(this.maxFrameBytes, this.onFrame, this.onError)
-      : new ContentLengthEngine(this.maxFrameBytes, this.maxHeaderBytes, this.maxSkipBytes, this.onFrame, this.onError);
+      ? new NdjsonEngine(this.maxFrameBytes, this.onFrame, this.onError, this.onFrameInChunk)
+      : new ContentLengthEngine(
+          this.maxFrameBytes,
+          this.maxHeaderBytes,
+          this.maxSkipBytes,
+          this.onFrame,
+          this.onError,
+          this.onFrameInChunk,
+        );
   }
 }
 
@@ -125,7 +133,7 @@ class StreamDecoder implements FrameDecoder {
  * Creates a streaming decoder. Defaults: `framing: 'auto'`, `maxFrameBytes: DEFAULT_MAX_FRAME_BYTES`
  * (16 MiB), `maxHeaderBytes: DEFAULT_MAX_HEADER_BYTES` (8 KiB), `maxSkipBytes`: 4 × `maxFrameBytes`,
  * `onError`: throw. Throws a RangeError for a limit that is not an integer in [1, 2^32 - 1] (`maxSkipBytes`:
- * [0, 2^32 - 1]), a TypeError for a missing `onFrame` or an unknown framing.
+ * [0, 2^32 - 1]), a TypeError for a missing `onFrame`, a callback that is not a function or an unknown framing.
  */
 export function createDecoder(options: DecoderOptions): FrameDecoder {
   const framing = options.framing ?? 'auto';
@@ -134,6 +142,9 @@ export function createDecoder(options: DecoderOptions): FrameDecoder {
   }
   if (typeof options.onFrame !== 'function') throw new TypeError('onFrame must be a function');
   if (options.onError !== undefined && typeof options.onError !== 'function') throw new TypeError('onError must be a function');
+  if (options.onFrameInChunk !== undefined && typeof options.onFrameInChunk !== 'function') {
+    throw new TypeError('onFrameInChunk must be a function');
+  }
   const maxFrameBytes = checkLimit('maxFrameBytes', options.maxFrameBytes, DEFAULT_MAX_FRAME_BYTES);
   return new StreamDecoder(
     framing,
@@ -142,5 +153,6 @@ export function createDecoder(options: DecoderOptions): FrameDecoder {
     checkSkipLimit(options.maxSkipBytes, maxFrameBytes),
     options.onFrame,
     options.onError ?? throwError,
+    options.onFrameInChunk,
   );
 }

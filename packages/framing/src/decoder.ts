@@ -28,6 +28,16 @@ export interface DecoderOptions {
    */
   onFrame(payload: Uint8Array): void;
   /**
+   * Optional, for consumers that read the bytes of a chunk themselves (to decode the text of all its frames in
+   * one go, say): a frame that lies whole within the chunk being decoded arrives here as that chunk and the
+   * frame's range, `chunk.subarray(start, end)` being the payload, instead of through `onFrame`, so no view is
+   * allocated per frame. `chunk` is the array given to `push()`, a view of its end, or a copy joining it with
+   * bytes held from earlier pushes (auto-detection, a throwing callback); the decoder never writes to it and keeps no reference
+   * to it once `push()` returns. Called as a plain function. Frames assembled from several chunks still go to
+   * `onFrame`; frames and errors arrive in the stream's order either way.
+   */
+  onFrameInChunk?(chunk: Uint8Array, start: number, end: number): void;
+  /**
    * Receives each framing error in order with the frames around it; decoding goes on where the
    * framing allows. Default: the error is thrown from `push()`/`end()` (the decoder stays usable).
    */
@@ -72,5 +82,7 @@ export interface FramingEngine {
 
 /** Callbacks as the engines call them (internal). */
 export type FrameCallback = (payload: Uint8Array) => void;
+/** `onFrameInChunk` as the engines call it (internal); undefined: in-chunk frames go to the FrameCallback as views. */
+export type FrameRangeCallback = ((chunk: Uint8Array, start: number, end: number) => void) | undefined;
 /** Error callback as the engines call it (internal). */
 export type ErrorCallback = (error: FramingError) => void;

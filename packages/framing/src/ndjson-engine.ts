@@ -1,4 +1,4 @@
-import type { ErrorCallback, FrameCallback, FramingEngine } from './decoder.js';
+import type { ErrorCallback, FrameCallback, FrameRangeCallback, FramingEngine } from './decoder.js';
 import { FramingError } from './framing-error.js';
 
 const LF = 0x0a;
@@ -36,6 +36,7 @@ export class NdjsonEngine implements FramingEngine {
     private readonly maxFrameBytes: number,
     private readonly onFrame: FrameCallback,
     private readonly onError: ErrorCallback,
+    private readonly onFrameInChunk: FrameRangeCallback = undefined,
   ) {}
 
   get bufferedBytes(): number {
@@ -46,6 +47,7 @@ export class NdjsonEngine implements FramingEngine {
     const length = chunk.length;
     const max = this.maxFrameBytes;
     const onFrame = this.onFrame;
+    const onFrameInChunk = this.onFrameInChunk;
     let pos = 0;
     this.cursor = 0;
     if (this.crHeld && length > 0) {
@@ -85,7 +87,8 @@ export class NdjsonEngine implements FramingEngine {
         onError(this.tooLarge(end - pos, true));
       } else if (end > pos && !isBlank(chunk, pos, end)) {
         this.cursor = next;
-        onFrame(chunk.subarray(pos, end));
+        if (onFrameInChunk !== undefined) onFrameInChunk(chunk, pos, end);
+        else onFrame(chunk.subarray(pos, end));
       }
       pos = next;
     }

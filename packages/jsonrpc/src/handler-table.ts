@@ -8,22 +8,14 @@ export type UntypedRequestHandler<C = RequestContext> = (params: Params, context
 /** A notification handler with the types erased. */
 export type UntypedNotificationHandler = (params: Params, info: MessageInfo | undefined) => void | Promise<void>;
 
-/** The handlers of one peer: per-method request and notification handlers, and the request fallback. */
+/**
+ * The handlers of one peer: per-method request and notification handlers, and the request fallback (which serves
+ * requests for methods without a handler of their own; without it those get `-32601`).
+ */
 export class HandlerTable<C = RequestContext> {
   readonly requests = new Map<string, UntypedRequestHandler<C>>();
   readonly notifications = new Map<string, UntypedNotificationHandler>();
   fallback: FallbackRequestHandler<C> | undefined;
-
-  /** True when something serves `method` (otherwise the request gets `-32601`). */
-  serves(method: string): boolean {
-    return this.fallback !== undefined || this.requests.has(method);
-  }
-
-  /** Runs the handler of `method` (or the fallback); call only when {@link serves} is true. */
-  run(method: string, params: Params, context: C): unknown {
-    const handler = this.requests.get(method);
-    return handler !== undefined ? handler(params, context) : this.fallback!(method, params, context);
-  }
 
   /**
    * Runs the handler of a notification, if any. Its failures (thrown or rejected) go to `report`: a

@@ -44,25 +44,31 @@ export class InboundRequests<
 
   /** Serves one request: refuses a duplicate id or an unknown method, otherwise runs its handler. */
   dispatch(id: RequestId, method: string, params: Params, info: MessageInfo | undefined, batch: BatchCollector | undefined): void {
-    if (this.inflight.has(id)) {
+    const inflight = this.inflight;
+    if (inflight.has(id)) {
       const message = `Invalid request: id ${quoteInput(id)} is already in use by a request in progress`;
       this.respondError(batch, id, ErrorCode.InvalidRequest, message);
       return;
     }
-    if (!this.handlers.serves(method)) {
+    // One lookup: a server routes everything through the fallback and registers no per-method handler.
+    const handlers = this.handlers;
+    const handler = handlers.requests.size === 0 ? undefined : handlers.requests.get(method);
+    const fallback = handlers.fallback;
+    if (handler === undefined && fallback === undefined) {
       this.respondError(batch, id, ErrorCode.MethodNotFound, methodNotFound(method).message);
       return;
     }
     const context = new RequestContext<OutRequests, OutNotifications>(this.#host.contextHost, id, method, params, info, batch);
-    this.inflight.add(context);
+    inflight.begin(context);
     let outcome: unknown;
     try {
-      outcome = this.handlers.run(method, params, context);
+      outcome = handler !== undefined ? handler(params, context) : fallback!(method, params, context);
     } catch (error) {
       this.#fail(context, error);
       return;
     }
     if (typeof (outcome as PromiseLike<unknown> | undefined)?.then === 'function') {
+      inflight.suspend(context);
       (outcome as Promise<unknown>).then(
         (result) => this.#succeed(context, result),
         (error: unknown) => this.#fail(context, error),

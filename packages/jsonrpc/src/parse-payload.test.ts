@@ -56,4 +56,11 @@ describe('parsePayload', () => {
       expect((error as Error).message.length).toBeLessThan(1000);
     }
   });
+
+  test('text a transport already decoded is only parsed, with the same errors for bad JSON', () => {
+    expect(parsePayload('{"text":"comió"}')).toEqual({ text: 'comió' });
+    expect(() => parsePayload('{bad')).toThrow(
+      expect.objectContaining({ code: 'PARSE_ERROR', message: expect.stringContaining('Invalid JSON') }),
+    );
+  });
 });

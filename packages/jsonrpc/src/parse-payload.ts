@@ -13,15 +13,19 @@ let decoder: TextDecoder | undefined;
  * engine validates the envelope). Throws a {@link LocalError} with code `PARSE_ERROR` for invalid UTF-8 or
  * invalid JSON, with the underlying error as `cause`; its message is bounded (at most the few characters
  * `JSON.parse` quotes), whatever the payload size. A leading UTF-8 byte order mark is ignored.
+ * A string payload is text its transport already decoded (and checked): it is only parsed.
  * Web-standard: `TextDecoder` only.
  */
-export function parsePayload(payload: Uint8Array): unknown {
-  decoder ??= new TextDecoder('utf-8', { fatal: true });
+export function parsePayload(payload: Uint8Array | string): unknown {
   let text: string;
-  try {
-    text = decoder.decode(payload);
-  } catch (error) {
-    throw new LocalError('PARSE_ERROR', `Invalid UTF-8 in a ${payload.length}-byte message`, { cause: error });
+  if (typeof payload === 'string') text = payload;
+  else {
+    decoder ??= new TextDecoder('utf-8', { fatal: true });
+    try {
+      text = decoder.decode(payload);
+    } catch (error) {
+      throw new LocalError('PARSE_ERROR', `Invalid UTF-8 in a ${payload.length}-byte message`, { cause: error });
+    }
   }
   try {
     return JSON.parse(text);

@@ -216,22 +216,34 @@ export function canSend(method: string, revision: ProtocolVersion, side: 'client
   return direction === 'both' || direction === (side === 'client' ? 'client-to-server' : 'server-to-client');
 }
 
-const serverGatePaths = new Map<string, readonly string[] | null>();
+/** Per revision: the server gate path of every method of the table (`null`: ungated there). Built on first use. */
+const serverGatePaths = new Map<ProtocolVersion, ReadonlyMap<string, readonly string[] | null>>();
+
+const NO_GATES: ReadonlyMap<string, readonly string[] | null> = new Map();
+
+function serverGatesOf(revision: ProtocolVersion): ReadonlyMap<string, readonly string[] | null> {
+  if (!PROTOCOL_VERSIONS.includes(revision)) return NO_GATES;
+  const paths = new Map<string, readonly string[] | null>();
+  for (const info of Object.values(METHODS)) {
+    const gate = info.byRevision[revision]?.capability;
+    paths.set(
+      info.method,
+      gate !== undefined && gate.startsWith('server:') ? Object.freeze(gate.slice('server:'.length).split('.')) : null,
+    );
+  }
+  serverGatePaths.set(revision, paths);
+  return paths;
+}
 
 /**
  * The server capability that gates `method` in `revision`, as a property path into `ServerCapabilities`
  * (`['resources', 'subscribe']`); `undefined` when no server capability gates it there (ungated, client-gated,
- * or absent from the revision). Memoized: cheap enough for every request.
+ * absent from the revision, or a method no revision defines). Cheap enough for every request: two map lookups,
+ * no string built per call, and nothing remembered about method names outside the table (a peer sending
+ * made-up names cannot grow it).
  */
 export function serverCapabilityPath(method: string, revision: ProtocolVersion): readonly string[] | undefined {
-  const key = `${revision} ${method}`;
-  let path = serverGatePaths.get(key);
-  if (path === undefined) {
-    const gate = capabilityFor(method, revision);
-    path = gate !== undefined && gate.startsWith('server:') ? gate.slice('server:'.length).split('.') : null;
-    serverGatePaths.set(key, path);
-  }
-  return path ?? undefined;
+  return (serverGatePaths.get(revision) ?? serverGatesOf(revision)).get(method) ?? undefined;
 }
 
 /** True when `capabilities` declares the capability at `path` (present, and neither `false` nor `null`). */

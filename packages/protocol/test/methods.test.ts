@@ -1,7 +1,17 @@
 // The method table against the schemas (re-derived here independently of the generator) and against the spec
 // facts it must encode: directions, revisions, eras, gates, definitions.
 import { describe, expect, it } from 'vitest';
-import { METHODS, canSend, capabilityFor, getMethodInfo, getMethodRevisionInfo, methodExistsIn, methodsIn } from '../src/methods.js';
+import {
+  METHODS,
+  canSend,
+  capabilityFor,
+  getMethodInfo,
+  getMethodRevisionInfo,
+  methodExistsIn,
+  methodsIn,
+  serverCapabilityPath,
+} from '../src/methods.js';
+import type { ProtocolVersion } from '../src/versions.js';
 import { PROTOCOL_VERSIONS } from '../src/versions.js';
 import { SPECS, type SchemaNode } from './support/spec-files.js';
 
@@ -138,6 +148,24 @@ describe('method facts', () => {
     expect(capabilityFor('notifications/elicitation/complete', '2025-11-25')).toBe('client:elicitation.url');
     expect(capabilityFor('logging/setLevel', '2026-07-28')).toBeUndefined(); // absent there
     expect(capabilityFor('ping', '2025-11-25')).toBeUndefined();
+  });
+
+  it('serverCapabilityPath gives the server gates as paths, per revision, and nothing for other gates or names', () => {
+    expect(serverCapabilityPath('tools/call', '2026-07-28')).toEqual(['tools']);
+    expect(serverCapabilityPath('resources/subscribe', '2025-06-18')).toEqual(['resources', 'subscribe']);
+    expect(serverCapabilityPath('completion/complete', '2024-11-05')).toBeUndefined();
+    expect(serverCapabilityPath('completion/complete', '2025-03-26')).toEqual(['completions']);
+    expect(serverCapabilityPath('sampling/createMessage', '2025-11-25')).toBeUndefined(); // a client gate
+    expect(serverCapabilityPath('logging/setLevel', '2026-07-28')).toBeUndefined(); // absent there
+    expect(serverCapabilityPath('no/such-method', '2025-11-25')).toBeUndefined();
+    expect(serverCapabilityPath('tools/call', '1999-01-01' as ProtocolVersion)).toBeUndefined();
+    for (const revision of PROTOCOL_VERSIONS) {
+      for (const info of methodsIn(revision)) {
+        const gate = capabilityFor(info.method, revision);
+        const expected = gate?.startsWith('server:') ? gate.slice('server:'.length).split('.') : undefined;
+        expect(serverCapabilityPath(info.method, revision)).toEqual(expected);
+      }
+    }
   });
 
   it('2026 list and read results are cacheable; tools/call, prompts/get and resources/read may be MRTR', () => {

@@ -12,11 +12,17 @@ export interface RequestedInput<M extends InputRequestMethod = InputRequestMetho
  * for that are still missing.
  */
 export class InputRound {
-  readonly requested: Record<string, RequestedInput> = {};
   count = 0;
   #index = 0;
+  /** Created on the first `ask`: most rounds ask for nothing. */
+  #requested: Record<string, RequestedInput> | undefined;
 
   constructor(readonly answers: Readonly<Record<string, unknown>>) {}
+
+  /** The inputs asked for and still missing, by key. */
+  get requested(): Record<string, RequestedInput> {
+    return (this.#requested ??= {});
+  }
 
   /** The generated key of the next input of `kind` (`elicit-0`, `sample-1`, …). */
   nextKey(kind: string): string {

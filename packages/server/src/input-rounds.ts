@@ -11,8 +11,12 @@ import type { RequestOrigin } from './method-table.js';
 import type { RequestStateSigner } from './request-state.js';
 import type { Outcome, ServerRequestContext, WireParams } from './server-peer.js';
 
-/** Runs a method in a scope for one round (the router's capability gates, then the handler). */
-export type RouteOneRound = (
+/**
+ * Runs a method in a scope for one round (the router's capability gates, then the handler); `route` is what the
+ * router looked up for the method, handed back to it.
+ */
+export type RouteOneRound<R = unknown> = (
+  route: R,
   method: string,
   params: WireParams,
   rpc: ServerRequestContext,
@@ -21,22 +25,32 @@ export type RouteOneRound = (
   origin: RequestOrigin,
 ) => Outcome<JsonObject>;
 
-/** Serves input-capable requests round by round; one per server. */
-export class InputRounds {
-  readonly #signer: RequestStateSigner;
-  readonly #route: RouteOneRound;
+/** The answers of a first round: none (shared; a round never writes to its answers). */
+const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
-  constructor(signer: RequestStateSigner, route: RouteOneRound) {
+/** Serves input-capable requests round by round; one per server. */
+export class InputRounds<R = unknown> {
+  readonly #signer: RequestStateSigner;
+  readonly #route: RouteOneRound<R>;
+
+  constructor(signer: RequestStateSigner, route: RouteOneRound<R>) {
     this.#signer = signer;
     this.#route = route;
   }
 
   /** Serves one round of an input-capable request: the first one, or a retry carrying answers. */
-  serve(method: string, params: WireParams, rpc: ServerRequestContext, scope: RequestScope, origin: RequestOrigin): Outcome<JsonObject> {
+  serve(
+    route: R,
+    method: string,
+    params: WireParams,
+    rpc: ServerRequestContext,
+    scope: RequestScope,
+    origin: RequestOrigin,
+  ): Outcome<JsonObject> {
     if (params?.requestState !== undefined || params?.inputResponses !== undefined) {
-      return this.#retry(method, params, rpc, scope, origin);
+      return this.#retry(route, method, params, rpc, scope, origin);
     }
-    return this.#round(method, params, rpc, scope, origin, new InputRound({}));
+    return this.#round(route, method, params, rpc, scope, origin, new InputRound(NO_ANSWERS));
   }
 
   /**
@@ -46,6 +60,7 @@ export class InputRounds {
    * answers: they are the client's to give either way, and a handler asks again for anything missing.
    */
   async #retry(
+    route: R,
     method: string,
     params: JsonObject,
     rpc: ServerRequestContext,
@@ -57,16 +72,17 @@ export class InputRounds {
       throw invalidParams('Invalid params: inputResponses must be an object');
     }
     const given = (responses ?? {}) as Record<string, unknown>;
-    if (params.requestState === undefined) return this.#round(method, params, rpc, scope, origin, new InputRound({ ...given }));
+    if (params.requestState === undefined) return this.#round(route, method, params, rpc, scope, origin, new InputRound({ ...given }));
     const state = await this.#signer.verify(params.requestState, method, params);
     const answers: Record<string, unknown> = { ...state.a };
     for (const key of state.k) {
       if (given[key] !== undefined) answers[key] = given[key];
     }
-    return this.#round(method, params, rpc, scope, origin, new InputRound(answers));
+    return this.#round(route, method, params, rpc, scope, origin, new InputRound(answers));
   }
 
   #round(
+    route: R,
     method: string,
     params: WireParams,
     rpc: ServerRequestContext,
@@ -76,7 +92,7 @@ export class InputRounds {
   ): Outcome<JsonObject> {
     let outcome: Outcome<JsonObject>;
     try {
-      outcome = this.#route(method, params, rpc, scope, round, origin);
+      outcome = this.#route(route, method, params, rpc, scope, round, origin);
     } catch (error) {
       return this.#inputOrThrow(method, params, round, error);
     }

@@ -39,7 +39,9 @@ export function modernScope(
   if (typeof version !== 'string') {
     throw invalidParams(`Missing required _meta field "${MetaKey.protocolVersion}"`);
   }
-  if (!(supportedModern as readonly string[]).includes(version)) {
+  // The server's own copy of the version string from here on: later lookups by it compare one pointer.
+  const known = (supportedModern as readonly string[]).indexOf(version);
+  if (known === -1) {
     throw new RpcError(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
       supported: [...supportedAll].reverse(),
       requested: truncateInput(version),
@@ -56,7 +58,7 @@ export function modernScope(
   const clientInfo = meta?.[MetaKey.clientInfo];
   return {
     era: 'modern',
-    protocolVersion: version as ProtocolVersion,
+    protocolVersion: supportedModern[known]!,
     clientCapabilities: capabilities as ClientCapabilities,
     clientInfo: typeof clientInfo === 'object' && clientInfo !== null ? (clientInfo as Implementation) : undefined,
     logLevel: logLevel as RequestScope['logLevel'],

@@ -4,11 +4,13 @@
  * custom handler, capability gate, built-in handler — and shape the result for the era.
  */
 import {
+  CACHEABLE_METHODS,
   hasCapability,
   INPUT_REQUIRED_METHODS,
   invalidParams,
   LEGACY_ONLY_METHODS,
   MetaKey,
+  METHODS,
   methodNotFound,
   MODERN_ONLY_METHODS,
   serverCapabilityPath,
@@ -40,17 +42,56 @@ const NO_SESSION =
   `No session: send 'initialize' first (legacy revisions), or put "${MetaKey.protocolVersion}" and ` +
   `"${MetaKey.clientCapabilities}" in params._meta (2026-07-28)`;
 
+/**
+ * What the router knows of one method, found with one map lookup per request: the built-in handler, the era
+ * rules, and the capability gate of the revision last served with whether the capabilities last checked declare
+ * it (recomputed when either changes: a session's capabilities are fixed, the server's change only when its
+ * registries do).
+ */
+class Route {
+  gateRevision: ProtocolVersion | undefined;
+  gate: readonly string[] | undefined;
+  gateCapabilities: unknown;
+  gateOpen = false;
+
+  constructor(
+    readonly builtIn: AnyBuiltInHandler | undefined,
+    /** Unknown in a 2026-07-28 request. */
+    readonly legacyOnly: boolean,
+    /** 2026-07-28 only: such a request is modern even without the per-request `_meta`. */
+    readonly modernOnly: boolean,
+    /** May be answered with an input-required result (2026-07-28 MRTR). */
+    readonly inputRequired: boolean,
+    /** Its complete 2026-07-28 results carry caching hints. */
+    readonly cacheable: boolean,
+  ) {}
+}
+
+/** The route of every method that is neither in the method table nor built in: no gate, no handler. */
+const UNKNOWN = new Route(undefined, false, false, false, false);
+
 /** Routes requests; one per server. */
 export class RequestRouter {
   readonly #host: RouterHost;
-  readonly #table: ReadonlyMap<string, AnyBuiltInHandler>;
-  readonly #inputs: InputRounds;
+  /** Every method of the method table and every built-in one; nothing is added per request. */
+  readonly #routes = new Map<string, Route>();
+  readonly #inputs: InputRounds<Route>;
 
   constructor(host: RouterHost) {
     this.#host = host;
-    this.#table = createMethodTable(host);
-    this.#inputs = new InputRounds(host.requestState, (method, params, rpc, scope, round, origin) =>
-      this.#route(method, params, rpc, scope, round, origin),
+    const table = createMethodTable(host);
+    for (const method of new Set([...Object.keys(METHODS), ...table.keys()])) {
+      const route = new Route(
+        table.get(method),
+        LEGACY_ONLY_METHODS.has(method),
+        MODERN_ONLY_METHODS.has(method),
+        INPUT_REQUIRED_METHODS.has(method),
+        CACHEABLE_METHODS.has(method),
+      );
+      this.#routes.set(method, route);
+    }
+    this.#inputs = new InputRounds<Route>(host.requestState, (route, method, params, rpc, scope, round, origin) =>
+      this.#route(route, method, params, rpc, scope, round, origin),
     );
   }
 
@@ -60,17 +101,18 @@ export class RequestRouter {
    * Throws or rejects with the error to answer.
    */
   serve(method: string, params: WireParams, rpc: ServerRequestContext, origin: RequestOrigin): Outcome<JsonObject> {
+    const route = this.#routes.get(method) ?? UNKNOWN;
     const meta = params?._meta;
-    if (isModernMeta(meta) || MODERN_ONLY_METHODS.has(method)) {
+    if (route.modernOnly || isModernMeta(meta)) {
       const host = this.#host;
       const scope = modernScope(meta as Record<string, unknown> | undefined, host.modernVersions, host.versions);
-      if (LEGACY_ONLY_METHODS.has(method)) {
+      if (route.legacyOnly) {
         throw methodNotFound(method, { reason: `'${truncateInput(method)}' does not exist in ${scope.protocolVersion}` });
       }
-      const cache = host.cacheHint(method);
-      const outcome = INPUT_REQUIRED_METHODS.has(method)
-        ? this.#inputs.serve(method, params, rpc, scope, origin)
-        : this.#route(method, params, rpc, scope, undefined, origin);
+      const cache = route.cacheable ? host.cacheHint(method) : undefined;
+      const outcome = route.inputRequired
+        ? this.#inputs.serve(route, method, params, rpc, scope, origin)
+        : this.#route(route, method, params, rpc, scope, undefined, origin);
       if (outcome instanceof Promise) return outcome.then((result) => stampModernResult(result, host.info, cache));
       return stampModernResult(outcome, host.info, cache);
     }
@@ -80,11 +122,12 @@ export class RequestRouter {
       if (method === 'ping') return {};
       throw invalidParams(NO_SESSION);
     }
-    return this.#route(method, params, rpc, session, undefined, origin);
+    return this.#route(route, method, params, rpc, session, undefined, origin);
   }
 
   /** Runs a method for a scope: the custom handler, or the capability gate then the built-in handler. */
   #route(
+    route: Route,
     method: string,
     params: WireParams,
     rpc: ServerRequestContext,
@@ -95,14 +138,23 @@ export class RequestRouter {
     const host = this.#host;
     const custom = host.customHandler(method);
     if (custom) return custom(params, new RequestHandlerContext(rpc, scope, round)) as Outcome<JsonObject>;
-    const gate = serverCapabilityPath(method, scope.protocolVersion);
+    const revision = scope.protocolVersion;
+    if (route.gateRevision !== revision) {
+      route.gateRevision = revision;
+      route.gate = serverCapabilityPath(method, revision);
+      route.gateCapabilities = undefined;
+    }
+    const gate = route.gate;
     if (gate) {
       const session = scope.era === 'legacy' ? origin.session : undefined;
-      const caps = session ? session.serverCapabilities : host.capabilitiesFor(scope.protocolVersion);
-      if (!hasCapability(caps, gate))
-        throw methodNotFound(method, { reason: `the server does not declare the '${gate.join('.')}' capability` });
+      const caps = session ? session.serverCapabilities : host.capabilitiesFor(revision);
+      if (route.gateCapabilities !== caps) {
+        route.gateCapabilities = caps;
+        route.gateOpen = hasCapability(caps, gate);
+      }
+      if (!route.gateOpen) throw methodNotFound(method, { reason: `the server does not declare the '${gate.join('.')}' capability` });
     }
-    const handler = this.#table.get(method);
+    const handler = route.builtIn;
     if (!handler) throw methodNotFound(method);
     return handler(params, rpc, scope, round, origin) as Outcome<JsonObject>;
   }

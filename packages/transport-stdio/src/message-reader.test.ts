@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { LocalError } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
 import { MessageReader, type MessageReaderOptions } from './message-reader.js';
@@ -70,5 +71,58 @@ describe('MessageReader', () => {
     r.push(bytes('{"id":1}\n{"id":2}\n{"id":3}\n'));
     expect(seen).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
     expect(errors.map((error) => error.message)).toEqual(['consumer bug']);
+  });
+
+  test('frames read out of their chunk come out as frame-by-frame decoding gives them', () => {
+    const { r, messages, errors } = reader({ framing: 'ndjson', maxFrameBytes: 40 });
+    // A chunk that starts inside a frame, with CRLF, blank and oversized lines between ASCII frames.
+    r.push(bytes('{"id":0,'));
+    r.push(bytes(`"t":"x"}\r\n{"id":1}\r\n\n  \n{"pad":"${'x'.repeat(50)}"}\n{"id":2}\n{"id":3`));
+    r.push(bytes('}\n'));
+    expect(messages).toEqual([{ id: 0, t: 'x' }, { id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(errors.map((error) => (error as LocalError).code)).toEqual(['FRAME_TOO_LARGE']);
+  });
+
+  test('non-ASCII and byte order marks read out of the chunk as when decoded alone; invalid UTF-8 refuses only its frame', () => {
+    const { r, messages, errors } = reader({ framing: 'ndjson' });
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    r.push(Buffer.concat([bytes('{"id":1}\n'), bom, bytes('{"id":2}\n{"t":"ñ"}\n{"id":3}\n')]));
+    r.push(Buffer.concat([bytes('{"id":4}\n"'), Buffer.from([0xc3, 0x28]), bytes('"\n{"id":5}\n')]));
+    expect(messages).toEqual([{ id: 1 }, { id: 2 }, { t: 'ñ' }, { id: 3 }, { id: 4 }, { id: 5 }]);
+    expect(errors.map((error) => (error as LocalError).code)).toEqual(['PARSE_ERROR']);
+    expect(errors[0]!.message).toContain('UTF-8');
+  });
+
+  test('a Content-Length body that ends inside a character is invalid UTF-8, whatever follows it in the chunk', () => {
+    const { r, messages, errors } = reader({ framing: 'content-length' });
+    const cut = Buffer.concat([bytes('Content-Length: 2\r\n\r\n1'), Buffer.from([0xc3]), Buffer.from([0xa9]), bytes('\n')]);
+    r.push(Buffer.concat([bytes('Content-Length: 8\r\n\r\n{"id":1}'), cut, bytes('Content-Length: 8\r\n\r\n{"id":3}\n')]));
+    expect(messages).toEqual([{ id: 1 }, { id: 3 }]);
+    expect(errors[0]).toMatchObject({ code: 'PARSE_ERROR', message: expect.stringContaining('UTF-8') });
+  });
+
+  test('any stream, cut anywhere, gives the messages and errors that one byte per push gives', () => {
+    const line = fc.oneof(
+      fc.jsonValue({ maxDepth: 2 }).map((value) => bytes(JSON.stringify(value))),
+      fc.jsonValue({ stringUnit: 'binary', maxDepth: 2 }).map((value) => bytes(JSON.stringify(value))),
+      fc.constantFrom(bytes(''), bytes('  '), bytes('{bad'), Buffer.from([0x22, 0xff, 0x22]), Buffer.from([0xef, 0xbb, 0xbf, 0x31])),
+    );
+    const stream = fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n')), { maxLength: 12 });
+    const run = (chunks: Uint8Array[]) => {
+      const { r, messages, errors } = reader({ framing: 'ndjson', maxFrameBytes: 60 });
+      for (const chunk of chunks) r.push(chunk);
+      r.end();
+      // Codes only: how an oversized line is worded depends on whether its newline was in sight.
+      return { messages, errors: errors.map((error) => (error as LocalError).code) };
+    };
+    fc.assert(
+      fc.property(stream, fc.array(fc.nat(), { maxLength: 8 }), (lines, cuts) => {
+        const all = Buffer.concat(lines.flatMap(([payload, eol]) => [payload, bytes(eol)]));
+        const points = [...new Set(cuts.map((cut) => cut % (all.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...points].map((from, i) => all.subarray(from, [...points, all.length][i]));
+        const oneByOne = Array.from(all, (_, i) => all.subarray(i, i + 1));
+        expect(run(chunks)).toEqual(run(oneByOne));
+      }),
+    );
   });
 });
