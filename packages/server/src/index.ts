@@ -1,5 +1,5 @@
 export { McpServer } from './mcp-server.js';
-export type { ServerOptions, CustomRequestHandler, RequestHandlerParams, RequestHandlerResult } from './server-options.js';
+export type { ServerOptions, PagedList, CustomRequestHandler, RequestHandlerParams, RequestHandlerResult } from './server-options.js';
 export type { DispatchExchange } from './dispatch.js';
 export type { ServerConnection } from './server-connection.js';
 export type { LegacySession } from './legacy-session.js';
@@ -10,10 +10,18 @@ export type { ToolHandler, RegisteredTool } from './tool-registry.js';
 export {
   ResourceNotFoundError,
   type ResourceReader,
+  type ResourceOptions,
+  type ResourceChanges,
+  type ResourceListOrder,
   type TemplateReader,
+  type TemplateVariables,
+  type TemplateLister,
   type TemplateOptions,
+  type TemplateChanges,
   type RegisteredResource,
+  type RegisteredResourceTemplate,
 } from './resource-registry.js';
+export type { SubscriptionHooks } from './subscription-hooks.js';
 export type { PromptHandler, PromptOptions, RegisteredPrompt } from './prompt-registry.js';
 export type { CapabilityOptions } from './capabilities.js';
 export { UriTemplate, UriTemplateError, isUriTemplate, type TemplateValues } from './uri-template.js';

@@ -3,13 +3,28 @@ import { Peer, type Transport } from '@wiremcp/jsonrpc';
 import { dispatch, statelessOrigin, type DispatchExchange } from './dispatch.js';
 import type { RequestOrigin } from './method-table.js';
 import type { PromptHandler, PromptOptions, RegisteredPrompt } from './prompt-registry.js';
-import type { RegisteredResource, ResourceReader, TemplateOptions, TemplateReader } from './resource-registry.js';
+import type { HandlerContext } from './handler-context.js';
+import type {
+  RegisteredResource,
+  RegisteredResourceTemplate,
+  ResourceOptions,
+  ResourceReader,
+  TemplateOptions,
+  TemplateReader,
+} from './resource-registry.js';
 import { Connection, type ConnectionEvents, type ServerConnection } from './server-connection.js';
 import { ServerCore } from './server-core.js';
 import type { CustomRequestHandler, ServerOptions } from './server-options.js';
 import type { ServerPeer } from './server-peer.js';
 import type { RegisteredTool, ToolHandler } from './tool-registry.js';
-import type { Implementation, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from './types.js';
+import type {
+  Implementation,
+  PromptDefinition,
+  ReadResourceResult,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from './types.js';
 
 /**
  * An MCP server: a registry of tools, resources, prompts and completions that serves both protocol eras —
@@ -66,14 +81,33 @@ export class McpServer {
     return this.#core.tools.register(definition, handler);
   }
 
-  /** Registers a fixed resource. */
-  registerResource(definition: ResourceDefinition, read: ResourceReader): RegisteredResource {
-    return this.#core.resources.register(definition, read);
+  /**
+   * Registers a fixed resource, with an optional caching hint for its 2026-07-28 reads (`options.cache`). Throws
+   * `INVALID_ARGUMENT` for a duplicate URI or a bad hint. The handle updates its listing entry in place.
+   */
+  registerResource(definition: ResourceDefinition, read: ResourceReader, options?: ResourceOptions): RegisteredResource {
+    return this.#core.resources.register(definition, read, options);
   }
 
-  /** Registers an RFC 6570 resource template, with optional variable completion and listing. */
-  registerResourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReader, options?: TemplateOptions): RegisteredResource {
-    return this.#core.resources.registerTemplate(definition, read, options);
+  /**
+   * Registers an RFC 6570 resource template, with optional variable completion, listing (`list`, given the
+   * `resources/list` request's context) and caching hints (`cache` for reads, `listCache` for the list).
+   */
+  registerResourceTemplate(
+    definition: ResourceTemplateDefinition,
+    read: TemplateReader,
+    options?: TemplateOptions,
+  ): RegisteredResourceTemplate {
+    return this.#core.resources.registerTemplate(definition, read as TemplateReader<never>, options);
+  }
+
+  /**
+   * Reads one of this server's own resources from inside a handler (to embed it, or to build on it): the fixed
+   * resource or the first template that matches, called with the handler's `context`; the result has no caching
+   * hints. Rejects with {@link ResourceNotFoundError} when nothing serves `uri`.
+   */
+  async readResource(uri: string, context: HandlerContext): Promise<ReadResourceResult> {
+    return this.#core.resources.readForHandler(uri, context);
   }
 
   /** Registers a prompt, with optional argument completion. */
@@ -136,6 +170,25 @@ export class McpServer {
   async close(): Promise<void> {
     this.#core.subscribers.endAll('the server is closing');
     await Promise.all([...this.#connections].map((connection) => connection.close()));
+  }
+
+  /**
+   * Tells clients that the resource list changed, for changes the server cannot see itself (what a template's
+   * `list` callback returns). Registering, updating and removing announce themselves. Several announcements within
+   * one tick become one notification per list, as the registries' own do.
+   */
+  notifyResourceListChanged(): void {
+    this.#core.subscribers.listChanged('resources');
+  }
+
+  /** Tells clients that the tool list changed (see {@link notifyResourceListChanged}). */
+  notifyToolListChanged(): void {
+    this.#core.subscribers.listChanged('tools');
+  }
+
+  /** Tells clients that the prompt list changed (see {@link notifyResourceListChanged}). */
+  notifyPromptListChanged(): void {
+    this.#core.subscribers.listChanged('prompts');
   }
 
   /** Tells subscribers (legacy `resources/subscribe`, 2026-07-28 listen streams) that `uri` changed. */

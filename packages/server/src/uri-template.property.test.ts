@@ -38,11 +38,11 @@ function expressionCase(operator: string): fc.Arbitrary<Case> {
     const shapes: Shape[] = reserved ? ['string'] : single || named ? ['string', 'list', 'exploded'] : ['string'];
     // Where values sit side by side, a value must not hold the raw separator between them.
     const without = reserved ? (single ? PERCENT_TRIPLET : /%[0-9A-Fa-f]{2}|,/) : operator === '.' && !single ? /\./ : undefined;
-    const variable = fc.constantFrom(...shapes).chain((shape) => {
-      if (shape === 'string') return fc.record({ shape: fc.constant(shape), value: text({ without }) as fc.Arbitrary<Value> });
+    const variable = fc.constantFrom(...shapes).chain((shape): fc.Arbitrary<{ shape: Shape; value: Value }> => {
+      if (shape === 'string') return text({ without }).map((value) => ({ shape, value }));
       // Exploded items sit side by side too; `.` separates them with a raw dot. Empty items are tested separately.
       const item = text({ minLength: 1, without: shape === 'exploded' && operator === '.' ? /\./ : undefined });
-      return fc.record({ shape: fc.constant(shape), value: fc.array(item, { minLength: 1, maxLength: 4 }) as fc.Arbitrary<Value> });
+      return fc.array(item, { minLength: 1, maxLength: 4 }).map((value) => ({ shape, value }));
     });
     return fc.array(variable, { minLength: count, maxLength: count }).map((variables) => {
       const specs = variables.map((v, i) => `v${i}${v.shape === 'exploded' ? '*' : ''}`);
