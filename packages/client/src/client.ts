@@ -15,6 +15,7 @@ import type { Transport } from '@wiremcp/jsonrpc';
 import { openSession } from './connector.js';
 import { MemoryEraCache, type EraCache } from './era-cache.js';
 import type { ListenOptions, ListenSubscription } from './listen.js';
+import type { ListenerHandle } from './listener-handle.js';
 import type { NotificationListener, ParamsOf, ServerNotification } from './notification-hub.js';
 import { NotificationRouter } from './notification-router.js';
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
@@ -241,20 +242,12 @@ export class McpClient implements AsyncDisposable {
    * added to the client's managed listen stream; resolves once the server acknowledged it.
    */
   subscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    return this.#call('resources/subscribe', async (s) => {
-      if (s.era === 'legacy') return void (await s.request('resources/subscribe', { uri }, options));
-      const missing = s.gate('resources/subscribe');
-      if (missing) throw missing;
-      await this.#router.subscribe(uri);
-    });
+    return this.#call('resources/subscribe', (s) => this.#router.subscribeResource(s, uri, true, options));
   }
 
   /** Ends a subscription made with {@link subscribeResource}. */
   unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    return this.#call('resources/unsubscribe', async (s) => {
-      if (s.era === 'legacy') return void (await s.request('resources/unsubscribe', { uri }, options));
-      await this.#router.unsubscribe(uri);
-    });
+    return this.#call('resources/unsubscribe', (s) => this.#router.subscribeResource(s, uri, false, options));
   }
 
   /**
@@ -339,39 +332,43 @@ export class McpClient implements AsyncDisposable {
     return this.#call(method, (s) => (s.peer as unknown as { notify(m: string, p?: unknown): Promise<void> }).notify(method, params));
   }
 
-  /** Listens to notifications of `method`; returns the unsubscribe function. */
-  on<M extends string>(method: M, listener: NotificationListener<ParamsOf<M>>): () => void {
-    return this.#router.hub.on(method, listener);
+  /**
+   * Listens to notifications of `method`. Returns the function that removes the listener; its `ready` promise
+   * resolves once the notifications can arrive (in 2026-07-28, once the client's listen stream carrying them is
+   * acknowledged) — await it before a change you must not miss. See {@link ListenerHandle}.
+   */
+  on<M extends string>(method: M, listener: NotificationListener<ParamsOf<M>>): ListenerHandle {
+    return this.#router.on(method, listener);
   }
 
-  /** Listens to every notification; returns the unsubscribe function. */
-  onNotification(listener: (notification: ServerNotification) => void): () => void {
-    return this.#router.hub.onAny(listener);
+  /** Listens to every notification (in 2026-07-28 the listen stream then asks for every list the server announces). */
+  onNotification(listener: (notification: ServerNotification) => void): ListenerHandle {
+    return this.#router.onAny(listener);
   }
 
-  /** The server's tool list changed (both eras; modern via the client's listen stream). */
-  onToolsListChanged(listener: () => void): () => void {
-    return this.#router.hub.on('notifications/tools/list_changed', () => listener());
+  /** The server's tool list changed (both eras; modern via the client's listen stream, ready when `ready` resolves). */
+  onToolsListChanged(listener: () => void): ListenerHandle {
+    return this.#router.on('notifications/tools/list_changed', () => listener());
   }
 
-  /** The server's prompt list changed. */
-  onPromptsListChanged(listener: () => void): () => void {
-    return this.#router.hub.on('notifications/prompts/list_changed', () => listener());
+  /** The server's prompt list changed (see {@link onToolsListChanged}). */
+  onPromptsListChanged(listener: () => void): ListenerHandle {
+    return this.#router.on('notifications/prompts/list_changed', () => listener());
   }
 
-  /** The server's resource list changed. */
-  onResourcesListChanged(listener: () => void): () => void {
-    return this.#router.hub.on('notifications/resources/list_changed', () => listener());
+  /** The server's resource list changed (see {@link onToolsListChanged}). */
+  onResourcesListChanged(listener: () => void): ListenerHandle {
+    return this.#router.on('notifications/resources/list_changed', () => listener());
   }
 
   /** A subscribed resource changed (see {@link subscribeResource}). */
-  onResourceUpdated(listener: (params: ResourceUpdatedParams) => void): () => void {
-    return this.#router.hub.on('notifications/resources/updated', listener);
+  onResourceUpdated(listener: (params: ResourceUpdatedParams) => void): ListenerHandle {
+    return this.#router.on('notifications/resources/updated', listener);
   }
 
   /** A log message from the server (see {@link setLoggingLevel}). */
-  onLogMessage(listener: (params: LoggingMessageParams) => void): () => void {
-    return this.#router.hub.on('notifications/message', listener);
+  onLogMessage(listener: (params: LoggingMessageParams) => void): ListenerHandle {
+    return this.#router.on('notifications/message', listener);
   }
 
   /** The connection closed; `error` says why when it was not `close()` (e.g. `SERVER_EXITED`). */
