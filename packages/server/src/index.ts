@@ -6,7 +6,31 @@ export type { LegacySession } from './legacy-session.js';
 export type { ServerPeer, ServerRequestContext } from './server-peer.js';
 export { InputRequiredError, type HandlerContext, type RequestScope, type InputOptions } from './handler-context.js';
 export type { RequestedInput } from './input-round.js';
-export type { ToolHandler, RegisteredTool } from './tool-registry.js';
+export type { RegisteredTool } from './tool-registry.js';
+export type {
+  ToolHandler,
+  ToolConfig,
+  ToolArgs,
+  ToolStructured,
+  ToolResultOf,
+  TypedCallToolResult,
+  ObjectSchemaLiteral,
+  ArgsCheck,
+  ParamCheck,
+  DeepReadonly,
+} from './typed-tool.js';
+export type { PromptConfig, PromptArgs } from './typed-prompt.js';
+export type { TemplateConfig, TemplateVariablesOf, TemplateReaderVariables, TemplateSchemaOption } from './typed-template.js';
+export {
+  isStandardSchema,
+  type FromJsonSchema,
+  type JsonSchemaLiteral,
+  type JsonSchemaConverter,
+  type StandardSchemaV1,
+  type TypedSchema,
+  type SchemaInput,
+  type SchemaOutput,
+} from '@wiremcp/json-schema';
 export {
   ResourceNotFoundError,
   type ResourceReader,

@@ -1,15 +1,16 @@
-import { ErrorCode, invalidParams, LocalError, RpcError, truncateInput } from '@wiremcp/protocol';
+import { ErrorCode, invalidParams, LocalError, quoteInput, RpcError, truncateInput } from '@wiremcp/protocol';
+import { parserOf, type SchemaCompiler, type SchemaParser, type TypedSchema } from '@wiremcp/json-schema';
 import { checkCacheHint, combinedHint, hintedRead, withoutHint } from './cache-hints.js';
 import type { HandlerContext } from './handler-context.js';
 import type { Outcome } from './server-peer.js';
+import type { TemplateVariables } from './typed-template.js';
 import { UriTemplate } from './uri-template.js';
 import type { CacheHint, CompletionProvider, ReadResourceResult, ResourceDefinition, ResourceTemplateDefinition } from './types.js';
 
 /** Reads a fixed resource. */
 export type ResourceReader = (uri: string, context: HandlerContext) => ReadResourceResult | Promise<ReadResourceResult>;
 
-/** The decoded variables of a URI matched by a template (see `UriTemplate.match`). */
-export type TemplateVariables = Record<string, string | string[]>;
+export type { TemplateVariables };
 
 /** Reads a resource matched by a template; `variables` are the decoded template variables. */
 export type TemplateReader<Variables = TemplateVariables> = (
@@ -111,9 +112,11 @@ interface TemplateEntry {
   readonly seq: number;
   definition: ResourceTemplateDefinition;
   template: UriTemplate;
-  /** Stored with its variables' type erased: the reader of a typed template validates them itself. */
+  /** Stored with its variables' type erased: they reach it only after its `variables` schema, if any, passed them. */
   read: TemplateReader<never>;
   options: TemplateOptions;
+  /** The `variables` schema's check, run on every match. */
+  parseVariables: SchemaParser | undefined;
 }
 
 function checkOptions(options: TemplateOptions | ResourceOptions, where: string): void {
@@ -130,10 +133,12 @@ export class ResourceRegistry {
   readonly #fixed = new Map<string, FixedEntry>();
   readonly #templates: TemplateEntry[] = [];
   readonly #changed: () => void;
+  readonly #compiler: SchemaCompiler;
   #seq = 0;
 
-  constructor(changed: () => void) {
+  constructor(changed: () => void, compiler: SchemaCompiler) {
     this.#changed = changed;
+    this.#compiler = compiler;
   }
 
   /** Number of fixed resources plus templates. */
@@ -188,10 +193,18 @@ export class ResourceRegistry {
   registerTemplate(
     definition: ResourceTemplateDefinition,
     read: TemplateReader<never>,
-    options: TemplateOptions = {},
+    options: TemplateOptions & { variables?: TypedSchema | undefined } = {},
   ): RegisteredResourceTemplate {
     checkOptions(options, `Resource template '${definition.uriTemplate}'`);
-    const entry: TemplateEntry = { seq: this.#seq++, definition, template: new UriTemplate(definition.uriTemplate), read, options };
+    const { variables, ...rest } = options;
+    const entry: TemplateEntry = {
+      seq: this.#seq++,
+      definition,
+      template: new UriTemplate(definition.uriTemplate),
+      read,
+      options: rest,
+      parseVariables: variables === undefined ? undefined : parserOf(variables, this.#compiler),
+    };
     this.#templates.push(entry);
     this.#changed();
     return {
@@ -293,7 +306,18 @@ export class ResourceRegistry {
       const variables = entry.template.match(uri);
       if (variables) {
         const cache = entry.options.cache;
-        return apply(entry.read(uri, variables as never, context), (result) => finish(result, cache));
+        const parse = entry.parseVariables;
+        if (parse === undefined) return apply(entry.read(uri, variables as never, context), (result) => finish(result, cache));
+        const parsed = parse(variables);
+        const run = (outcome: Awaited<typeof parsed>): Outcome<ReadResourceResult> => {
+          if (!outcome.valid) {
+            throw invalidParams(
+              `Invalid params: the variables of ${quoteInput(uri)} do not fit its template: ${outcome.errors.join('; ')}`,
+            );
+          }
+          return apply(entry.read(uri, outcome.value as never, context), (result) => finish(result, cache));
+        };
+        return parsed instanceof Promise ? parsed.then(run) : run(parsed);
       }
     }
     throw new ResourceNotFoundError(uri);

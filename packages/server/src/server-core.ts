@@ -87,9 +87,9 @@ export class ServerCore implements RouterHost, LegacyHost {
     this.legacyVersions = LEGACY_PROTOCOL_VERSIONS.filter((v) => versions.includes(v));
     this.modernVersions = MODERN_PROTOCOL_VERSIONS.filter((v) => versions.includes(v));
     const compiler = options.schemaCompiler ?? createSchemaCompiler();
-    this.tools = new ToolRegistry(compiler, () => this.#changed('tools'));
-    this.resources = new ResourceRegistry(() => this.#changed('resources'));
-    this.prompts = new PromptRegistry(() => this.#changed('prompts'));
+    this.tools = new ToolRegistry(compiler, () => this.#changed('tools'), options.toJsonSchema);
+    this.resources = new ResourceRegistry(() => this.#changed('resources'), compiler);
+    this.prompts = new PromptRegistry(() => this.#changed('prompts'), compiler, options.toJsonSchema);
     this.requestState = new RequestStateSigner(options.requestState);
     const onInternalError = options.onInternalError;
     this.report = onInternalError ? (error) => onInternalError(error) : reportInternalError;

@@ -6,7 +6,7 @@ import type {
   JsonObject,
   ProtocolVersion,
 } from '@wiremcp/protocol';
-import type { SchemaCompiler } from '@wiremcp/json-schema';
+import type { JsonSchemaConverter, SchemaCompiler } from '@wiremcp/json-schema';
 import type { CapabilityOptions } from './capabilities.js';
 import type { HandlerContext } from './handler-context.js';
 import type { RequestStateOptions } from './request-state.js';
@@ -43,6 +43,12 @@ export interface ServerOptions extends SubscriptionHooks {
   onInternalError?: (error: unknown) => void;
   /** The JSON Schema compiler used for tool schemas (default: a lazily loaded ajv). */
   schemaCompiler?: SchemaCompiler;
+  /**
+   * Turns a Standard Schema (a tool's `inputSchema`/`outputSchema`, a prompt's `argsSchema`) into JSON Schema when
+   * the library has no `~standard.jsonSchema` of its own — e.g. valibot: `(schema) => toJsonSchema(schema)` from
+   * `@valibot/to-json-schema`. zod ≥ 4.2 and ArkType ≥ 2.1.28 need none.
+   */
+  toJsonSchema?: JsonSchemaConverter;
 }
 
 /**
