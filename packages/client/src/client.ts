@@ -25,6 +25,9 @@ import { ListReader } from './list-reader.js';
 import { ResultCache } from './result-cache.js';
 import type { Session } from './session.js';
 import { resolveSettings, type ClientSettings } from './settings.js';
+import { rootsChanged, setLevel } from './session-notices.js';
+import { StructuredOutput, type TypedCallOptions, type TypedCallToolResult } from './typed-call.js';
+import type { SchemaOutput, TypedSchema } from '@wiremcp/json-schema';
 import type { TransportFactory } from './transport-link.js';
 import type {
   CallToolResult,
@@ -72,6 +75,7 @@ export class McpClient implements AsyncDisposable {
   readonly #report: (error: unknown) => void;
   readonly #router: NotificationRouter;
   readonly #validator: OutputValidator;
+  readonly #structured: StructuredOutput;
   readonly #cache = new ResultCache();
   readonly #lists: ListReader;
   readonly #eraCache: EraCache;
@@ -87,6 +91,7 @@ export class McpClient implements AsyncDisposable {
     // Per client unless one is shared on purpose: no hidden process-wide state.
     this.#eraCache = options.eraCache ?? new MemoryEraCache();
     this.#validator = new OutputValidator(options.schemaCompiler);
+    this.#structured = new StructuredOutput(options.schemaCompiler);
     this.#current = new CurrentSession(this.#report);
     this.#lists = new ListReader(
       this.#cache,
@@ -199,11 +204,21 @@ export class McpClient implements AsyncDisposable {
 
   /**
    * Calls a tool. Modern: input-required rounds are served by the handlers transparently. The result's
-   * `structuredContent` is validated against the tool's `outputSchema` (`INVALID_RESULT` on mismatch).
+   * `structuredContent` is validated against the tool's `outputSchema` (`INVALID_RESULT` on mismatch) — or, with
+   * `options.outputSchema` (a Standard Schema or a JSON Schema literal), against that schema instead, which then
+   * types the result (a Standard Schema's output is what it carries).
    */
-  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
+  callTool<const S extends TypedSchema>(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: TypedCallOptions<S>,
+  ): Promise<TypedCallToolResult<SchemaOutput<S>>>;
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions & { outputSchema?: TypedSchema }): Promise<CallToolResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     const call: Promise<CallToolResult> = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options));
+    const schema = options?.outputSchema;
+    if (schema !== undefined) return call.then((result) => this.#structured.check(name, result, schema));
     if (!this.#settings.validateToolOutput) return call;
     return call.then((result) => this.#validator.check(name, result, () => this.listAllTools()));
   }
@@ -289,25 +304,12 @@ export class McpClient implements AsyncDisposable {
    */
   setLoggingLevel(level: LogLevel, options?: CallOptions): Promise<void> {
     if (!isLogLevel(level)) return Promise.reject(new LocalError('INVALID_ARGUMENT', `Unknown log level ${quoteInput(level)}`));
-    return this.#call('logging/setLevel', async (s) => {
-      if (s.era === 'legacy') await s.request('logging/setLevel', { level }, options);
-      else {
-        const missing = s.gate('logging/setLevel');
-        if (missing) throw missing;
-      }
-      this.#logLevel = level;
-      s.setLogLevel(level);
-    });
+    return this.#call('logging/setLevel', (s) => setLevel(s, level, options).then(() => void (this.#logLevel = level)));
   }
 
   /** Legacy: tells the server the roots changed. Modern: nothing to do (the server asks for roots each time). */
   notifyRootsListChanged(): Promise<void> {
-    return this.#call('notifications/roots/list_changed', (s) => {
-      if (s.era === 'modern') return Promise.resolve();
-      if (!s.clientCapabilities.roots)
-        return Promise.reject(new LocalError('CAPABILITY_NOT_SUPPORTED', 'The client declared no roots capability'));
-      return s.peer.notify('notifications/roots/list_changed');
-    });
+    return this.#call('notifications/roots/list_changed', rootsChanged);
   }
 
   /**
