@@ -15,6 +15,7 @@ import type { Transport } from '@wiremcp/jsonrpc';
 import { openSession } from './connector.js';
 import { MemoryEraCache, type EraCache } from './era-cache.js';
 import type { ListenOptions, ListenSubscription } from './listen.js';
+import type { ListenerHandle } from './listener-handle.js';
 import type { NotificationListener, ParamsOf, ServerNotification } from './notification-hub.js';
 import { NotificationRouter } from './notification-router.js';
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
@@ -24,6 +25,9 @@ import { ListReader } from './list-reader.js';
 import { ResultCache } from './result-cache.js';
 import type { Session } from './session.js';
 import { resolveSettings, type ClientSettings } from './settings.js';
+import { rootsChanged, setLevel } from './session-notices.js';
+import { StructuredOutput, type TypedCallOptions, type TypedCallToolResult } from './typed-call.js';
+import type { SchemaOutput, TypedSchema } from '@wiremcp/json-schema';
 import type { TransportFactory } from './transport-link.js';
 import type {
   CallToolResult,
@@ -71,6 +75,7 @@ export class McpClient implements AsyncDisposable {
   readonly #report: (error: unknown) => void;
   readonly #router: NotificationRouter;
   readonly #validator: OutputValidator;
+  readonly #structured: StructuredOutput;
   readonly #cache = new ResultCache();
   readonly #lists: ListReader;
   readonly #eraCache: EraCache;
@@ -86,6 +91,7 @@ export class McpClient implements AsyncDisposable {
     // Per client unless one is shared on purpose: no hidden process-wide state.
     this.#eraCache = options.eraCache ?? new MemoryEraCache();
     this.#validator = new OutputValidator(options.schemaCompiler);
+    this.#structured = new StructuredOutput(options.schemaCompiler);
     this.#current = new CurrentSession(this.#report);
     this.#lists = new ListReader(
       this.#cache,
@@ -198,11 +204,21 @@ export class McpClient implements AsyncDisposable {
 
   /**
    * Calls a tool. Modern: input-required rounds are served by the handlers transparently. The result's
-   * `structuredContent` is validated against the tool's `outputSchema` (`INVALID_RESULT` on mismatch).
+   * `structuredContent` is validated against the tool's `outputSchema` (`INVALID_RESULT` on mismatch) — or, with
+   * `options.outputSchema` (a Standard Schema or a JSON Schema literal), against that schema instead, which then
+   * types the result (a Standard Schema's output is what it carries).
    */
-  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult> {
+  callTool<const S extends TypedSchema>(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    options: TypedCallOptions<S>,
+  ): Promise<TypedCallToolResult<SchemaOutput<S>>>;
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
+  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions & { outputSchema?: TypedSchema }): Promise<CallToolResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
     const call: Promise<CallToolResult> = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options));
+    const schema = options?.outputSchema;
+    if (schema !== undefined) return call.then((result) => this.#structured.check(name, result, schema));
     if (!this.#settings.validateToolOutput) return call;
     return call.then((result) => this.#validator.check(name, result, () => this.listAllTools()));
   }
@@ -241,20 +257,12 @@ export class McpClient implements AsyncDisposable {
    * added to the client's managed listen stream; resolves once the server acknowledged it.
    */
   subscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    return this.#call('resources/subscribe', async (s) => {
-      if (s.era === 'legacy') return void (await s.request('resources/subscribe', { uri }, options));
-      const missing = s.gate('resources/subscribe');
-      if (missing) throw missing;
-      await this.#router.subscribe(uri);
-    });
+    return this.#call('resources/subscribe', (s) => this.#router.subscribeResource(s, uri, true, options));
   }
 
   /** Ends a subscription made with {@link subscribeResource}. */
   unsubscribeResource(uri: string, options?: CallOptions): Promise<void> {
-    return this.#call('resources/unsubscribe', async (s) => {
-      if (s.era === 'legacy') return void (await s.request('resources/unsubscribe', { uri }, options));
-      await this.#router.unsubscribe(uri);
-    });
+    return this.#call('resources/unsubscribe', (s) => this.#router.subscribeResource(s, uri, false, options));
   }
 
   /**
@@ -296,25 +304,12 @@ export class McpClient implements AsyncDisposable {
    */
   setLoggingLevel(level: LogLevel, options?: CallOptions): Promise<void> {
     if (!isLogLevel(level)) return Promise.reject(new LocalError('INVALID_ARGUMENT', `Unknown log level ${quoteInput(level)}`));
-    return this.#call('logging/setLevel', async (s) => {
-      if (s.era === 'legacy') await s.request('logging/setLevel', { level }, options);
-      else {
-        const missing = s.gate('logging/setLevel');
-        if (missing) throw missing;
-      }
-      this.#logLevel = level;
-      s.setLogLevel(level);
-    });
+    return this.#call('logging/setLevel', (s) => setLevel(s, level, options).then(() => void (this.#logLevel = level)));
   }
 
   /** Legacy: tells the server the roots changed. Modern: nothing to do (the server asks for roots each time). */
   notifyRootsListChanged(): Promise<void> {
-    return this.#call('notifications/roots/list_changed', (s) => {
-      if (s.era === 'modern') return Promise.resolve();
-      if (!s.clientCapabilities.roots)
-        return Promise.reject(new LocalError('CAPABILITY_NOT_SUPPORTED', 'The client declared no roots capability'));
-      return s.peer.notify('notifications/roots/list_changed');
-    });
+    return this.#call('notifications/roots/list_changed', rootsChanged);
   }
 
   /**
@@ -339,39 +334,43 @@ export class McpClient implements AsyncDisposable {
     return this.#call(method, (s) => (s.peer as unknown as { notify(m: string, p?: unknown): Promise<void> }).notify(method, params));
   }
 
-  /** Listens to notifications of `method`; returns the unsubscribe function. */
-  on<M extends string>(method: M, listener: NotificationListener<ParamsOf<M>>): () => void {
-    return this.#router.hub.on(method, listener);
+  /**
+   * Listens to notifications of `method`. Returns the function that removes the listener; its `ready` promise
+   * resolves once the notifications can arrive (in 2026-07-28, once the client's listen stream carrying them is
+   * acknowledged) — await it before a change you must not miss. See {@link ListenerHandle}.
+   */
+  on<M extends string>(method: M, listener: NotificationListener<ParamsOf<M>>): ListenerHandle {
+    return this.#router.on(method, listener);
   }
 
-  /** Listens to every notification; returns the unsubscribe function. */
-  onNotification(listener: (notification: ServerNotification) => void): () => void {
-    return this.#router.hub.onAny(listener);
+  /** Listens to every notification (in 2026-07-28 the listen stream then asks for every list the server announces). */
+  onNotification(listener: (notification: ServerNotification) => void): ListenerHandle {
+    return this.#router.onAny(listener);
   }
 
-  /** The server's tool list changed (both eras; modern via the client's listen stream). */
-  onToolsListChanged(listener: () => void): () => void {
-    return this.#router.hub.on('notifications/tools/list_changed', () => listener());
+  /** The server's tool list changed (both eras; modern via the client's listen stream, ready when `ready` resolves). */
+  onToolsListChanged(listener: () => void): ListenerHandle {
+    return this.#router.on('notifications/tools/list_changed', () => listener());
   }
 
-  /** The server's prompt list changed. */
-  onPromptsListChanged(listener: () => void): () => void {
-    return this.#router.hub.on('notifications/prompts/list_changed', () => listener());
+  /** The server's prompt list changed (see {@link onToolsListChanged}). */
+  onPromptsListChanged(listener: () => void): ListenerHandle {
+    return this.#router.on('notifications/prompts/list_changed', () => listener());
   }
 
-  /** The server's resource list changed. */
-  onResourcesListChanged(listener: () => void): () => void {
-    return this.#router.hub.on('notifications/resources/list_changed', () => listener());
+  /** The server's resource list changed (see {@link onToolsListChanged}). */
+  onResourcesListChanged(listener: () => void): ListenerHandle {
+    return this.#router.on('notifications/resources/list_changed', () => listener());
   }
 
   /** A subscribed resource changed (see {@link subscribeResource}). */
-  onResourceUpdated(listener: (params: ResourceUpdatedParams) => void): () => void {
-    return this.#router.hub.on('notifications/resources/updated', listener);
+  onResourceUpdated(listener: (params: ResourceUpdatedParams) => void): ListenerHandle {
+    return this.#router.on('notifications/resources/updated', listener);
   }
 
   /** A log message from the server (see {@link setLoggingLevel}). */
-  onLogMessage(listener: (params: LoggingMessageParams) => void): () => void {
-    return this.#router.hub.on('notifications/message', listener);
+  onLogMessage(listener: (params: LoggingMessageParams) => void): ListenerHandle {
+    return this.#router.on('notifications/message', listener);
   }
 
   /** The connection closed; `error` says why when it was not `close()` (e.g. `SERVER_EXITED`). */

@@ -14,6 +14,7 @@ export { MemoryEraCache, type EraCache, type CachedEra } from './era-cache.js';
 export { MAX_TRANSPORT_ATTEMPTS, type TransportAttempt, type TransportFactory } from './transport-link.js';
 export type { ListenOptions, ListenSubscription, ListenEnd, ListenEndReason } from './listen.js';
 export type { ServerNotification, NotificationListener, ParamsOf } from './notification-hub.js';
+export type { ListenerHandle } from './listener-handle.js';
 export { clientCapabilitiesFor } from './capabilities.js';
 export { DEFAULT_PROBE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './settings.js';
 export { DEFAULT_MAX_PAGES } from './pagination.js';

@@ -4,8 +4,10 @@
  * receive list changes and resource updates at all (see managed-listen.ts).
  */
 import { LocalError, truncateInput } from '@wiremcp/protocol';
+import { listenerHandle, type ListenerHandle } from './listener-handle.js';
 import { ManagedListen } from './managed-listen.js';
-import { NotificationHub } from './notification-hub.js';
+import { NotificationHub, type NotificationListener, type ParamsOf, type ServerNotification } from './notification-hub.js';
+import type { CallOptions } from './options.js';
 import type { ClientPeer, SubscriptionFilter } from './types.js';
 
 /** The peer seen as taking any notification method: the router forwards every method someone listens to by name. */
@@ -37,6 +39,11 @@ const LIST_CHANGED: ReadonlyArray<readonly [string, 'tools' | 'prompts' | 'resou
 ];
 const LIST_CHANGED_METHODS = new Set(LIST_CHANGED.map(([method]) => method));
 
+/** The rejection of a `ready` promise for changes the server does not announce. */
+function notAnnounced(kind: string): LocalError {
+  return new LocalError('CAPABILITY_NOT_SUPPORTED', `The server does not announce changes to its ${kind} list (no ${kind}.listChanged)`);
+}
+
 /** Routes notifications; owns the listeners, the managed listen stream and the modern resource subscriptions. */
 export class NotificationRouter {
   readonly hub: NotificationHub;
@@ -46,6 +53,8 @@ export class NotificationRouter {
   readonly #session: () => Session | undefined;
   readonly #observe: (method: string, params: Record<string, unknown> | undefined) => void;
   readonly #report: (error: unknown) => void;
+  /** `ready` promises asked for before connecting: settled once a connection has opened its stream. */
+  readonly #startWaiters: Array<() => void> = [];
 
   /**
    * `session` is the current session; `observe` sees every notification first (cache invalidation); `report`
@@ -83,7 +92,55 @@ export class NotificationRouter {
   /** Opens the managed stream a modern connection needs for the listeners registered so far. */
   start(): Promise<void> {
     const session = this.#session();
-    return session?.era === 'modern' ? this.managed.refresh() : Promise.resolve();
+    const started = session?.era === 'modern' ? this.managed.refresh() : Promise.resolve();
+    const waiters = this.#startWaiters.splice(0);
+    const wake = (): void => {
+      for (const waiter of waiters) waiter();
+    };
+    started.then(wake, wake);
+    return started;
+  }
+
+  /** Adds a listener of `method` (`'*'`: of every notification); see {@link ListenerHandle}. */
+  on<M extends string>(method: M, listener: NotificationListener<ParamsOf<M>>): ListenerHandle {
+    return listenerHandle(this.hub.on(method, listener), () => this.ready(method));
+  }
+
+  /** Adds a listener of every notification. */
+  onAny(listener: (notification: ServerNotification) => void): ListenerHandle {
+    return listenerHandle(this.hub.onAny(listener), () => this.ready('*'));
+  }
+
+  /**
+   * Resolves once notifications of `method` can arrive: at once in a legacy session (rejecting with
+   * `CAPABILITY_NOT_SUPPORTED` for a list the server does not announce changes of); in 2026-07-28 once the managed
+   * listen stream carrying them is acknowledged (rejecting with the stream's failure, or `CAPABILITY_NOT_SUPPORTED`
+   * when the acknowledgement leaves them out). Before connecting: once a connection opened its stream.
+   */
+  ready(method: string): Promise<void> {
+    const session = this.#session();
+    if (!session) return new Promise<void>((resolve) => this.#startWaiters.push(resolve)).then(() => this.ready(method));
+    const list = LIST_CHANGED.find(([listed]) => listed === method);
+    if (session.era === 'legacy') {
+      return list && !session.serverCapabilities[list[1]]?.listChanged ? Promise.reject(notAnnounced(list[1])) : Promise.resolve();
+    }
+    if (!list && method !== '*') return Promise.resolve();
+    return this.managed.refresh().then(() => {
+      if (list && this.managed.acknowledged?.[list[2]] !== true) throw notAnnounced(list[1]);
+    });
+  }
+
+  /**
+   * `subscribeResource` / `unsubscribeResource` on `session`: legacy `resources/subscribe` / `unsubscribe`; in
+   * 2026-07-28 the URI is added to (taken off) the managed stream, resolving once acknowledged.
+   */
+  async subscribeResource(session: Session, uri: string, subscribe: boolean, options: CallOptions | undefined): Promise<void> {
+    const method = subscribe ? 'resources/subscribe' : 'resources/unsubscribe';
+    if (session.era === 'legacy') return void (await session.request(method, { uri }, options));
+    if (!subscribe) return this.unsubscribe(uri);
+    const missing = session.gate(method);
+    if (missing) throw missing;
+    await this.subscribe(uri);
   }
 
   /**

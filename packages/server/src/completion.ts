@@ -1,9 +1,25 @@
 import { invalidParams, quoteInput, truncateInput, type EraNeutralResult } from '@wiremcp/protocol';
+import { RequestHandlerContext, type RequestScope } from './handler-context.js';
 import type { PromptRegistry } from './prompt-registry.js';
 import type { ResourceRegistry } from './resource-registry.js';
-import type { CompletionProvider } from './types.js';
+import type { ServerRequestContext } from './server-peer.js';
+import type { CompletionContext, CompletionProvider } from './types.js';
 
 const MAX_VALUES = 100;
+
+/** The context a completion provider gets: the request's, with the other arguments' values. */
+class CompletionRequestContext extends RequestHandlerContext implements CompletionContext {
+  readonly #others: Record<string, string>;
+
+  constructor(rpc: ServerRequestContext, scope: RequestScope, others: Record<string, string>) {
+    super(rpc, scope, undefined);
+    this.#others = others;
+  }
+
+  get arguments(): Record<string, string> {
+    return this.#others;
+  }
+}
 
 /**
  * Runs `completion/complete`: finds the provider of the referenced prompt argument or template variable and
@@ -14,6 +30,8 @@ export async function complete(
   params: Record<string, unknown> | undefined,
   prompts: PromptRegistry,
   resources: ResourceRegistry,
+  rpc: ServerRequestContext,
+  scope: RequestScope,
 ): Promise<EraNeutralResult<'completion/complete'>> {
   const ref = params?.ref as Record<string, unknown> | undefined;
   const argument = params?.argument as Record<string, unknown> | undefined;
@@ -34,8 +52,12 @@ export async function complete(
     throw invalidParams(`Invalid params: unknown reference type ${quoteInput(ref.type)}`);
   }
   if (!provider) return { completion: { values: [], total: 0, hasMore: false } };
-  const context = params?.context as { arguments?: Record<string, string> } | undefined;
-  const answer = await provider(argument.value, { arguments: { ...context?.arguments } });
+  const given = (params?.context as { arguments?: unknown } | undefined)?.arguments;
+  const others: Record<string, string> = {};
+  if (typeof given === 'object' && given !== null && !Array.isArray(given)) {
+    for (const [key, value] of Object.entries(given)) if (typeof value === 'string') others[key] = value;
+  }
+  const answer = await provider(argument.value, new CompletionRequestContext(rpc, scope, others));
   const all = Array.isArray(answer) ? answer : answer.values;
   const values = all.slice(0, MAX_VALUES);
   const total = Array.isArray(answer) ? all.length : (answer.total ?? all.length);

@@ -1,19 +1,51 @@
 export { McpServer } from './mcp-server.js';
-export type { ServerOptions, CustomRequestHandler, RequestHandlerParams, RequestHandlerResult } from './server-options.js';
+export type { ServerOptions, PagedList, CustomRequestHandler, RequestHandlerParams, RequestHandlerResult } from './server-options.js';
 export type { DispatchExchange } from './dispatch.js';
 export type { ServerConnection } from './server-connection.js';
 export type { LegacySession } from './legacy-session.js';
 export type { ServerPeer, ServerRequestContext } from './server-peer.js';
 export { InputRequiredError, type HandlerContext, type RequestScope, type InputOptions } from './handler-context.js';
 export type { RequestedInput } from './input-round.js';
-export type { ToolHandler, RegisteredTool } from './tool-registry.js';
+export type { RegisteredTool } from './tool-registry.js';
+export type {
+  ToolHandler,
+  ToolConfig,
+  ToolArgs,
+  ToolStructured,
+  ToolResultOf,
+  TypedCallToolResult,
+  ObjectSchemaLiteral,
+  ArgsCheck,
+  ParamCheck,
+  DeepReadonly,
+} from './typed-tool.js';
+export type { PromptConfig, PromptArgs } from './typed-prompt.js';
+export type { TemplateConfig, TemplateVariablesOf, TemplateReaderVariables, TemplateSchemaOption } from './typed-template.js';
+export {
+  isStandardSchema,
+  type FromJsonSchema,
+  type JsonSchemaLiteral,
+  type JsonSchemaConverter,
+  type StandardSchemaV1,
+  type TypedSchema,
+  type SchemaInput,
+  type SchemaOutput,
+} from '@wiremcp/json-schema';
 export {
   ResourceNotFoundError,
   type ResourceReader,
+  type ResourceOptions,
+  type ResourceChanges,
+  type ResourceListOrder,
   type TemplateReader,
+  type TemplateVariables,
+  type TemplateLister,
   type TemplateOptions,
+  type TemplateChanges,
   type RegisteredResource,
+  type RegisteredResourceTemplate,
 } from './resource-registry.js';
+export type { SubscriptionHooks } from './subscription-hooks.js';
 export type { PromptHandler, PromptOptions, RegisteredPrompt } from './prompt-registry.js';
 export type { CapabilityOptions } from './capabilities.js';
 export { UriTemplate, UriTemplateError, isUriTemplate, type TemplateValues } from './uri-template.js';

@@ -21,9 +21,11 @@ import {
   type ProtocolVersion,
   type Spec2025_11_25,
 } from '@wiremcp/protocol';
+import type { InternalErrorReporter } from '@wiremcp/jsonrpc';
 import { implementationFor } from './capabilities.js';
-import type { RequestScope } from './handler-context.js';
-import type { ServerPeer, ServerRequestContext, WireParams } from './server-peer.js';
+import type { HandlerContext, RequestScope } from './handler-context.js';
+import type { Outcome, ServerPeer, ServerRequestContext, WireParams } from './server-peer.js';
+import { endSubscription, refusal, startSubscription, type SubscriptionHooks } from './subscription-hooks.js';
 import type { ListKind, Subscriber, SubscriberRegistry } from './subscriber-registry.js';
 import type { Implementation } from './types.js';
 
@@ -51,7 +53,13 @@ export interface LegacyHost {
   readonly subscribers: SubscriberRegistry;
   /** Compiles tool schemas soon after a handshake, off the handshake's own path. */
   scheduleWarmUp(): void;
+  /** The author's subscription hooks. */
+  readonly subscriptionHooks: SubscriptionHooks;
+  /** Receives internal errors (a failing `onUnsubscribe`). */
+  readonly report: InternalErrorReporter;
 }
+
+const DONE: EraNeutralResult<'resources/subscribe'> = Object.freeze({});
 
 /** The session of one connection; it hears server-wide events and forwards what the client asked for. */
 export class LegacySessionState implements LegacySession, Subscriber {
@@ -60,15 +68,78 @@ export class LegacySessionState implements LegacySession, Subscriber {
   initialized = false;
   readonly subscriptions = new Set<string>();
   readonly #peer: ServerPeer;
+  readonly #host: Pick<LegacyHost, 'subscriptionHooks' | 'report'>;
+  /** The request that subscribed to each URI (what `onUnsubscribe` gets back). */
+  readonly #contexts = new Map<string, HandlerContext>();
+  /** Subscriptions whose `onSubscribe` has not settled yet. */
+  readonly #pending = new Map<string, Promise<void>>();
+  #closed = false;
 
   constructor(
     peer: ServerPeer,
+    host: Pick<LegacyHost, 'subscriptionHooks' | 'report'>,
     readonly protocolVersion: LegacyProtocolVersion,
     readonly clientCapabilities: Readonly<Spec2025_11_25.ClientCapabilities>,
     readonly clientInfo: Implementation | undefined,
     readonly serverCapabilities: Readonly<Record<string, unknown>>,
   ) {
     this.#peer = peer;
+    this.#host = host;
+  }
+
+  /** `resources/subscribe`: once per URI, after `onSubscribe` accepted it. */
+  subscribe(uri: string, context: HandlerContext): Outcome<EraNeutralResult<'resources/subscribe'>> {
+    if (this.subscriptions.has(uri)) return DONE;
+    const pending = this.#pending.get(uri);
+    if (pending) return pending.then(() => DONE);
+    const hooks = this.#host.subscriptionHooks;
+    const started = startSubscription(hooks, uri, context);
+    if (!started) {
+      this.#add(uri, context);
+      return DONE;
+    }
+    const settled = started.then(
+      () => {
+        // The connection closed meanwhile: the subscription ends as soon as it started.
+        if (this.#closed) endSubscription(hooks, uri, context, this.#host.report);
+        else this.#add(uri, context);
+      },
+      (error: unknown) => {
+        throw refusal(uri, error);
+      },
+    );
+    this.#pending.set(uri, settled);
+    const forget = (): void => void this.#pending.delete(uri);
+    settled.then(forget, forget);
+    return settled.then(() => DONE);
+  }
+
+  /** `resources/unsubscribe` (after a pending subscription to the same URI settled). */
+  unsubscribe(uri: string): Outcome<EraNeutralResult<'resources/unsubscribe'>> {
+    const pending = this.#pending.get(uri);
+    if (pending) {
+      const again = () => this.unsubscribe(uri);
+      return pending.then(again, again);
+    }
+    const context = this.#contexts.get(uri);
+    if (!this.subscriptions.delete(uri) || !context) return DONE;
+    this.#contexts.delete(uri);
+    endSubscription(this.#host.subscriptionHooks, uri, context, this.#host.report);
+    return DONE;
+  }
+
+  /** The connection closed: every subscription ends (`onUnsubscribe` for each). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const [uri, context] of this.#contexts) endSubscription(this.#host.subscriptionHooks, uri, context, this.#host.report);
+    this.#contexts.clear();
+    this.subscriptions.clear();
+  }
+
+  #add(uri: string, context: HandlerContext): void {
+    this.subscriptions.add(uri);
+    this.#contexts.set(uri, context);
   }
 
   listChanged(kind: ListKind): void {
@@ -113,6 +184,7 @@ export function openLegacySession(
   const clientInfo = params?.clientInfo;
   const session = new LegacySessionState(
     peer,
+    host,
     version,
     (capabilities ?? {}) as Spec2025_11_25.ClientCapabilities,
     typeof clientInfo === 'object' && clientInfo !== null ? (clientInfo as Implementation) : undefined,
@@ -149,15 +221,14 @@ export function setLogLevel(params: WireParams, session: LegacySessionState): Er
   return {};
 }
 
-/** Serves `resources/subscribe` and `resources/unsubscribe`. */
+/** Serves `resources/subscribe` and `resources/unsubscribe`; `context` is the request's own. */
 export function setSubscription(
   params: WireParams,
   session: LegacySessionState,
   subscribed: boolean,
-): EraNeutralResult<'resources/subscribe'> {
+  context: HandlerContext,
+): Outcome<EraNeutralResult<'resources/subscribe'>> {
   const uri = params?.uri;
   if (typeof uri !== 'string') throw invalidParams('Invalid params: "uri" must be a string');
-  if (subscribed) session.subscriptions.add(uri);
-  else session.subscriptions.delete(uri);
-  return {};
+  return subscribed ? session.subscribe(uri, context) : session.unsubscribe(uri);
 }

@@ -18,7 +18,8 @@ function grammarLike(options: ConstructorParameters<typeof McpServer>[1] = {}) {
     },
     (args: { verb: string }) => {
       if (args.verb === 'run') throw new Error("verb 'run' is out of scope (§A13)");
-      if (args.verb === 'bad') return { structuredContent: { form: 42 } };
+      // A result that breaks the outputSchema on purpose (the types would refuse it): the server must catch it.
+      if (args.verb === 'bad') return { structuredContent: { form: 42 as unknown as string } };
       return { content: [{ type: 'text', text: 'ate' }], structuredContent: { form: 'ate' }, isError: false };
     },
   );

@@ -17,14 +17,20 @@ import {
   type RequestId,
   type SubscriptionFilter,
 } from '@wiremcp/protocol';
-import type { RequestScope } from './handler-context.js';
+import type { InternalErrorReporter } from '@wiremcp/jsonrpc';
+import { RequestHandlerContext, type RequestScope } from './handler-context.js';
 import type { ServerRequestContext, WireParams } from './server-peer.js';
 import type { ListKind, Subscriber, SubscriberRegistry } from './subscriber-registry.js';
+import { endSubscription, startSubscription, type SubscriptionHooks } from './subscription-hooks.js';
 
 /** What opening a stream needs from the server. */
 export interface ListenHost {
   capabilitiesFor(version: ProtocolVersion): Readonly<Record<string, unknown>>;
   readonly subscribers: SubscriberRegistry;
+  /** The author's subscription hooks. */
+  readonly subscriptionHooks: SubscriptionHooks;
+  /** Receives internal errors (a failing `onUnsubscribe`). */
+  readonly report: InternalErrorReporter;
 }
 
 /** The streams of one connection, ended with it; `undefined` where streams end only with their request. */
@@ -41,6 +47,7 @@ export class ListenStream implements Subscriber {
   readonly #subscribers: SubscriberRegistry;
   readonly #owner: ListenOwner;
   readonly #resolve: (result: ListenResult) => void;
+  readonly #onEnd: (() => void) | undefined;
   #ended = false;
 
   constructor(
@@ -50,6 +57,7 @@ export class ListenStream implements Subscriber {
     subscribers: SubscriberRegistry,
     owner: ListenOwner,
     resolve: (result: ListenResult) => void,
+    onEnd?: () => void,
   ) {
     this.id = rpc.id;
     this.#rpc = rpc;
@@ -58,6 +66,7 @@ export class ListenStream implements Subscriber {
     this.#subscribers = subscribers;
     this.#owner = owner;
     this.#resolve = resolve;
+    this.#onEnd = onEnd;
     subscribers.add(this);
     owner?.add(this);
   }
@@ -83,6 +92,7 @@ export class ListenStream implements Subscriber {
     this.#ended = true;
     this.#subscribers.delete(this);
     this.#owner?.delete(this);
+    this.#onEnd?.();
     const rpc = this.#rpc;
     if (reason !== undefined && !rpc.cancelled) rpc.notify('notifications/cancelled', { requestId: this.id, reason }).catch(() => {});
     this.#resolve({ _meta: { [MetaKey.subscriptionId]: this.id } });
@@ -118,11 +128,51 @@ export function openListenStream(
     resources = requested.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string');
     honoured.resourceSubscriptions = resources;
   }
-  return new Promise((resolve) => {
-    const stream = new ListenStream(rpc, lists, new Set(resources), host.subscribers, owner, resolve);
-    rpc.signal.addEventListener('abort', () => stream.end(), { once: true });
-    rpc
-      .notify('notifications/subscriptions/acknowledged', { _meta: { [MetaKey.subscriptionId]: rpc.id }, notifications: honoured })
-      .catch(() => {});
+  const hooks = host.subscriptionHooks;
+  if (resources.length === 0 || (!hooks.onSubscribe && !hooks.onUnsubscribe)) {
+    return new Promise((resolve) => open(rpc, lists, new Set(resources), honoured, host, owner, resolve));
+  }
+  // The author hears of each distinct URI; the acknowledgement names those `onSubscribe` accepted.
+  const context = new RequestHandlerContext(rpc, scope, undefined);
+  const distinct = [...new Set(resources)];
+  return Promise.all(
+    distinct.map((uri) => {
+      const started = startSubscription(hooks, uri, context);
+      return started
+        ? started.then(
+            () => uri,
+            () => undefined,
+          )
+        : uri;
+    }),
+  ).then((outcomes) => {
+    const accepted = outcomes.filter((uri): uri is string => uri !== undefined);
+    const onEnd = () => {
+      for (const uri of accepted) endSubscription(hooks, uri, context, host.report);
+    };
+    honoured.resourceSubscriptions = accepted;
+    return new Promise<ListenResult>((resolve) => open(rpc, lists, new Set(accepted), honoured, host, owner, resolve, onEnd));
   });
+}
+
+/** Opens the stream and acknowledges it; a request cancelled meanwhile ends at once (without a word). */
+function open(
+  rpc: ServerRequestContext,
+  lists: ReadonlySet<ListKind>,
+  resources: ReadonlySet<string>,
+  honoured: SubscriptionFilter,
+  host: ListenHost,
+  owner: ListenOwner,
+  resolve: (result: ListenResult) => void,
+  onEnd?: () => void,
+): void {
+  const stream = new ListenStream(rpc, lists, resources, host.subscribers, owner, resolve, onEnd);
+  if (rpc.cancelled) {
+    stream.end();
+    return;
+  }
+  rpc.signal.addEventListener('abort', () => stream.end(), { once: true });
+  rpc
+    .notify('notifications/subscriptions/acknowledged', { _meta: { [MetaKey.subscriptionId]: rpc.id }, notifications: honoured })
+    .catch(() => {});
 }

@@ -2,14 +2,26 @@ import { LocalError, type LogLevel, type RpcResponse } from '@wiremcp/protocol';
 import { Peer, type Transport } from '@wiremcp/jsonrpc';
 import { dispatch, statelessOrigin, type DispatchExchange } from './dispatch.js';
 import type { RequestOrigin } from './method-table.js';
+import type { TypedSchema } from '@wiremcp/json-schema';
 import type { PromptHandler, PromptOptions, RegisteredPrompt } from './prompt-registry.js';
-import type { RegisteredResource, ResourceReader, TemplateOptions, TemplateReader } from './resource-registry.js';
+import type { HandlerContext } from './handler-context.js';
+import type {
+  RegisteredResource,
+  RegisteredResourceTemplate,
+  ResourceOptions,
+  ResourceReader,
+  TemplateOptions,
+  TemplateReader,
+} from './resource-registry.js';
 import { Connection, type ConnectionEvents, type ServerConnection } from './server-connection.js';
 import { ServerCore } from './server-core.js';
 import type { CustomRequestHandler, ServerOptions } from './server-options.js';
 import type { ServerPeer } from './server-peer.js';
-import type { RegisteredTool, ToolHandler } from './tool-registry.js';
-import type { Implementation, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from './types.js';
+import type { RegisteredTool } from './tool-registry.js';
+import type { PromptArgs, PromptConfig } from './typed-prompt.js';
+import type { TemplateConfig, TemplateReaderVariables, TemplateSchemaOption } from './typed-template.js';
+import type { ArgsCheck, ParamCheck, ToolArgs, ToolConfig, ToolHandler, ToolResultOf, ToolStructured } from './typed-tool.js';
+import type { Implementation, ReadResourceResult, ResourceDefinition, ResourceTemplateDefinition } from './types.js';
 
 /**
  * An MCP server: a registry of tools, resources, prompts and completions that serves both protocol eras —
@@ -59,26 +71,64 @@ export class McpServer {
   }
 
   /**
-   * Registers a tool. `Args` is the shape of the arguments the handler receives once they passed `inputSchema`.
-   * Throws `INVALID_ARGUMENT` for a bad definition or a duplicate name.
+   * Registers a tool. `inputSchema` and `outputSchema` are JSON Schema — written as literals, they give the
+   * handler's argument and `structuredContent` types — or Standard Schema validators (zod, valibot, ArkType…),
+   * listed as JSON Schema and run by their own `validate`: the handler gets what it returns (defaults,
+   * transforms). An annotated handler parameter must accept what the schema lets through. Throws
+   * `INVALID_ARGUMENT` for a bad definition, a duplicate name, or a Standard Schema without JSON Schema (see the
+   * `toJsonSchema` option).
    */
-  registerTool<Args = Record<string, unknown>>(definition: ToolDefinition, handler: ToolHandler<Args>): RegisteredTool {
-    return this.#core.tools.register(definition, handler);
+  registerTool<const D extends ToolConfig, Args = ToolArgs<D>>(
+    definition: D,
+    handler: ToolHandler<Args, ToolResultOf<ToolStructured<D>>> & ArgsCheck<D, Args>,
+  ): RegisteredTool {
+    return this.#core.tools.register(definition, handler as ToolHandler<never, unknown>);
   }
 
-  /** Registers a fixed resource. */
-  registerResource(definition: ResourceDefinition, read: ResourceReader): RegisteredResource {
-    return this.#core.resources.register(definition, read);
+  /**
+   * Registers a fixed resource, with an optional caching hint for its 2026-07-28 reads (`options.cache`). Throws
+   * `INVALID_ARGUMENT` for a duplicate URI or a bad hint. The handle updates its listing entry in place.
+   */
+  registerResource(definition: ResourceDefinition, read: ResourceReader, options?: ResourceOptions): RegisteredResource {
+    return this.#core.resources.register(definition, read, options);
   }
 
-  /** Registers an RFC 6570 resource template, with optional variable completion and listing. */
-  registerResourceTemplate(definition: ResourceTemplateDefinition, read: TemplateReader, options?: TemplateOptions): RegisteredResource {
-    return this.#core.resources.registerTemplate(definition, read, options);
+  /**
+   * Registers an RFC 6570 resource template, with optional variable completion, listing (`list`, given the
+   * `resources/list` request's context) and caching hints (`cache` for reads, `listCache` for the list).
+   */
+  registerResourceTemplate<
+    const D extends TemplateConfig,
+    const S extends TypedSchema | undefined = undefined,
+    V = TemplateReaderVariables<D, S>,
+  >(
+    definition: D,
+    read: TemplateReader<V> & ParamCheck<TemplateReaderVariables<D, S>, V, 'the reader variables do not match the template'>,
+    options?: TemplateOptions & TemplateSchemaOption<S>,
+  ): RegisteredResourceTemplate {
+    return this.#core.resources.registerTemplate(definition as ResourceTemplateDefinition, read as TemplateReader<never>, options);
   }
 
-  /** Registers a prompt, with optional argument completion. */
-  registerPrompt(definition: PromptDefinition, handler: PromptHandler, options?: PromptOptions): RegisteredPrompt {
-    return this.#core.prompts.register(definition, handler, options);
+  /**
+   * Reads one of this server's own resources from inside a handler (to embed it, or to build on it): the fixed
+   * resource or the first template that matches, called with the handler's `context`; the result has no caching
+   * hints. Rejects with {@link ResourceNotFoundError} when nothing serves `uri`.
+   */
+  async readResource(uri: string, context: HandlerContext): Promise<ReadResourceResult> {
+    return this.#core.resources.readForHandler(uri, context);
+  }
+
+  /**
+   * Registers a prompt, with optional argument completion. The handler's arguments follow from a literal
+   * `arguments` list, or from an `argsSchema` (a Standard Schema or a JSON Schema literal of an object) that the
+   * server lists as `arguments` and runs on every `prompts/get`.
+   */
+  registerPrompt<const D extends PromptConfig, Args = PromptArgs<D>>(
+    definition: D,
+    handler: PromptHandler<Args> & ParamCheck<PromptArgs<D>, Args, 'the handler arguments do not match the prompt arguments'>,
+    options?: PromptOptions,
+  ): RegisteredPrompt {
+    return this.#core.prompts.register(definition, handler as PromptHandler<never>, options);
   }
 
   /**
@@ -136,6 +186,25 @@ export class McpServer {
   async close(): Promise<void> {
     this.#core.subscribers.endAll('the server is closing');
     await Promise.all([...this.#connections].map((connection) => connection.close()));
+  }
+
+  /**
+   * Tells clients that the resource list changed, for changes the server cannot see itself (what a template's
+   * `list` callback returns). Registering, updating and removing announce themselves. Several announcements within
+   * one tick become one notification per list, as the registries' own do.
+   */
+  notifyResourceListChanged(): void {
+    this.#core.subscribers.listChanged('resources');
+  }
+
+  /** Tells clients that the tool list changed (see {@link notifyResourceListChanged}). */
+  notifyToolListChanged(): void {
+    this.#core.subscribers.listChanged('tools');
+  }
+
+  /** Tells clients that the prompt list changed (see {@link notifyResourceListChanged}). */
+  notifyPromptListChanged(): void {
+    this.#core.subscribers.listChanged('prompts');
   }
 
   /** Tells subscribers (legacy `resources/subscribe`, 2026-07-28 listen streams) that `uri` changed. */

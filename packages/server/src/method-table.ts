@@ -30,7 +30,8 @@ export interface MethodHost extends ListenHost {
   readonly resources: ResourceRegistry;
   readonly prompts: PromptRegistry;
   page<T>(kind: string, items: readonly T[], cursor: unknown): { page: T[]; nextCursor?: string };
-  complete(params: WireParams): Promise<EraNeutralResult<'completion/complete'>>;
+  listResources(params: WireParams, context: RequestHandlerContext): Promise<EraNeutralResult<'resources/list'>>;
+  complete(params: WireParams, rpc: ServerRequestContext, scope: RequestScope): Promise<EraNeutralResult<'completion/complete'>>;
   discover(): EraNeutralResult<'server/discover'>;
 }
 
@@ -95,18 +96,20 @@ export function createMethodTable(host: MethodHost): ReadonlyMap<string, AnyBuil
       forRevision(host.tools.call(params, new RequestHandlerContext(rpc, scope, round)), scope.protocolVersion),
     'tools/list': (params) => list('tools', 'tools', host.tools.list(), params?.cursor),
     'resources/read': (params, rpc, scope, round) => read(host, params, new RequestHandlerContext(rpc, scope, round)),
-    'resources/list': (params) => host.resources.list().then((all) => list('resources', 'resources', all, params?.cursor)),
+    'resources/list': (params, rpc, scope, round) => host.listResources(params, new RequestHandlerContext(rpc, scope, round)),
     'resources/templates/list': (params) => list('templates', 'resourceTemplates', host.resources.listTemplates(), params?.cursor),
     'prompts/get': (params, rpc, scope, round) =>
       forRevision(host.prompts.get(params, new RequestHandlerContext(rpc, scope, round)), scope.protocolVersion),
     'prompts/list': (params) => list('prompts', 'prompts', host.prompts.list(), params?.cursor),
-    'completion/complete': (params) => host.complete(params),
+    'completion/complete': (params, rpc, scope) => host.complete(params, rpc, scope),
     'server/discover': () => host.discover(),
     'subscriptions/listen': (params, rpc, scope, _round, origin) => openListenStream(params, scope, rpc, host, origin.listens),
     ping: () => ({}),
     'logging/setLevel': (params, _rpc, _scope, _round, origin) => setLogLevel(params, sessionOf(origin)),
-    'resources/subscribe': (params, _rpc, _scope, _round, origin) => setSubscription(params, sessionOf(origin), true),
-    'resources/unsubscribe': (params, _rpc, _scope, _round, origin) => setSubscription(params, sessionOf(origin), false),
+    'resources/subscribe': (params, rpc, scope, round, origin) =>
+      setSubscription(params, sessionOf(origin), true, new RequestHandlerContext(rpc, scope, round)),
+    'resources/unsubscribe': (params, rpc, scope, round, origin) =>
+      setSubscription(params, sessionOf(origin), false, new RequestHandlerContext(rpc, scope, round)),
   };
   return new Map(Object.entries(table) as Array<[string, AnyBuiltInHandler]>);
 }

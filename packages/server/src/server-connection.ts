@@ -76,7 +76,11 @@ export class Connection implements ServerConnection {
     // stdin EOF is a stdio client asking the server to shut down; stdout is still read until the server exits.
     peer.oninputend = () => this.#endListens('the server is shutting down');
     peer.onclose = () => {
-      if (this.#origin.session) host.subscribers.delete(this.#origin.session);
+      const session = this.#origin.session;
+      if (session) {
+        host.subscribers.delete(session);
+        session.close();
+      }
       events.closed(this);
     };
   }

@@ -7,6 +7,7 @@
 import {
   CACHEABLE_METHODS,
   LEGACY_PROTOCOL_VERSIONS,
+  LocalError,
   MODERN_PROTOCOL_VERSIONS,
   PROTOCOL_VERSIONS,
   type CacheableMethod,
@@ -15,22 +16,47 @@ import {
   type ProtocolVersion,
 } from '@wiremcp/protocol';
 import { createSchemaCompiler } from '@wiremcp/json-schema';
+import { checkCacheHint } from './cache-hints.js';
 import { reportInternalError, type InternalErrorReporter } from '@wiremcp/jsonrpc';
 import { deriveCapabilities } from './capabilities.js';
 import { complete } from './completion.js';
+import type { HandlerContext, RequestScope } from './handler-context.js';
 import type { LegacyHost } from './legacy-session.js';
 import { paginate } from './pagination.js';
 import { PromptRegistry } from './prompt-registry.js';
 import { RequestRouter, type RouterHost } from './request-router.js';
 import { RequestStateSigner } from './request-state.js';
 import { ResourceRegistry } from './resource-registry.js';
-import type { WireParams } from './server-peer.js';
-import type { CustomRequestHandler, ServerOptions } from './server-options.js';
+import type { ServerRequestContext, WireParams } from './server-peer.js';
+import type { CustomRequestHandler, PagedList, ServerOptions } from './server-options.js';
 import { SubscriberRegistry } from './subscriber-registry.js';
+import type { SubscriptionHooks } from './subscription-hooks.js';
 import { ToolRegistry } from './tool-registry.js';
 import type { CacheHint, Implementation } from './types.js';
 
 const DEFAULT_CACHE: CacheHint = { ttlMs: 0, cacheScope: 'public' };
+const DEFAULT_PAGE_SIZE = 100;
+/** The list kinds of the page-size option and the cursor kinds of `paginate`. */
+const PAGED: ReadonlyArray<readonly [PagedList, string]> = [
+  ['tools', 'tools'],
+  ['prompts', 'prompts'],
+  ['resources', 'resources'],
+  ['resourceTemplates', 'templates'],
+];
+
+/** The page size of each cursor kind; throws `INVALID_ARGUMENT` for a size that is not an integer ≥ 1. */
+function pageSizes(option: ServerOptions['pageSize']): ReadonlyMap<string, number> {
+  const sizes = new Map<string, number>();
+  const each = typeof option === 'object' && option !== null ? option : { default: option };
+  for (const [list, kind] of PAGED) {
+    const size = each[list] ?? each.default ?? DEFAULT_PAGE_SIZE;
+    if (!Number.isSafeInteger(size) || size < 1) {
+      throw new LocalError('INVALID_ARGUMENT', `pageSize of ${list} must be an integer ≥ 1, not ${String(size)}`);
+    }
+    sizes.set(kind, size);
+  }
+  return sizes;
+}
 
 /** See the module comment. */
 export class ServerCore implements RouterHost, LegacyHost {
@@ -49,18 +75,21 @@ export class ServerCore implements RouterHost, LegacyHost {
   /** Receives internal errors (never sent to clients): the `onInternalError` option, else stderr. */
   readonly report: InternalErrorReporter;
   readonly #capabilities = new Map<ProtocolVersion, Readonly<Record<string, unknown>>>();
+  readonly #pageSizes: ReadonlyMap<string, number>;
   #warmUpScheduled = false;
 
   constructor(info: Implementation, options: ServerOptions, versions: readonly ProtocolVersion[]) {
     this.info = info;
     this.options = options;
     this.versions = versions;
+    this.#pageSizes = pageSizes(options.pageSize);
+    for (const [method, hint] of Object.entries(options.caching ?? {})) checkCacheHint(hint, `caching['${method}']`);
     this.legacyVersions = LEGACY_PROTOCOL_VERSIONS.filter((v) => versions.includes(v));
     this.modernVersions = MODERN_PROTOCOL_VERSIONS.filter((v) => versions.includes(v));
     const compiler = options.schemaCompiler ?? createSchemaCompiler();
-    this.tools = new ToolRegistry(compiler, () => this.#changed('tools'));
-    this.resources = new ResourceRegistry(() => this.#changed('resources'));
-    this.prompts = new PromptRegistry(() => this.#changed('prompts'));
+    this.tools = new ToolRegistry(compiler, () => this.#changed('tools'), options.toJsonSchema);
+    this.resources = new ResourceRegistry(() => this.#changed('resources'), compiler);
+    this.prompts = new PromptRegistry(() => this.#changed('prompts'), compiler, options.toJsonSchema);
     this.requestState = new RequestStateSigner(options.requestState);
     const onInternalError = options.onInternalError;
     this.report = onInternalError ? (error) => onInternalError(error) : reportInternalError;
@@ -75,6 +104,11 @@ export class ServerCore implements RouterHost, LegacyHost {
 
   get instructions(): string | undefined {
     return this.options.instructions;
+  }
+
+  /** The author's subscription hooks (`onSubscribe`, `onUnsubscribe` of the options). */
+  get subscriptionHooks(): SubscriptionHooks {
+    return this.options;
   }
 
   /** The capabilities announced for a revision (cached until the registries change). */
@@ -105,12 +139,24 @@ export class ServerCore implements RouterHost, LegacyHost {
 
   /** One page of a list. */
   page<T>(kind: string, items: readonly T[], cursor: unknown): { page: T[]; nextCursor?: string } {
-    return paginate(kind, items, cursor, this.options.pageSize ?? 100);
+    return paginate(kind, items, cursor, this.#pageSizes.get(kind) ?? DEFAULT_PAGE_SIZE);
+  }
+
+  /**
+   * `resources/list`: one page, in the configured order; a 2026-07-28 page carries the list's hint when listing
+   * templates declared one (the same on every page).
+   */
+  async listResources(params: WireParams, context: HandlerContext): Promise<EraNeutralResult<'resources/list'>> {
+    const all = await this.resources.list(context, this.options.resourceListOrder);
+    const { page, nextCursor } = this.page('resources', all, params?.cursor);
+    const result: EraNeutralResult<'resources/list'> = nextCursor === undefined ? { resources: page } : { resources: page, nextCursor };
+    if (context.era === 'modern') Object.assign(result, this.resources.listHint(this.cacheHint('resources/list')!));
+    return result;
   }
 
   /** `completion/complete`. */
-  complete(params: WireParams): Promise<EraNeutralResult<'completion/complete'>> {
-    return complete(params, this.prompts, this.resources);
+  complete(params: WireParams, rpc: ServerRequestContext, scope: RequestScope): Promise<EraNeutralResult<'completion/complete'>> {
+    return complete(params, this.prompts, this.resources, rpc, scope);
   }
 
   /** The `server/discover` result (before the modern stamping). */

@@ -6,22 +6,33 @@ import type {
   JsonObject,
   ProtocolVersion,
 } from '@wiremcp/protocol';
-import type { SchemaCompiler } from '@wiremcp/json-schema';
+import type { JsonSchemaConverter, SchemaCompiler } from '@wiremcp/json-schema';
 import type { CapabilityOptions } from './capabilities.js';
 import type { HandlerContext } from './handler-context.js';
 import type { RequestStateOptions } from './request-state.js';
+import type { ResourceListOrder } from './resource-registry.js';
+import type { SubscriptionHooks } from './subscription-hooks.js';
 import type { CacheHint } from './types.js';
 
+/** The lists a server pages (`resourceTemplates` is `resources/templates/list`). */
+export type PagedList = 'tools' | 'prompts' | 'resources' | 'resourceTemplates';
+
 /** Options of {@link McpServer}. */
-export interface ServerOptions {
+export interface ServerOptions extends SubscriptionHooks {
   /** Instructions for the model, sent in the initialize and discover results. */
   instructions?: string;
   /** Capabilities to force; the rest is derived from what is registered. */
   capabilities?: CapabilityOptions;
   /** Revisions this server speaks (default: every revision wiremcp implements). */
   protocolVersions?: readonly ProtocolVersion[];
-  /** Items per page of every list (default 100). */
-  pageSize?: number;
+  /** Items per page: of every list, or per list with a `default` for the others (default 100). Integers ≥ 1. */
+  pageSize?: number | Partial<Record<PagedList | 'default', number>>;
+  /**
+   * Where `resources/list` puts the resources that templates list (their `list` callbacks): `direct-first` (the
+   * default) after every fixed resource, in template order; `registration` at the place each template was
+   * registered among the fixed resources.
+   */
+  resourceListOrder?: ResourceListOrder;
   /** Caching hints of 2026-07-28 results, per method or as a default (default `{ttlMs: 0, cacheScope: 'public'}`). */
   caching?: Partial<Record<CacheableMethod | 'default', CacheHint>>;
   /** Key and lifetime of input-required `requestState` (default: a random key per process, 10 minutes). */
@@ -32,6 +43,12 @@ export interface ServerOptions {
   onInternalError?: (error: unknown) => void;
   /** The JSON Schema compiler used for tool schemas (default: a lazily loaded ajv). */
   schemaCompiler?: SchemaCompiler;
+  /**
+   * Turns a Standard Schema (a tool's `inputSchema`/`outputSchema`, a prompt's `argsSchema`) into JSON Schema when
+   * the library has no `~standard.jsonSchema` of its own — e.g. valibot: `(schema) => toJsonSchema(schema)` from
+   * `@valibot/to-json-schema`. zod ≥ 4.2 and ArkType ≥ 2.1.28 need none.
+   */
+  toJsonSchema?: JsonSchemaConverter;
 }
 
 /**

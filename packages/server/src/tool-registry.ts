@@ -1,30 +1,53 @@
 import { ErrorCode, invalidParams, LocalError, RpcError, truncateInput } from '@wiremcp/protocol';
-import { SchemaError, type SchemaCompiler, type SchemaValidator } from '@wiremcp/json-schema';
+import {
+  SchemaError,
+  type JsonSchemaConverter,
+  type ParseOutcome,
+  type SchemaCompiler,
+  type SchemaParser,
+  type SchemaValidator,
+  type ValidationOutcome,
+} from '@wiremcp/json-schema';
 import { InputRequiredError, type HandlerContext } from './handler-context.js';
+import { prepareTool, type ToolConfig, type ToolHandler } from './typed-tool.js';
 import type { CallToolResult, ToolDefinition } from './types.js';
 
-/** Runs a tool. Return a result; throw to answer `isError: true` with the error's message. */
-export type ToolHandler<Args = Record<string, unknown>> = (args: Args, context: HandlerContext) => CallToolResult | Promise<CallToolResult>;
+export type { ToolHandler };
 
 /** Handle of a registered tool: change it, disable it or remove it at runtime (clients are notified). */
 export interface RegisteredTool {
   readonly name: string;
   readonly enabled: boolean;
-  /** Replaces parts of the definition and/or the handler. Renaming is allowed. */
-  update<Args = Record<string, unknown>>(changes: Partial<ToolDefinition> & { handler?: ToolHandler<Args> }): void;
+  /**
+   * Replaces parts of the definition (schemas may be Standard Schemas, as at registration) and/or the handler.
+   * Renaming is allowed. The handler is not checked against new schemas: keep them in step.
+   */
+  update<Args = Record<string, unknown>>(
+    changes: Partial<Omit<ToolConfig, 'name'>> & { name?: string; handler?: ToolHandler<Args, unknown> },
+  ): void;
   enable(): void;
   disable(): void;
   remove(): void;
 }
 
 interface Entry {
+  /** The registration as given (its schemas may be Standard Schemas). */
+  config: ToolConfig | ToolDefinition;
+  /** What `tools/list` shows. */
   definition: ToolDefinition;
   /** Stored with its argument type erased: arguments reach it only after they passed `inputSchema`. */
-  handler: ToolHandler<never>;
+  handler: ToolHandler<never, unknown>;
   enabled: boolean;
   input: SchemaValidator | undefined;
   output: SchemaValidator | undefined;
+  /** A Standard Schema's own check of the arguments, run instead of `input`. */
+  parseInput: SchemaParser | undefined;
+  /** A Standard Schema's own check of `structuredContent`, run instead of `output`. */
+  parseOutput: SchemaParser | undefined;
 }
+
+/** Stands in for a compiled schema where a Standard Schema parses instead: a tool never compiles what it parses. */
+const PARSED: SchemaValidator = (): ValidationOutcome => ({ valid: true, errors: [] });
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -45,16 +68,37 @@ function checkDefinition(definition: ToolDefinition): void {
   }
 }
 
+/** The registration turned into an entry's schemas; a Standard Schema without JSON Schema is `INVALID_ARGUMENT`. */
+function prepared(config: ToolConfig | ToolDefinition, converter: JsonSchemaConverter | undefined) {
+  let tool;
+  try {
+    tool = prepareTool(config, converter);
+  } catch (error) {
+    if (error instanceof SchemaError) throw new LocalError('INVALID_ARGUMENT', `Tool '${String(config.name)}': ${error.message}`);
+    throw error;
+  }
+  checkDefinition(tool.definition);
+  return {
+    definition: tool.definition,
+    parseInput: tool.parseInput,
+    parseOutput: tool.parseOutput,
+    input: tool.parseInput ? PARSED : undefined,
+    output: tool.parseOutput ? PARSED : undefined,
+  };
+}
+
 /** The tools of a server: registration, listing, and calls with input and output validation. */
 export class ToolRegistry {
   readonly #entries = new Map<string, Entry>();
   readonly #compiler: SchemaCompiler;
+  readonly #converter: JsonSchemaConverter | undefined;
   readonly #changed: () => void;
   #listCache: ToolDefinition[] | undefined;
 
-  constructor(compiler: SchemaCompiler, changed: () => void) {
+  constructor(compiler: SchemaCompiler, changed: () => void, converter?: JsonSchemaConverter) {
     this.#compiler = compiler;
     this.#changed = changed;
+    this.#converter = converter;
   }
 
   /** Number of registered tools (enabled or not). */
@@ -67,12 +111,14 @@ export class ToolRegistry {
     this.#changed();
   }
 
-  /** Adds a tool. Throws `INVALID_ARGUMENT` for a bad definition or a duplicate name. */
-  register<Args = Record<string, unknown>>(definition: ToolDefinition, handler: ToolHandler<Args>): RegisteredTool {
-    checkDefinition(definition);
-    if (this.#entries.has(definition.name)) throw new LocalError('INVALID_ARGUMENT', `Tool '${definition.name}' is already registered`);
-    const entry: Entry = { definition, handler: handler as ToolHandler<never>, enabled: true, input: undefined, output: undefined };
-    this.#entries.set(definition.name, entry);
+  /**
+   * Adds a tool. Throws `INVALID_ARGUMENT` for a bad definition, a duplicate name, or a Standard Schema that has
+   * no JSON Schema.
+   */
+  register(config: ToolConfig | ToolDefinition, handler: ToolHandler<never, unknown>): RegisteredTool {
+    if (this.#entries.has(config.name)) throw new LocalError('INVALID_ARGUMENT', `Tool '${config.name}' is already registered`);
+    const entry: Entry = { config, handler, enabled: true, ...prepared(config, this.#converter) };
+    this.#entries.set(entry.definition.name, entry);
     this.#touch();
     return {
       get name() {
@@ -83,17 +129,21 @@ export class ToolRegistry {
       },
       update: (changes) => {
         const { handler: nextHandler, ...fields } = changes;
-        const next = { ...entry.definition, ...fields };
-        checkDefinition(next);
-        if (next.name !== entry.definition.name) {
-          if (this.#entries.has(next.name)) throw new LocalError('INVALID_ARGUMENT', `Tool '${next.name}' is already registered`);
+        const config = { ...entry.config, ...fields } as ToolConfig;
+        const schemasChanged = 'inputSchema' in fields || 'outputSchema' in fields;
+        const next = schemasChanged
+          ? prepared(config, this.#converter)
+          : { definition: { ...entry.definition, ...fields } as ToolDefinition };
+        checkDefinition(next.definition);
+        const name = next.definition.name;
+        if (name !== entry.definition.name) {
+          if (this.#entries.has(name)) throw new LocalError('INVALID_ARGUMENT', `Tool '${name}' is already registered`);
           this.#entries.delete(entry.definition.name);
-          this.#entries.set(next.name, entry);
+          this.#entries.set(name, entry);
         }
-        if (fields.inputSchema) entry.input = undefined;
-        if ('outputSchema' in fields) entry.output = undefined;
-        entry.definition = next;
-        if (nextHandler) entry.handler = nextHandler as ToolHandler<never>;
+        Object.assign(entry, next);
+        entry.config = config;
+        if (nextHandler) entry.handler = nextHandler as ToolHandler<never, unknown>;
         this.#touch();
       },
       enable: () => {
@@ -166,13 +216,30 @@ export class ToolRegistry {
   }
 
   #run(entry: Entry, args: Record<string, unknown>, context: HandlerContext): CallToolResult | Promise<CallToolResult> {
+    const parse = entry.parseInput;
+    if (parse !== undefined) return this.#runParsed(entry, parse(args), context);
     const checked = entry.input!(args);
     if (!checked.valid) {
       return text(`Invalid arguments for tool '${entry.definition.name}': ${checked.errors.join('; ')}`);
     }
+    return this.#handle(entry, args, context);
+  }
+
+  /** Runs the handler with what a Standard Schema gave (its output type: defaults and transforms applied). */
+  #runParsed(
+    entry: Entry,
+    parsed: ParseOutcome | Promise<ParseOutcome>,
+    context: HandlerContext,
+  ): CallToolResult | Promise<CallToolResult> {
+    if (parsed instanceof Promise) return parsed.then((outcome) => this.#runParsed(entry, outcome, context));
+    if (!parsed.valid) return text(`Invalid arguments for tool '${entry.definition.name}': ${parsed.errors.join('; ')}`);
+    return this.#handle(entry, parsed.value, context);
+  }
+
+  #handle(entry: Entry, args: unknown, context: HandlerContext): CallToolResult | Promise<CallToolResult> {
     let outcome: CallToolResult | Promise<CallToolResult>;
     try {
-      outcome = entry.handler(args as never, context);
+      outcome = entry.handler(args as never, context) as CallToolResult | Promise<CallToolResult>;
     } catch (error) {
       return this.#failure(entry, error);
     }
@@ -192,7 +259,7 @@ export class ToolRegistry {
     return text(message.length > 0 ? message : `Tool '${entry.definition.name}' failed`);
   }
 
-  #finish(entry: Entry, result: CallToolResult): CallToolResult {
+  #finish(entry: Entry, result: CallToolResult): CallToolResult | Promise<CallToolResult> {
     if (typeof result !== 'object' || result === null) {
       return text(`Tool '${entry.definition.name}' returned no result object`);
     }
@@ -201,6 +268,8 @@ export class ToolRegistry {
       if (result.structuredContent === undefined) {
         return text(`Tool '${entry.definition.name}' declares an outputSchema but returned no structuredContent`);
       }
+      const parse = entry.parseOutput;
+      if (parse !== undefined) return this.#finishParsed(entry, result, parse(result.structuredContent));
       const checked = output(result.structuredContent);
       if (!checked.valid) {
         return text(
@@ -208,12 +277,28 @@ export class ToolRegistry {
         );
       }
     }
-    if (result.content === undefined) {
-      // Clients that predate structured output read the JSON from a text block (the spec's SHOULD).
-      const content =
-        result.structuredContent === undefined ? [] : [{ type: 'text' as const, text: JSON.stringify(result.structuredContent) }];
-      return { ...result, content };
-    }
-    return result;
+    return withContent(result);
   }
+
+  /** Sends what the output Standard Schema gave (the value its `validate` returned), or says why it failed. */
+  #finishParsed(
+    entry: Entry,
+    result: CallToolResult,
+    parsed: ParseOutcome | Promise<ParseOutcome>,
+  ): CallToolResult | Promise<CallToolResult> {
+    if (parsed instanceof Promise) return parsed.then((outcome) => this.#finishParsed(entry, result, outcome));
+    if (!parsed.valid) {
+      return text(
+        `Tool '${entry.definition.name}' returned structuredContent that does not match its outputSchema: ${parsed.errors.join('; ')}`,
+      );
+    }
+    return withContent(result.structuredContent === parsed.value ? result : { ...result, structuredContent: parsed.value });
+  }
+}
+
+/** A result with `content`: clients that predate structured output read the JSON from a text block (the spec's SHOULD). */
+function withContent(result: CallToolResult): CallToolResult {
+  if (result.content !== undefined) return result;
+  const content = result.structuredContent === undefined ? [] : [{ type: 'text' as const, text: JSON.stringify(result.structuredContent) }];
+  return { ...result, content };
 }

@@ -24,13 +24,13 @@ import type {
   ReadResourceResult as WireReadResourceResult,
   Resource,
   ResourceTemplate,
-  ServerStampedResultKey,
   TextResourceContents,
   Tool,
   ToolAnnotations,
   WithOptionalKeys,
   WithoutKeys,
 } from '@wiremcp/protocol';
+import type { HandlerContext } from './handler-context.js';
 
 /** Spec shapes used as they are (2026-07-28). */
 export type {
@@ -63,8 +63,13 @@ export type ResourceDefinition = Resource;
 /** A resource template as listed by `resources/templates/list` (the spec's `ResourceTemplate`). */
 export type ResourceTemplateDefinition = ResourceTemplate;
 
-/** What a resource reader returns: the spec's `ReadResourceResult` without `resultType` and the caching hints. */
-export type ReadResourceResult = WithoutKeys<WireReadResourceResult, ServerStampedResultKey>;
+/**
+ * What a resource reader returns: the spec's `ReadResourceResult` without `resultType`. The caching hints `ttlMs`
+ * and `cacheScope` are optional: a reader may give this one read its own hint (it wins over the resource's `cache`
+ * option and the server's `caching` option). Hints are sent on 2026-07-28 results only; legacy sessions never see
+ * them.
+ */
+export type ReadResourceResult = WithOptionalKeys<WithoutKeys<WireReadResourceResult, 'resultType'>, 'ttlMs' | 'cacheScope'>;
 
 /** A prompt as listed by `prompts/list` (the spec's `Prompt`). */
 export type PromptDefinition = Prompt;
@@ -89,9 +94,13 @@ export type ListRootsResult = InputResultOf<'roots/list'>;
 /** The answer of a completion provider: candidate values (at most 100 are sent), or the spec's `completion` object. */
 export type CompletionValues = string[] | CompleteResult['completion'];
 
-/** Context of a completion request: the values of the other arguments, when the client sent them. */
-export interface CompletionContext {
-  arguments: Record<string, string>;
+/**
+ * Context of a completion request: the request's own context (scope, signal, client capabilities, `listRoots` in a
+ * legacy session — a 2026-07-28 `completion/complete` cannot ask for input) and the values of the other arguments,
+ * when the client sent them.
+ */
+export interface CompletionContext extends HandlerContext {
+  readonly arguments: Record<string, string>;
 }
 
 /** Suggests values for one argument or template variable. */

@@ -2,7 +2,13 @@
  * RFC 6570 URI templates, in both directions: `expand` (variables → URI) and `match` (URI → variables), as
  * resource templates need. Supports every operator of levels 1–4 (`{var}`, `{+var}`, `{#var}`, `{.var}`,
  * `{/var}`, `{;var}`, `{?var}`, `{&var}`), value lists, the explode modifier and prefix modifiers (`{var:3}`,
- * expansion only).
+ * expansion only). Associative-array values (level 4 `keys`) are not supported.
+ *
+ * Matching reads back what expansion wrote wherever the URI says it unambiguously (`match(expand(v))` gives `v`
+ * back; the property tests pin this per operator): values are split on the literal separators first and decoded
+ * afterwards, so a percent-encoded separator is data. It cannot where RFC 6570 itself loses information: an
+ * undefined variable and an empty one look alike where no `name=` marks them, a one-item list looks like a string,
+ * and reserved expansion (`+`, `#`) keeps commas, `?`, `#` and `%XX` as they are.
  */
 
 interface VariableSpec {
@@ -49,11 +55,26 @@ export class UriTemplateError extends Error {
 export type TemplateValues = Record<string, string | readonly string[] | undefined>;
 
 function encode(value: string, allowReserved: boolean): string {
-  if (allowReserved) {
-    // Keep reserved characters and existing percent-escapes; encode the rest.
-    return value.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/gu, (c) => encodeURIComponent(c));
+  try {
+    if (allowReserved) {
+      // Keep reserved characters and existing percent-escapes; encode the rest.
+      return value.replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/gu, (c) => encodeURIComponent(c));
+    }
+    return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  } catch {
+    // encodeURIComponent throws for a lone surrogate, which no URI can carry.
+    throw new UriTemplateError('A template value contains a lone UTF-16 surrogate, which cannot be put in a URI');
   }
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** The first `length` characters (code points, as RFC 6570 counts them, never half of a surrogate pair). */
+function prefixOf(value: string, length: number): string {
+  let end = 0;
+  for (let count = 0; count < length && end < value.length; count++) {
+    const code = value.codePointAt(end)!;
+    end += code > 0xffff ? 2 : 1;
+  }
+  return value.slice(0, end);
 }
 
 function escapeRegex(text: string): string {
@@ -126,7 +147,7 @@ export class UriTemplate {
         const value = values[variable.name];
         if (value === undefined) continue;
         if (typeof value === 'string') {
-          const text = encode(variable.prefix ? value.slice(0, variable.prefix) : value, rule.allowReserved);
+          const text = encode(variable.prefix ? prefixOf(value, variable.prefix) : value, rule.allowReserved);
           pieces.push(rule.named ? (text === '' ? `${variable.name}${rule.ifEmpty}` : `${variable.name}=${text}`) : text);
         } else if (value.length > 0) {
           const items = value.map((item) => encode(item, rule.allowReserved));
@@ -144,45 +165,63 @@ export class UriTemplate {
 
   /**
    * Matches a URI against the template and returns the decoded variables, or `undefined` when it does not match.
-   * An exploded or comma-separated value comes back as an array; every other value as a string.
+   *
+   * Values are split before they are decoded, so a percent-encoded separator is data: `{?q}` matches `?q=a%2Cb` as
+   * the string `"a,b"` and `?q=a,b` as the list `["a", "b"]`. An exploded variable is always a list; any other
+   * variable is a string, or a list when its value holds literal commas where a string's commas would have been
+   * encoded (every operator but `+` and `#`, which keep commas as they are, and not between the variables of a
+   * multi-variable `{x,y}`). A one-item list expands like a string and so comes back as one. Query-style
+   * parameters (`{?…}`, `{&…}`, `{;…}`) may come in any order and unknown ones are ignored.
    */
   match(uri: string): Record<string, string | string[]> | undefined {
     const regex = (this.#regex ??= this.#compile());
     const found = regex.exec(uri);
     if (!found) return undefined;
     const result: Record<string, string | string[]> = {};
+    // Named expressions of one kind (`?`/`&`, or `;`) share their pairs: a greedy first group may hold them all.
+    const pools = new Map<string, string[]>();
     let group = 1;
     for (const part of this.#parts) {
       if (typeof part === 'string') continue;
       const rule = RULES[part.operator]!;
-      if (rule.named && (part.operator === '?' || part.operator === '&' || part.operator === ';')) {
+      if (rule.named) {
         const text = found[group++] ?? '';
-        const pairs = text === '' ? [] : text.slice(1).split(rule.separator);
-        for (const variable of part.variables) {
-          const values = pairs
-            .filter((pair) => pair === variable.name || pair.startsWith(`${variable.name}=`))
-            .map((pair) => safeDecode(pair.slice(variable.name.length + 1)));
-          if (values.length === 0) continue;
-          result[variable.name] =
-            variable.explode || values.length > 1 ? values : values[0]!.includes(',') ? values[0]!.split(',') : values[0]!;
-        }
+        const family = part.operator === ';' ? ';' : '&';
+        const pool = pools.get(family) ?? [];
+        if (text !== '') pool.push(...text.slice(1).split(rule.separator));
+        pools.set(family, pool);
         continue;
       }
+      const splitsLists = part.operator !== '+' && part.operator !== '#';
       for (const variable of part.variables) {
         const text = found[group++];
         if (text === undefined) continue;
         if (variable.explode) {
-          const items = (part.operator === '' || part.operator === '+' ? text : text.slice(rule.first.length))
-            .split(rule.separator)
-            .filter((item) => item !== '')
-            .map(safeDecode);
-          result[variable.name] = items;
+          // The reserved operators' groups hold the value without its lead; the others' hold every `lead item`.
+          const items = part.operator === '' || rule.allowReserved ? text : text.slice(rule.first.length);
+          result[variable.name] = text === '' ? [] : items.split(rule.separator).map(safeDecode);
         } else {
-          result[variable.name] = safeDecode(text);
+          result[variable.name] = splitsLists ? listOrString(text) : safeDecode(text);
         }
       }
     }
+    if (pools.size > 0) this.#assignNamed(pools, result);
     return result;
+  }
+
+  #assignNamed(pools: ReadonlyMap<string, readonly string[]>, result: Record<string, string | string[]>): void {
+    for (const part of this.#parts) {
+      if (typeof part === 'string' || !RULES[part.operator]!.named) continue;
+      const pairs = pools.get(part.operator === ';' ? ';' : '&')!;
+      for (const variable of part.variables) {
+        const raw = pairs
+          .filter((pair) => pair === variable.name || pair.startsWith(`${variable.name}=`))
+          .map((pair) => pair.slice(variable.name.length + 1));
+        if (raw.length === 0) continue;
+        if (variable.explode || raw.length > 1) result[variable.name] = raw.flatMap((value) => value.split(',')).map(safeDecode);
+        else result[variable.name] = listOrString(raw[0]!);
+      }
+    }
   }
 
   #compile(): RegExp {
@@ -193,26 +232,44 @@ export class UriTemplate {
         continue;
       }
       const rule = RULES[part.operator]!;
-      if (part.operator === '?' || part.operator === '&' || part.operator === ';') {
+      if (rule.named) {
         const stop = part.operator === ';' ? '/?#' : '#';
         source += `(${escapeRegex(rule.first)}[^${stop}]*)?`;
         continue;
       }
-      const valueClass = rule.allowReserved ? (part.operator === '#' ? '.' : '[^?#]') : part.operator === '.' ? '[^/?#.]' : '[^/?#,]';
       part.variables.forEach((variable, i) => {
         const lead = i === 0 ? escapeRegex(rule.first) : escapeRegex(rule.separator);
+        // A value is optional when others share its expression; never behind an empty lead (JavaScript drops an
+        // optional group that matched nothing, so an empty first value would read as absent).
+        const single = part.variables.length === 1 || lead === '';
+        if (rule.allowReserved) {
+          // Reserved characters stand for themselves, so a value may hold anything: take as little as lets the rest match.
+          const any = '[\\s\\S]*?';
+          source += variable.explode && part.operator === '+' ? `(${any})` : `(?:${lead}(${any}))${single ? '' : '?'}`;
+          return;
+        }
+        const valueClass = variable.explode || part.variables.length > 1 ? VALUE_CLASS[part.operator]! : '[^/?#]';
         if (variable.explode) {
           source +=
-            part.operator === '' || part.operator === '+'
-              ? `(${valueClass}*(?:${escapeRegex(rule.separator)}${valueClass}*)*)`
-              : `((?:${lead}${valueClass}*)*)`;
+            part.operator === '' ? `(${valueClass}*(?:${escapeRegex(rule.separator)}${valueClass}*)*)` : `((?:${lead}${valueClass}*)*)`;
         } else {
-          source += `(?:${lead}(${valueClass}*))${part.variables.length > 1 ? '?' : ''}`;
+          source += `(?:${lead}(${valueClass}*))${single ? '' : '?'}`;
         }
       });
     }
     return new RegExp(`${source}$`, 'u');
   }
+}
+
+/**
+ * What one value of a non-reserved, unnamed operator may hold where values sit side by side (several variables,
+ * or the items of an exploded one): anything but the URI delimiters and the expression's separator.
+ */
+const VALUE_CLASS: Record<string, string> = { '': '[^/?#,]', '.': '[^/?#.]', '/': '[^/?#]', ';': '[^/?#;]' };
+
+/** A raw value split on literal commas (list items) before decoding; one item is a string. */
+function listOrString(raw: string): string | string[] {
+  return raw.includes(',') ? raw.split(',').map(safeDecode) : safeDecode(raw);
 }
 
 /** True when `text` contains an RFC 6570 expression (and so names a template, not a fixed URI). */

@@ -15,11 +15,14 @@ const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: fal
 /** Text of `test_error_handling`, as the conformance suite words it. */
 export const ERROR_HANDLING_TEXT = 'This tool intentionally returns an error for testing';
 
+/** The conditions `test_structured_output` reports (its `outputSchema` enumerates them). */
+const CONDITIONS = ['sunny', 'cloudy', 'rainy', 'windy', 'snowy'] as const;
+
 /** The made-up weather of `test_structured_output`: deterministic per city, so tests can predict it. */
-export function weatherOf(city: string): { city: string; temperatureC: number; conditions: string; humidity: number } {
+export function weatherOf(city: string): { city: string; temperatureC: number; conditions: (typeof CONDITIONS)[number]; humidity: number } {
   let hash = 0;
   for (const char of city.toLowerCase()) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  const conditions = ['sunny', 'cloudy', 'rainy', 'windy', 'snowy'][hash % 5]!;
+  const conditions = CONDITIONS[hash % 5]!;
   return { city, temperatureC: (hash % 40) - 5, conditions, humidity: 20 + (hash % 71) };
 }
 

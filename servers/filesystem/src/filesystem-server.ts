@@ -1,13 +1,14 @@
 /**
  * The filesystem MCP server: the operator's directories pinned, the sandbox, the tools (read, list, search always;
  * write unless read-only; delete with allowDelete), files as resources with subscriptions. `serve(transport)`
- * connects one transport (stdio now; any `Transport`), watching which files its clients subscribe to.
+ * connects one transport (stdio now; any `Transport`); the server's subscription hooks keep the watchers in line
+ * with what its clients subscribe to.
  */
 import { McpServer, type ServerConnection } from '@wiremcp/server';
 import type { Transport } from '@wiremcp/jsonrpc';
 import type { FilesystemConfig } from './config.js';
 import { registerFileResources } from './resources/file-resources.js';
-import { ObservedTransport } from './resources/subscription-observer.js';
+import { subscriptionHooks } from './resources/subscriptions.js';
 import { WatchHub } from './resources/watch-hub.js';
 import { DenyList } from './sandbox/deny-list.js';
 import { HAS_NOFOLLOW } from './sandbox/dir-handle.js';
@@ -78,10 +79,13 @@ export async function createFilesystemServer(config: FilesystemConfig, options: 
   }
   const sandbox = new Sandbox(pinned, new DenyList(config.deny), { allowHardLinks: config.allowHardLinks });
   const roots = new RootsTracker(pinned.roots, config.roots, config.rootsTimeoutMs);
+  // The hub needs the server (it announces changes through it), the server the hub (its hooks feed it).
+  let hub: WatchHub | undefined;
   const server = new McpServer(FILESYSTEM_SERVER_INFO, {
     instructions: INSTRUCTIONS,
     capabilities: { resources: { subscribe: true } },
     onInternalError: onInternal,
+    ...subscriptionHooks({ sandbox, roots }, () => hub!),
   });
   server.onrootslistchanged = (connection) => roots.invalidate(connection.session);
   const services: ToolServices = { sandbox, roots, config, limits: config.limits };
@@ -91,17 +95,18 @@ export async function createFilesystemServer(config: FilesystemConfig, options: 
   if (!config.readOnly) registerWriteTools(server, services, onInternal);
   if (!config.readOnly && config.allowDelete) registerDeleteTools(server, services, onInternal);
   registerFileResources(server, services);
-  const hub = new WatchHub(sandbox, roots.operator, server, config.maxWatchers, config.watchDebounceMs, log);
+  const watches = new WatchHub(sandbox, roots.operator, server, config.maxWatchers, config.watchDebounceMs, log);
+  hub = watches;
   return {
     server,
     sandbox,
     pinned,
     config,
-    watchers: () => hub.watchers,
-    serve: (transport) => server.connect(new ObservedTransport(transport, hub)),
+    watchers: () => watches.watchers,
+    serve: (transport) => server.connect(transport),
     close: async () => {
       await server.close();
-      hub.close();
+      watches.close();
       await unpinRoots(pinned);
     },
   };

@@ -104,14 +104,16 @@ describe.each(ERAS)('%s era', (era) => {
   });
 });
 
-test('watchers are shared per directory and bounded in number; a subscription outside is never watched', async () => {
+test('watchers are shared per directory and bounded in number; a subscription outside is refused, never watched', async () => {
   tree.write('one/a.txt', 'a');
   tree.write('one/b.txt', 'b');
   tree.write('two/c.txt', 'c');
   const { client, filesystem } = await connect(tree, 'legacy', { config: { maxWatchers: 1 } });
   await client.subscribeResource(`file://${tree.at('one/a.txt')}`);
   await client.subscribeResource(`file://${tree.at('one/b.txt')}`);
-  await client.subscribeResource(`file://${tree.secret}`);
+  const outside = client.subscribeResource(`file://${tree.secret}`);
+  await expect(outside).rejects.toMatchObject({ code: -32602, data: { code: 'outside_allowed_directories' } });
+  await expect(outside).rejects.not.toMatchObject({ message: expect.stringContaining(SECRET) });
   await expect.poll(() => filesystem.watchers()).toBe(1);
   await client.subscribeResource(`file://${tree.at('two/c.txt')}`);
   // The bound holds: the second directory is not watched.
@@ -137,4 +139,38 @@ test('changes are debounced: a burst of writes is one update', async () => {
   writeFileSync(path, 'after');
   await second;
   expect(updates).toEqual([uri, uri]);
+});
+
+describe('client roots narrow subscriptions and completion', () => {
+  const rootsOf = (dir: string) => () => ({ roots: [{ uri: `file://${dir}` }] });
+
+  test('legacy: a subscription outside the client roots is refused; completion lists only inside them', async () => {
+    tree.write('a/one.txt', '1');
+    tree.write('b/two.txt', '2');
+    const { client, filesystem } = await connect(tree, 'legacy', { roots: rootsOf(tree.at('a')) });
+    await expect(client.subscribeResource(`file://${tree.at('b/two.txt')}`)).rejects.toMatchObject({
+      code: -32602,
+      data: { code: 'outside_allowed_directories' },
+    });
+    await client.subscribeResource(`file://${tree.at('a/one.txt')}`);
+    await expect.poll(() => filesystem.watchers()).toBe(1);
+    const complete = async (value: string) =>
+      (await client.complete({ ref: { type: 'ref/resource', uri: 'file://{+path}' }, argument: { name: 'path', value } })).completion
+        .values;
+    expect(await complete('')).toEqual([`${tree.at('a')}/`]);
+    expect(await complete(`${tree.root}/`)).toEqual([`${tree.at('a')}/`]);
+    expect(await complete(`${tree.at('b')}/`)).toEqual([]);
+  });
+
+  test('2026-07-28: a listen stream acknowledges only what may be reached; the rest is never watched', async () => {
+    tree.write('a/one.txt', '1');
+    const { client, filesystem } = await connect(tree, 'modern');
+    const subscription = await client.listen({
+      resourceSubscriptions: [`file://${tree.at('a/one.txt')}`, `file://${tree.secret}`, 'https://x/y'],
+    });
+    expect(subscription.acknowledged.resourceSubscriptions).toEqual([`file://${tree.at('a/one.txt')}`]);
+    await expect.poll(() => filesystem.watchers()).toBe(1);
+    await subscription.close();
+    await expect.poll(() => filesystem.watchers()).toBe(0);
+  });
 });

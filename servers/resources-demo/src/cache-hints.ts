@@ -2,11 +2,11 @@
  * Caching hints (2026-07-28, `ttlMs` and `cacheScope`), all in one table: each kind of resource gets the hint
  * that matches how it changes. `data/docs/caching.md` explains the same table to readers of the server.
  */
-import type { CacheHint, HandlerContext, ReadResourceResult, ServerOptions } from '@wiremcp/server';
+import type { CacheHint, ServerOptions } from '@wiremcp/server';
 
 const HOUR = 3_600_000;
 
-/** The hint of each kind of `resources/read` result. */
+/** The hint of each kind of `resources/read` result, given to each registration as its `cache` option. */
 export const READ_HINTS = {
   /** Shipped with the server: unchanged while it runs. */
   catalogue: { ttlMs: HOUR, cacheScope: 'public' },
@@ -39,13 +39,3 @@ export const LIST_CACHING: NonNullable<ServerOptions['caching']> = {
   'resources/list': { ttlMs: 60_000, cacheScope: 'public' },
   default: { ttlMs: 0, cacheScope: 'public' },
 };
-
-/**
- * A read result with its own caching hint. `McpServer` keeps `ttlMs`/`cacheScope` that a result already has and
- * adds the per-method default otherwise; legacy results carry no hints, so they are added for 2026-07-28 only.
- */
-export function withHint(result: ReadResourceResult, hint: CacheHint, context: HandlerContext): ReadResourceResult {
-  if (context.era === 'legacy') return result;
-  const hinted: ReadResourceResult & CacheHint = { ...result, ttlMs: hint.ttlMs, cacheScope: hint.cacheScope };
-  return hinted;
-}

@@ -57,6 +57,17 @@ describe.each(ERAS)('changes (%s)', (era) => {
     expect(listed).toMatchObject({ title: 'Draft', size: 11 });
   });
 
+  test('edit_note keeps the note in its place in the list (its entry is updated, not registered again)', async () => {
+    const { client } = await connectDemo(era);
+    await client.callTool('add_note', { title: 'First', text: '1' });
+    await client.callTool('add_note', { title: 'Second', text: '2' });
+    const notes = async () =>
+      (await client.listAllResources({ fresh: true })).filter((resource) => resource.uri.startsWith('demo://notes/')).map((r) => r.title);
+    expect(await notes()).toEqual(['First', 'Second']);
+    await client.callTool('edit_note', { uri: 'demo://notes/1', text: 'one, edited', title: 'First, edited' });
+    expect(await notes()).toEqual(['First, edited', 'Second']);
+  });
+
   test('delete_note: list_changed, updated for its subscribers, and a read finds nothing; unknown notes are tool errors', async () => {
     const connection = await connectDemo(era);
     const { client } = connection;

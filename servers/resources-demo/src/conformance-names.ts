@@ -5,7 +5,7 @@
  * `update_watched_resource` runs.
  */
 import { ResourceNotFoundError, type McpServer } from '@wiremcp/server';
-import { READ_HINTS, withHint } from './cache-hints.js';
+import { READ_HINTS } from './cache-hints.js';
 import type { CatalogueFile } from './catalogue.js';
 import type { Icons } from './icons.js';
 import type { LiveFeed } from './live.js';
@@ -37,7 +37,8 @@ export function registerConformanceNames(server: McpServer, image: CatalogueFile
       annotations: { audience: ['assistant'], priority: 0.1 },
       icons: icons.document,
     },
-    (uri, context) => withHint({ contents: [{ uri, mimeType: 'text/plain', text: STATIC_TEXT }] }, READ_HINTS.fixed, context),
+    (uri) => ({ contents: [{ uri, mimeType: 'text/plain', text: STATIC_TEXT }] }),
+    { cache: READ_HINTS.fixed },
   );
 
   server.registerResource(
@@ -51,7 +52,8 @@ export function registerConformanceNames(server: McpServer, image: CatalogueFile
       annotations: { audience: ['assistant'], priority: 0.1 },
       icons: icons.image,
     },
-    (uri, context) => withHint({ contents: [{ uri, mimeType: 'image/png', blob: image.blob! }] }, READ_HINTS.fixed, context),
+    (uri) => ({ contents: [{ uri, mimeType: 'image/png', blob: image.blob! }] }),
+    { cache: READ_HINTS.fixed },
   );
 
   server.registerResourceTemplate(
@@ -63,13 +65,13 @@ export function registerConformanceNames(server: McpServer, image: CatalogueFile
       mimeType: 'application/json',
       icons: icons.document,
     },
-    (uri, variables, context) => {
+    (uri, variables) => {
       const id = String(variables.id);
       if (id === '') throw new ResourceNotFoundError(uri);
       const text = JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` });
-      return withHint({ contents: [{ uri, mimeType: 'application/json', text }] }, READ_HINTS.fixed, context);
+      return { contents: [{ uri, mimeType: 'application/json', text }] };
     },
-    { complete: { id: (value) => TEMPLATE_IDS.filter((id) => id.startsWith(value)) } },
+    { cache: READ_HINTS.fixed, complete: { id: (value) => TEMPLATE_IDS.filter((id) => id.startsWith(value)) } },
   );
 
   let version = 1;
@@ -83,8 +85,8 @@ export function registerConformanceNames(server: McpServer, image: CatalogueFile
       annotations: { audience: ['assistant'], priority: 0.1 },
       icons: icons.live,
     },
-    (uri, context) =>
-      withHint({ contents: [{ uri, mimeType: 'text/plain', text: `Watched resource, version ${version}` }] }, READ_HINTS.watched, context),
+    (uri) => ({ contents: [{ uri, mimeType: 'text/plain', text: `Watched resource, version ${version}` }] }),
+    { cache: READ_HINTS.watched },
   );
 
   server.registerTool(

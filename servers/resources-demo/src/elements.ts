@@ -4,7 +4,7 @@
  * than registered one by one.
  */
 import { ResourceNotFoundError, type McpServer, type ResourceDefinition, type TextResourceContents } from '@wiremcp/server';
-import { READ_HINTS, withHint } from './cache-hints.js';
+import { READ_HINTS } from './cache-hints.js';
 import type { Catalogue } from './catalogue.js';
 import type { Icons } from './icons.js';
 
@@ -92,11 +92,11 @@ export function registerElements(server: McpServer, elements: Elements, icons: I
       mimeType: 'application/json',
       icons: icons.element,
     },
-    (uri, variables, context) => {
+    (uri, variables) => {
       const contents = elements.contents(String(variables.symbol), uri);
       if (!contents) throw new ResourceNotFoundError(uri);
-      return withHint({ contents: [contents] }, READ_HINTS.elements, context);
+      return { contents: [contents] };
     },
-    { complete: { symbol: (value) => elements.complete(value) }, list: () => [...elements.definitions] },
+    { cache: READ_HINTS.elements, complete: { symbol: (value) => elements.complete(value) }, list: () => [...elements.definitions] },
   );
 }

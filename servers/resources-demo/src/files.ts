@@ -5,7 +5,7 @@
  */
 import { ResourceNotFoundError, type McpServer, type ResourceDefinition, type TextResourceContents } from '@wiremcp/server';
 import type { BlobResourceContents } from '@wiremcp/server';
-import { READ_HINTS, withHint } from './cache-hints.js';
+import { READ_HINTS } from './cache-hints.js';
 import type { Catalogue, CatalogueFile } from './catalogue.js';
 import type { Icons } from './icons.js';
 
@@ -45,9 +45,9 @@ export function startingWith(candidates: Iterable<string>, prefix: string): stri
 /** Registers each file as a direct resource, and the file template with its completion. */
 export function registerFiles(server: McpServer, catalogue: Catalogue, icons: Icons): void {
   for (const file of catalogue.files) {
-    server.registerResource(fileDefinition(file, icons), (uri, context) =>
-      withHint({ contents: [fileContents(file, uri)] }, READ_HINTS.catalogue, context),
-    );
+    server.registerResource(fileDefinition(file, icons), (uri) => ({ contents: [fileContents(file, uri)] }), {
+      cache: READ_HINTS.catalogue,
+    });
   }
 
   const topFolders = [...new Set(catalogue.files.map((file) => file.folder))];
@@ -61,12 +61,13 @@ export function registerFiles(server: McpServer, catalogue: Catalogue, icons: Ic
     },
     // The direct resources answer their own URIs; this reads every other spelling that names a file
     // (`pixel-art%2Fheart.png` decodes to the same name) and is not-found for the rest.
-    (uri, variables, context) => {
+    (uri, variables) => {
       const file = catalogue.file(`${String(variables.folder)}/${String(variables.name)}`);
       if (!file) throw new ResourceNotFoundError(uri);
-      return withHint({ contents: [fileContents(file, uri)] }, READ_HINTS.catalogue, context);
+      return { contents: [fileContents(file, uri)] };
     },
     {
+      cache: READ_HINTS.catalogue,
       complete: {
         folder: (value) => startingWith(topFolders, value),
         // Dependent completion: with `context.arguments.folder` only that folder's names, otherwise every name.

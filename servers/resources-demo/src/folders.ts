@@ -4,7 +4,7 @@
  * it, text and blobs mixed, each under its own `demo://files/…` URI.
  */
 import { ResourceNotFoundError, type McpServer } from '@wiremcp/server';
-import { READ_HINTS, withHint } from './cache-hints.js';
+import { READ_HINTS } from './cache-hints.js';
 import type { Catalogue } from './catalogue.js';
 import { fileContents, fileUri, startingWith } from './files.js';
 import type { Icons } from './icons.js';
@@ -46,7 +46,7 @@ export function registerFolders(server: McpServer, catalogue: Catalogue, icons: 
       description: 'A folder of the catalogue (demo://folders/images/pixel-art): an index, then every file in it, in one read.',
       icons: icons.document,
     },
-    (uri, variables, context) => {
+    (uri, variables) => {
       // Exploded segments arrive as a list; a client that expanded one "a/b" value sent %2F, decoded back to "/".
       const segments = variables.segments === undefined ? [] : ([] as string[]).concat(variables.segments);
       const folder = segments
@@ -56,14 +56,10 @@ export function registerFolders(server: McpServer, catalogue: Catalogue, icons: 
       const index = folderIndex(catalogue, folder);
       if (!index) throw new ResourceNotFoundError(uri);
       const files = catalogue.files.filter((file) => index.files.includes(fileUri(file.path)));
-      return withHint(
-        {
-          contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(index) }, ...files.map((file) => fileContents(file))],
-        },
-        READ_HINTS.catalogue,
-        context,
-      );
+      return {
+        contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(index) }, ...files.map((file) => fileContents(file))],
+      };
     },
-    { complete: { segments: (value) => startingWith(catalogue.folders, value) } },
+    { cache: READ_HINTS.catalogue, complete: { segments: (value) => startingWith(catalogue.folders, value) } },
   );
 }

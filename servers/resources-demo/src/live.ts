@@ -6,7 +6,7 @@
  */
 import { invalidParams } from '@wiremcp/protocol';
 import type { McpServer } from '@wiremcp/server';
-import { READ_HINTS, withHint } from './cache-hints.js';
+import { READ_HINTS } from './cache-hints.js';
 import type { Icons } from './icons.js';
 
 /** The clock: JSON with the time of the last tick and the tick count. */
@@ -102,17 +102,16 @@ export function registerLive(server: McpServer, live: LiveFeed, icons: Icons): v
       annotations: { audience: ['user'], priority: 0.2 },
       icons: icons.live,
     },
-    // Fresh exactly until the next tick: the contents cannot change before it.
-    (uri, context) =>
-      withHint(
-        { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(live.clock) }] },
-        { ttlMs: live.clockFreshMs, cacheScope: 'public' },
-        context,
-      ),
+    // Fresh exactly until the next tick: the contents cannot change before it. A hint for this one read (the
+    // server sends it to 2026-07-28 clients only).
+    (uri) => ({
+      contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(live.clock) }],
+      ttlMs: live.clockFreshMs,
+      cacheScope: 'public',
+    }),
   );
 
-  const readLog = (uri: string, lines: number, context: Parameters<typeof withHint>[2]) =>
-    withHint({ contents: [{ uri, mimeType: 'text/plain', text: live.tail(lines).join('\n') }] }, READ_HINTS.log, context);
+  const readLog = (uri: string, lines: number) => ({ contents: [{ uri, mimeType: 'text/plain', text: live.tail(lines).join('\n') }] });
 
   server.registerResource(
     {
@@ -124,7 +123,8 @@ export function registerLive(server: McpServer, live: LiveFeed, icons: Icons): v
       annotations: { audience: ['user', 'assistant'], priority: 0.4 },
       icons: icons.live,
     },
-    (uri, context) => readLog(uri, LOG_LINES, context),
+    (uri) => readLog(uri, LOG_LINES),
+    { cache: READ_HINTS.log },
   );
 
   server.registerResourceTemplate(
@@ -136,13 +136,13 @@ export function registerLive(server: McpServer, live: LiveFeed, icons: Icons): v
       mimeType: 'text/plain',
       icons: icons.live,
     },
-    (uri, variables, context) => {
+    (uri, variables) => {
       const text = String(variables.lines ?? LOG_LINES);
       if (!/^[1-9][0-9]*$/.test(text) || Number(text) > LOG_CAPACITY) {
         throw invalidParams(`lines must be an integer from 1 to ${LOG_CAPACITY}, got ${JSON.stringify(text.slice(0, 20))}`);
       }
-      return readLog(uri, Number(text), context);
+      return readLog(uri, Number(text));
     },
-    { complete: { lines: (value) => ['5', '10', '20', '50', '100'].filter((n) => n.startsWith(value)) } },
+    { cache: READ_HINTS.log, complete: { lines: (value) => ['5', '10', '20', '50', '100'].filter((n) => n.startsWith(value)) } },
   );
 }

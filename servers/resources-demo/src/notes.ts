@@ -2,10 +2,11 @@
  * Notes: resources that tools create, edit and remove, so a session sees both kinds of change notification.
  * Adding or removing a note changes the list (`notifications/resources/list_changed`, sent by `McpServer` when a
  * resource is registered or removed); editing one changes its contents (`notifications/resources/updated`, sent
- * here) and its listing entry (size, lastModified), so it is registered again and the list changes too.
+ * here) and its listing entry (size, lastModified), which is updated in place — the note keeps its place in the
+ * list — and the list changes too.
  */
 import type { CallToolResult, McpServer, RegisteredResource, ResourceDefinition, TextResourceContents } from '@wiremcp/server';
-import { READ_HINTS, withHint } from './cache-hints.js';
+import { READ_HINTS } from './cache-hints.js';
 import type { Audience } from './catalogue.js';
 import type { Icons } from './icons.js';
 import type { LiveFeed } from './live.js';
@@ -106,7 +107,7 @@ export class Notes {
     return NOTE_URI.test(uri) ? `There is no note ${shown}.` : `${JSON.stringify(shown)} is not a note URI (demo://notes/<n>).`;
   }
 
-  /** (Re-)registers a note with a listing entry that matches its text. */
+  /** Registers a note, or updates its listing entry in place, so that the entry matches its text. */
   #put(uri: string, title: string, text: string, audience: readonly Audience[], priority: number): void {
     const definition: ResourceDefinition = {
       uri,
@@ -118,10 +119,16 @@ export class Notes {
       annotations: { audience: [...audience], priority, lastModified: new Date().toISOString() },
       icons: this.#icons.note,
     };
-    this.#notes.get(uri)?.registration.remove();
-    const registration = this.#server.registerResource(definition, (readUri, context) =>
-      withHint({ contents: [this.contents(readUri)!] }, READ_HINTS.notes, context),
-    );
+    const existing = this.#notes.get(uri);
+    if (existing) {
+      existing.registration.update(definition);
+      existing.definition = definition;
+      existing.text = text;
+      return;
+    }
+    const registration = this.#server.registerResource(definition, (readUri) => ({ contents: [this.contents(readUri)!] }), {
+      cache: READ_HINTS.notes,
+    });
     this.#notes.set(uri, { definition, text, registration });
   }
 }

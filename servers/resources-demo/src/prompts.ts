@@ -4,14 +4,13 @@
  * complete.
  */
 import { invalidParams } from '@wiremcp/protocol';
-import type { McpServer, PromptMessage } from '@wiremcp/server';
+import { ResourceNotFoundError, type McpServer, type PromptMessage } from '@wiremcp/server';
 import type { Catalogue } from './catalogue.js';
-import type { Lookup } from './embedding.js';
 import { fileDefinition, startingWith } from './files.js';
 import type { Icons } from './icons.js';
 
-/** Registers `discuss_resource` and `tour`; `embeddable` lists the URIs `lookup` can read (for completion). */
-export function registerPrompts(server: McpServer, catalogue: Catalogue, icons: Icons, lookup: Lookup, embeddable: () => string[]): void {
+/** Registers `discuss_resource` and `tour`; `embeddable` lists the URIs the `uri` argument completes to. */
+export function registerPrompts(server: McpServer, catalogue: Catalogue, icons: Icons, embeddable: () => string[]): void {
   server.registerPrompt(
     {
       name: 'discuss_resource',
@@ -23,9 +22,14 @@ export function registerPrompts(server: McpServer, catalogue: Catalogue, icons: 
       ],
       icons: icons.document,
     },
-    ({ uri, question }) => {
-      const contents = lookup(uri!);
-      if (!contents) throw invalidParams(`Nothing to discuss at ${JSON.stringify(uri!.slice(0, 200))}`);
+    async ({ uri, question }, context) => {
+      const contents = await server.readResource(uri!, context).then(
+        (read) => read.contents,
+        (error: unknown) => {
+          if (error instanceof ResourceNotFoundError) throw invalidParams(`Nothing to discuss at ${JSON.stringify(uri!.slice(0, 200))}`);
+          throw error;
+        },
+      );
       const messages: PromptMessage[] = contents.map((resource) => ({ role: 'user', content: { type: 'resource', resource } }));
       messages.push({ role: 'user', content: { type: 'text', text: question ?? 'Summarise this resource in three sentences.' } });
       return { description: `Discussing ${uri}`, messages };

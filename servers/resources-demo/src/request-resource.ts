@@ -4,7 +4,7 @@
  * a cache may keep it for this client, never hand it to another.
  */
 import type { McpServer } from '@wiremcp/server';
-import { READ_HINTS, withHint } from './cache-hints.js';
+import { READ_HINTS } from './cache-hints.js';
 import type { Icons } from './icons.js';
 
 /** How the server saw the request that read it. */
@@ -30,7 +30,8 @@ export function registerRequestResource(server: McpServer, icons: Icons): void {
         clientInfo: context.clientInfo ?? null,
         clientCapabilities: context.clientCapabilities,
       };
-      return withHint({ contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(seen) }] }, READ_HINTS.request, context);
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(seen) }] };
     },
+    { cache: READ_HINTS.request },
   );
 }

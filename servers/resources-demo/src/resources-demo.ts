@@ -23,8 +23,8 @@ import { LIST_CACHING } from './cache-hints.js';
 import { DATA_DIR, loadCatalogue } from './catalogue.js';
 import { registerConformanceNames } from './conformance-names.js';
 import { Elements, elementUri, registerElements } from './elements.js';
-import { registerEmbedTool, type Lookup } from './embedding.js';
-import { fileContents, fileDefinition, fileUri, registerFiles } from './files.js';
+import { registerEmbedTool } from './embedding.js';
+import { fileDefinition, fileUri, registerFiles } from './files.js';
 import { registerFolders } from './folders.js';
 import { loadIcons } from './icons.js';
 import { LiveFeed, registerLive } from './live.js';
@@ -108,15 +108,8 @@ export function createResourcesDemo(options: ResourcesDemoOptions = {}): Resourc
   registerConformanceNames(server, image, live, icons);
   registerNoteTools(server, notes);
 
-  const elementPrefix = elementUri('');
-  const lookup: Lookup = (uri) => {
-    const file = catalogue.files.find((candidate) => fileUri(candidate.path) === uri);
-    if (file) return [fileContents(file)];
-    const found = uri.startsWith(elementPrefix) ? elements.contents(uri.slice(elementPrefix.length)) : notes.contents(uri);
-    return found && [found];
-  };
-  registerEmbedTool(server, lookup);
-  registerPrompts(server, catalogue, icons, lookup, () => [
+  registerEmbedTool(server);
+  registerPrompts(server, catalogue, icons, () => [
     ...catalogue.files.map((file) => fileUri(file.path)),
     ...notes.definitions.map((note) => note.uri),
     ...elements.all.map((element) => elementUri(element.symbol)),

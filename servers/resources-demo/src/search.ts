@@ -4,7 +4,7 @@
  */
 import { invalidParams } from '@wiremcp/protocol';
 import type { McpServer, ResourceDefinition } from '@wiremcp/server';
-import { READ_HINTS, withHint } from './cache-hints.js';
+import { READ_HINTS } from './cache-hints.js';
 import { startingWith } from './files.js';
 import type { Icons } from './icons.js';
 
@@ -58,19 +58,17 @@ export function registerSearch(server: McpServer, searchable: Searchable, icons:
       mimeType: 'application/json',
       icons: icons.document,
     },
-    (uri, variables, context) => {
-      // A comma in q arrives as a list (RFC 6570 value lists); the query is the text the user typed.
+    (uri, variables) => {
+      // A literal comma in q separates the items of an RFC 6570 list, an encoded one (%2C) is part of the string:
+      // either way the query is the text the user typed.
       const query = ([] as string[]).concat(variables.q ?? '').join(',');
       const limit = parseLimit(variables.limit);
       const { total, matches } = search(searchable, query, limit);
       const results = matches.map(({ uri: found, name, title }) => ({ uri: found, name, title }));
-      return withHint(
-        { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ q: query, limit, total, results }) }] },
-        READ_HINTS.search,
-        context,
-      );
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ q: query, limit, total, results }) }] };
     },
     {
+      cache: READ_HINTS.search,
       complete: {
         q: (value) => startingWith(titleWords(searchable), value),
         limit: (value) => startingWith(['5', '10', '20', '50'], value),

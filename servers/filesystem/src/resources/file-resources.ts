@@ -1,7 +1,8 @@
 /**
  * Files as resources: the template `file://{+path}` reads any file the tools could read (text, or a base64 blob
  * for binary files), within the same limits and under the same roots; completion suggests path segments inside
- * the operator's directories (a completion request carries no roots, so client roots cannot narrow it).
+ * what the request may reach: the client's roots in a legacy session, the operator's directories in 2026-07-28
+ * (where a completion request cannot ask for roots).
  */
 import { RpcError } from '@wiremcp/protocol';
 import { ResourceNotFoundError, type HandlerContext, type McpServer, type ReadResourceResult } from '@wiremcp/server';
@@ -50,10 +51,20 @@ async function readFileResource(services: ToolServices, uri: string, ctx: Handle
   }
 }
 
-/** Path completions for a partial absolute path (directories end with `/`). */
-export async function completePath(services: ToolServices, value: string): Promise<{ values: string[]; total: number; hasMore: boolean }> {
+/** Path completions for a partial absolute path (directories end with `/`), within what the request may reach. */
+export async function completePath(
+  services: ToolServices,
+  value: string,
+  ctx: HandlerContext,
+): Promise<{ values: string[]; total: number; hasMore: boolean }> {
   const { sandbox } = services;
-  const view = services.roots.operator;
+  let view;
+  try {
+    view = await services.roots.viewForSideRequest(ctx);
+  } catch {
+    // Roots the client declares but does not list: nothing to suggest (never the operator's whole directories).
+    return { values: [], total: 0, hasMore: false };
+  }
   const roots = view.areas.map((area) => `${area.display.replace(/\/$/, '')}/`);
   const slash = value.lastIndexOf('/');
   const outsideAll = !roots.some((root) => value.startsWith(root) || `${value}/` === root);
@@ -94,6 +105,6 @@ export function registerFileResources(server: McpServer, services: ToolServices)
         'directory URI to hear when it changes.',
     },
     (uri, _variables, ctx) => readFileResource(services, uri, ctx),
-    { complete: { path: (value) => completePath(services, value) } },
+    { complete: { path: (value, ctx) => completePath(services, value, ctx) } },
   );
 }

@@ -60,6 +60,15 @@ export class RootsTracker {
     return view;
   }
 
+  /**
+   * The view for a request that cannot carry an input round in 2026-07-28 (`completion/complete`, a listen
+   * stream's subscriptions): in a legacy session the client's roots as for any request; a 2026-07-28 request
+   * cannot ask for them, so it gets the operator's directories.
+   */
+  viewForSideRequest(ctx: HandlerContext): Promise<AccessView> {
+    return ctx.era === 'modern' ? Promise.resolve(this.#operator) : this.viewFor(ctx);
+  }
+
   async #ask(ctx: HandlerContext): Promise<AccessView> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {

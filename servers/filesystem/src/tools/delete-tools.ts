@@ -14,7 +14,7 @@ import { runTool, type ToolServices } from './tool-runtime.js';
 /** Registers the delete tools. */
 export function registerDeleteTools(server: McpServer, services: ToolServices, onInternal: (error: unknown) => void): void {
   const { sandbox, limits } = services;
-  server.registerTool<{ path: string }>(
+  server.registerTool(
     {
       name: 'delete_file',
       title: 'Delete File',
@@ -23,7 +23,7 @@ export function registerDeleteTools(server: McpServer, services: ToolServices, o
       outputSchema: schema.CHANGE_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
     },
-    (args, ctx) =>
+    (args: { path: string }, ctx) =>
       runTool(
         services,
         ctx,
@@ -35,7 +35,7 @@ export function registerDeleteTools(server: McpServer, services: ToolServices, o
       ),
   );
 
-  server.registerTool<{ path: string; recursive?: boolean }>(
+  server.registerTool(
     {
       name: 'delete_directory',
       title: 'Delete Directory',
@@ -46,7 +46,7 @@ export function registerDeleteTools(server: McpServer, services: ToolServices, o
       outputSchema: schema.CHANGE_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
     },
-    (args, ctx) =>
+    (args: { path: string; recursive?: boolean }, ctx) =>
       runTool(
         services,
         ctx,

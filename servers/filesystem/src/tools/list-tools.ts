@@ -86,7 +86,7 @@ async function addSizes(services: ToolServices, scope: CallScope, dir: DirHandle
 /** Registers the listing tools. */
 export function registerListTools(server: McpServer, services: ToolServices, onInternal: (error: unknown) => void): void {
   const { limits } = services;
-  server.registerTool<{ path: string; offset?: number; limit?: number }>(
+  server.registerTool(
     {
       name: 'list_directory',
       title: 'List Directory',
@@ -97,7 +97,7 @@ export function registerListTools(server: McpServer, services: ToolServices, onI
       outputSchema: schema.LIST_OUTPUT,
       annotations: READ_ONLY,
     },
-    (args, ctx) =>
+    (args: { path: string; offset?: number; limit?: number }, ctx) =>
       runTool(
         services,
         ctx,
@@ -120,7 +120,7 @@ export function registerListTools(server: McpServer, services: ToolServices, onI
       ),
   );
 
-  server.registerTool<{ path: string; sortBy?: 'name' | 'size'; offset?: number; limit?: number }>(
+  server.registerTool(
     {
       name: 'list_directory_with_sizes',
       title: 'List Directory with Sizes',
@@ -131,10 +131,11 @@ export function registerListTools(server: McpServer, services: ToolServices, onI
       outputSchema: schema.LIST_OUTPUT,
       annotations: READ_ONLY,
     },
-    (args, ctx) => runTool(services, ctx, (scope) => listWithSizes(services, scope, args), onInternal),
+    (args: { path: string; sortBy?: 'name' | 'size'; offset?: number; limit?: number }, ctx) =>
+      runTool(services, ctx, (scope) => listWithSizes(services, scope, args), onInternal),
   );
 
-  server.registerTool<{ path: string; excludePatterns?: string[]; maxDepth?: number; maxEntries?: number; respectGitignore?: boolean }>(
+  server.registerTool(
     {
       name: 'directory_tree',
       title: 'Directory Tree',
@@ -146,10 +147,11 @@ export function registerListTools(server: McpServer, services: ToolServices, onI
       outputSchema: schema.TREE_OUTPUT,
       annotations: READ_ONLY,
     },
-    (args, ctx) => runTool(services, ctx, (scope) => directoryTree(services, scope, args), onInternal),
+    (args: { path: string; excludePatterns?: string[]; maxDepth?: number; maxEntries?: number; respectGitignore?: boolean }, ctx) =>
+      runTool(services, ctx, (scope) => directoryTree(services, scope, args), onInternal),
   );
 
-  server.registerTool<Record<string, never>>(
+  server.registerTool(
     {
       name: 'list_allowed_directories',
       title: 'List Allowed Directories',

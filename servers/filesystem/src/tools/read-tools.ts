@@ -2,7 +2,7 @@
  * read_text_file (and its deprecated alias read_file), read_media_file, read_multiple_files, get_file_info.
  * Every read is capped and says where to continue; binary files are refused on the text path.
  */
-import type { CallToolResult, ContentBlock, McpServer } from '@wiremcp/server';
+import type { CallToolResult, ContentBlock, HandlerContext, McpServer } from '@wiremcp/server';
 import { pathToFileURL } from 'node:url';
 import type { Limits } from '../config.js';
 import { readLines, readRange, readTail, sniffText, type TextSlice } from '../ops/read-text.js';
@@ -96,7 +96,7 @@ function sliceResult(slice: TextSlice & { path: string }, cap: number): CallTool
 /** Registers the read tools. */
 export function registerReadTools(server: McpServer, services: ToolServices, onInternal: (error: unknown) => void): void {
   const { limits } = services;
-  const readText = (args: ReadArgs, ctx: Parameters<Parameters<McpServer['registerTool']>[1]>[1]) =>
+  const readText = (args: ReadArgs, ctx: HandlerContext) =>
     runTool(
       services,
       ctx,
@@ -108,7 +108,7 @@ export function registerReadTools(server: McpServer, services: ToolServices, onI
     `${count(limits.maxReadBytes)} bytes per call; a cut read says where to continue (offset, or startLine for line reads). ` +
     "Use 'head' or 'tail' for the first or last N lines, 'startLine'/'endLine' for a line range, or 'offset'/'length' for bytes. " +
     'Binary files are refused (use read_media_file). Only works within allowed directories.';
-  server.registerTool<ReadArgs>(
+  server.registerTool(
     {
       name: 'read_file',
       title: 'Read File (Deprecated)',
@@ -119,7 +119,7 @@ export function registerReadTools(server: McpServer, services: ToolServices, onI
     },
     readText,
   );
-  server.registerTool<ReadArgs>(
+  server.registerTool(
     {
       name: 'read_text_file',
       title: 'Read Text File',
@@ -132,7 +132,7 @@ export function registerReadTools(server: McpServer, services: ToolServices, onI
   );
 
   const mediaCap = Math.floor((limits.maxResponseBytes * 3) / 4);
-  server.registerTool<{ path: string }>(
+  server.registerTool(
     {
       name: 'read_media_file',
       title: 'Read Media File',
@@ -143,7 +143,7 @@ export function registerReadTools(server: McpServer, services: ToolServices, onI
       outputSchema: schema.MEDIA_OUTPUT,
       annotations: READ_ONLY,
     },
-    (args, ctx) =>
+    (args: { path: string }, ctx) =>
       runTool(
         services,
         ctx,
@@ -174,7 +174,7 @@ export function registerReadTools(server: McpServer, services: ToolServices, onI
       ),
   );
 
-  server.registerTool<{ paths: string[] }>(
+  server.registerTool(
     {
       name: 'read_multiple_files',
       title: 'Read Multiple Files',
@@ -185,10 +185,10 @@ export function registerReadTools(server: McpServer, services: ToolServices, onI
       outputSchema: schema.READ_MULTIPLE_OUTPUT,
       annotations: READ_ONLY,
     },
-    (args, ctx) => runTool(services, ctx, (scope) => readMultiple(services, scope, args.paths, limits), onInternal),
+    (args: { paths: string[] }, ctx) => runTool(services, ctx, (scope) => readMultiple(services, scope, args.paths, limits), onInternal),
   );
 
-  server.registerTool<{ path: string }>(
+  server.registerTool(
     {
       name: 'get_file_info',
       title: 'Get File Info',
@@ -199,7 +199,7 @@ export function registerReadTools(server: McpServer, services: ToolServices, onI
       outputSchema: schema.FILE_INFO_OUTPUT,
       annotations: READ_ONLY,
     },
-    (args, ctx) =>
+    (args: { path: string }, ctx) =>
       runTool(
         services,
         ctx,

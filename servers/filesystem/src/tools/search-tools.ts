@@ -34,7 +34,7 @@ function joinPath(base: string, relative: string): string {
 
 /** Registers the search tools. */
 export function registerSearchTools(server: McpServer, services: ToolServices, onInternal: (error: unknown) => void): void {
-  server.registerTool<{ path: string; pattern: string; excludePatterns?: string[]; maxResults?: number; respectGitignore?: boolean }>(
+  server.registerTool(
     {
       name: 'search_files',
       title: 'Search Files',
@@ -47,10 +47,11 @@ export function registerSearchTools(server: McpServer, services: ToolServices, o
       outputSchema: schema.SEARCH_OUTPUT,
       annotations: READ_ONLY,
     },
-    (args, ctx) => runTool(services, ctx, (scope) => searchFiles(services, scope, args), onInternal),
+    (args: { path: string; pattern: string; excludePatterns?: string[]; maxResults?: number; respectGitignore?: boolean }, ctx) =>
+      runTool(services, ctx, (scope) => searchFiles(services, scope, args), onInternal),
   );
 
-  server.registerTool<Partial<ContentQuery> & { path: string; pattern: string }>(
+  server.registerTool(
     {
       name: 'search_file_contents',
       title: 'Search File Contents',
@@ -63,7 +64,8 @@ export function registerSearchTools(server: McpServer, services: ToolServices, o
       outputSchema: schema.GREP_OUTPUT,
       annotations: READ_ONLY,
     },
-    (args, ctx) => runTool(services, ctx, (scope) => grep(services, scope, args), onInternal),
+    (args: Partial<ContentQuery> & { path: string; pattern: string }, ctx) =>
+      runTool(services, ctx, (scope) => grep(services, scope, args), onInternal),
   );
 }
 

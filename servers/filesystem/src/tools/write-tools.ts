@@ -18,7 +18,7 @@ const MAX_EDITS = 1000;
 /** Registers the tools that change files and directories. */
 export function registerWriteTools(server: McpServer, services: ToolServices, onInternal: (error: unknown) => void): void {
   const { sandbox, limits } = services;
-  server.registerTool<{ path: string; content: string }>(
+  server.registerTool(
     {
       name: 'write_file',
       title: 'Write File',
@@ -29,7 +29,7 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
       outputSchema: schema.WRITE_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
     },
-    (args, ctx) =>
+    (args: { path: string; content: string }, ctx) =>
       runTool(
         services,
         ctx,
@@ -43,7 +43,7 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
       ),
   );
 
-  server.registerTool<{ path: string; edits: Edit[]; dryRun?: boolean }>(
+  server.registerTool(
     {
       name: 'edit_file',
       title: 'Edit File',
@@ -56,7 +56,7 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
       outputSchema: schema.EDIT_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
     },
-    (args, ctx) =>
+    (args: { path: string; edits: Edit[]; dryRun?: boolean }, ctx) =>
       runTool(
         services,
         ctx,
@@ -93,7 +93,7 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
       ),
   );
 
-  server.registerTool<{ path: string }>(
+  server.registerTool(
     {
       name: 'create_directory',
       title: 'Create Directory',
@@ -104,7 +104,7 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
       outputSchema: schema.CHANGE_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: false, openWorldHint: false },
     },
-    (args, ctx) =>
+    (args: { path: string }, ctx) =>
       runTool(
         services,
         ctx,
@@ -116,7 +116,7 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
       ),
   );
 
-  server.registerTool<{ source: string; destination: string }>(
+  server.registerTool(
     {
       name: 'move_file',
       title: 'Move File',
@@ -127,10 +127,10 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
       outputSchema: schema.CHANGE_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: false, destructiveHint: true, openWorldHint: false },
     },
-    (args, ctx) => runTool(services, ctx, (scope) => move(services, scope, args), onInternal),
+    (args: { source: string; destination: string }, ctx) => runTool(services, ctx, (scope) => move(services, scope, args), onInternal),
   );
 
-  server.registerTool<{ source: string; destination: string; overwrite?: boolean }>(
+  server.registerTool(
     {
       name: 'copy_file',
       title: 'Copy File',
@@ -141,7 +141,8 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
       outputSchema: schema.CHANGE_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
     },
-    (args, ctx) => runTool(services, ctx, (scope) => copy(services, scope, args), onInternal),
+    (args: { source: string; destination: string; overwrite?: boolean }, ctx) =>
+      runTool(services, ctx, (scope) => copy(services, scope, args), onInternal),
   );
 }
 
