@@ -1,6 +1,7 @@
 import { LocalError, type LogLevel, type RpcResponse } from '@wiremcp/protocol';
 import { Peer, type Transport } from '@wiremcp/jsonrpc';
 import { dispatch, statelessOrigin, type DispatchExchange } from './dispatch.js';
+import type { LegacySessionRestore } from './legacy-session.js';
 import type { RequestOrigin } from './method-table.js';
 import type { PromptHandler, PromptOptions, RegisteredPrompt } from './prompt-registry.js';
 import type { RegisteredResource, ResourceReader, TemplateOptions, TemplateReader } from './resource-registry.js';
@@ -10,6 +11,12 @@ import type { CustomRequestHandler, ServerOptions } from './server-options.js';
 import type { ServerPeer } from './server-peer.js';
 import type { RegisteredTool, ToolHandler } from './tool-registry.js';
 import type { Implementation, PromptDefinition, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from './types.js';
+
+/** Options of `McpServer.connect`. */
+export interface ConnectOptions {
+  /** Start the connection with this legacy session already open (see `connect`). */
+  readonly restore?: LegacySessionRestore;
+}
 
 /**
  * An MCP server: a registry of tools, resources, prompts and completions that serves both protocol eras —
@@ -66,6 +73,14 @@ export class McpServer {
     return this.#core.tools.register(definition, handler);
   }
 
+  /**
+   * The definition of an enabled tool (what `tools/list` shows of it), or `undefined`. Transports read it to check
+   * what the client mirrors of a call's arguments (the 2026-07-28 `x-mcp-header` annotations).
+   */
+  tool(name: string): ToolDefinition | undefined {
+    return this.#core.tools.get(name);
+  }
+
   /** Registers a fixed resource. */
   registerResource(definition: ResourceDefinition, read: ResourceReader): RegisteredResource {
     return this.#core.resources.register(definition, read);
@@ -91,11 +106,16 @@ export class McpServer {
     this.#core.custom.set(method, handler as unknown as CustomRequestHandler);
   }
 
-  /** Serves a transport: one connection, with its own legacy session. Resolves once the transport is started. */
-  async connect(transport: Transport): Promise<ServerConnection> {
+  /**
+   * Serves a transport: one connection, with its own legacy session. Resolves once the transport is started.
+   * With `options.restore`, the connection starts with that legacy session already open — a session recorded by
+   * another process (an HTTP session store shared behind a load balancer), served here without a new handshake;
+   * throws `INVALID_ARGUMENT` when its revision is not one this server speaks.
+   */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerConnection> {
     const core = this.#core;
     const peer: ServerPeer = new Peer({ requestTimeoutMs: core.options.clientRequestTimeoutMs ?? 600_000, onInternalError: core.report });
-    const connection = new Connection(core, this.#events, peer);
+    const connection = new Connection(core, this.#events, peer, options.restore);
     this.#connections.add(connection);
     try {
       await connection.start(transport);
