@@ -40,7 +40,18 @@ type ClosableHandler = FetchHandler & { close?: (graceMs?: number) => Promise<vo
 
 /** Serves `handler` on `options.host` (default 127.0.0.1) and `options.port` (default: a free one). */
 export async function listen(handler: ClosableHandler, options: ListenOptions = {}): Promise<Listening> {
-  const server = createServer(toNodeHandler(handler, options));
+  const node = toNodeHandler(handler, options);
+  // Requests in progress: once none is left after close(), every socket (idle or never used) can go at once.
+  let active = 0;
+  let drained: (() => void) | undefined;
+  const server = createServer((req, res) => {
+    active += 1;
+    res.once('close', () => {
+      active -= 1;
+      if (active === 0) drained?.();
+    });
+    node(req, res);
+  });
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;
   server.requestTimeout = Math.max(server.headersTimeout, 60_000);
   const host = options.host ?? '127.0.0.1';
@@ -67,7 +78,9 @@ export async function listen(handler: ClosableHandler, options: ListenOptions = 
       });
       await Promise.race([handler.close?.(Math.max(0, graceMs - 100)).catch(() => {}), deadline]);
       server.closeIdleConnections();
-      await Promise.race([closed, deadline]);
+      // Sockets that never carried a request are not "idle" to Node: they go once no request is in progress.
+      const idle = active === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
+      await Promise.race([idle, deadline]);
       clearTimeout(timer);
       server.closeAllConnections();
       await closed;

@@ -106,16 +106,15 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     }
     return response;
   };
-  return Object.assign(handle, {
-    path: resolved.path,
-    close: async (graceMs = 1000): Promise<void> => {
-      await registry.closeAll(graceMs);
-      pool.closeAll();
-      core.deadlines.clear();
-    },
-    get stats() {
-      return { sessions: registry.size, openStreams: pool.size };
-    },
+  const close = async (graceMs = 1000): Promise<void> => {
+    await registry.closeAll(graceMs);
+    pool.closeAll();
+    core.deadlines.clear();
+  };
+  return Object.defineProperties(handle, {
+    path: { value: resolved.path, enumerable: true },
+    close: { value: close, enumerable: true },
+    stats: { get: () => ({ sessions: registry.size, openStreams: pool.size }), enumerable: true },
   }) as HttpHandler;
 }
 
