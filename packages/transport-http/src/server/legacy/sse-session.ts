@@ -65,6 +65,8 @@ export class SseSession implements LiveSession, Transport {
 
   /** Ends the session: the server connection first (listen streams, requests in progress), then the stream. */
   end(graceMs = 1000): Promise<void> {
+    // Forgotten at once: a POST that arrives while the server connection closes gets 404, not a closed transport.
+    this.#ended(this);
     this.#closing ??= (async () => {
       try {
         if (this.#served && !this.#closed) await this.#served.close(graceMs);
