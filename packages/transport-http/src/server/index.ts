@@ -15,5 +15,3 @@ export type { HttpConnectionInfo } from './request-checks.js';
 export { MemoryEventStore, type EventStore, type StoredEvent, type EventReplay, type MemoryEventStoreOptions } from './event-store.js';
 export { MemorySessionStore, type SessionStore, type SessionState } from './session-store.js';
 export type { SessionInfo } from './message-info.js';
-export { decodeHeaderValue } from './header-values.js';
-export { mirroredParams, type MirroredParam } from './x-mcp-header.js';
