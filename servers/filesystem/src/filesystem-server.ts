@@ -3,11 +3,12 @@
  * write unless read-only; delete with allowDelete), files as resources with subscriptions. `serve(transport)`
  * connects one transport (stdio now; any `Transport`), watching which files its clients subscribe to.
  */
-import { McpServer, type ServerConnection } from '@wiremcp/server';
+import { McpServer, type ConnectOptions, type DispatchExchange, type ServerConnection, type ToolDefinition } from '@wiremcp/server';
+import type { RpcResponse } from '@wiremcp/protocol';
 import type { Transport } from '@wiremcp/jsonrpc';
 import type { FilesystemConfig } from './config.js';
 import { registerFileResources } from './resources/file-resources.js';
-import { ObservedTransport } from './resources/subscription-observer.js';
+import { observedDispatch, ObservedTransport } from './resources/subscription-observer.js';
 import { WatchHub } from './resources/watch-hub.js';
 import { DenyList } from './sandbox/deny-list.js';
 import { HAS_NOFOLLOW } from './sandbox/dir-handle.js';
@@ -20,6 +21,14 @@ import { registerReadTools } from './tools/read-tools.js';
 import { registerSearchTools } from './tools/search-tools.js';
 import type { ToolServices } from './tools/tool-runtime.js';
 import { registerWriteTools } from './tools/write-tools.js';
+
+/** What `runServerMain` and the HTTP handler serve: the McpServer's own surface, observed for subscriptions. */
+export interface FilesystemServable {
+  connect(transport: Transport, options?: ConnectOptions): Promise<ServerConnection>;
+  dispatch(message: unknown, exchange: DispatchExchange): Promise<RpcResponse | undefined>;
+  tool(name: string): ToolDefinition | undefined;
+  close(): Promise<void>;
+}
 
 /** Who the server is. */
 export const FILESYSTEM_SERVER_INFO = { name: 'wiremcp-filesystem', title: 'wiremcp filesystem server', version: '0.1.0' } as const;
@@ -42,6 +51,11 @@ export interface FilesystemServer {
   readonly watchers: () => number;
   /** Serves one transport. */
   serve(transport: Transport): Promise<ServerConnection>;
+  /**
+   * The server as a transport host serves it (`connect` for connections and HTTP sessions, `dispatch` for
+   * 2026-07-28 HTTP requests, `tool`, `close`), with file subscriptions observed on every path.
+   */
+  readonly servable: FilesystemServable;
   /** Closes every connection, watcher and pinned directory. */
   close(): Promise<void>;
 }
@@ -92,6 +106,13 @@ export async function createFilesystemServer(config: FilesystemConfig, options: 
   if (!config.readOnly && config.allowDelete) registerDeleteTools(server, services, onInternal);
   registerFileResources(server, services);
   const hub = new WatchHub(sandbox, roots.operator, server, config.maxWatchers, config.watchDebounceMs, log);
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await server.close();
+      hub.close();
+      await unpinRoots(pinned);
+    })());
   return {
     server,
     sandbox,
@@ -99,10 +120,12 @@ export async function createFilesystemServer(config: FilesystemConfig, options: 
     config,
     watchers: () => hub.watchers,
     serve: (transport) => server.connect(new ObservedTransport(transport, hub)),
-    close: async () => {
-      await server.close();
-      hub.close();
-      await unpinRoots(pinned);
+    servable: {
+      connect: (transport, options) => server.connect(new ObservedTransport(transport, hub), options),
+      dispatch: (message, exchange) => observedDispatch(server, hub, message, exchange as never),
+      tool: (name) => server.tool(name),
+      close,
     },
+    close,
   };
 }

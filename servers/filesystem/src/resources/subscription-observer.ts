@@ -159,3 +159,22 @@ export class ObservedTransport implements Transport {
     return this.#inner[Symbol.asyncDispose]();
   }
 }
+
+/** The subset of a server a dispatched exchange needs. */
+interface Dispatcher<R> {
+  dispatch(message: unknown, exchange: never): Promise<R>;
+}
+
+/**
+ * Serves one message through `server.dispatch` (a 2026-07-28 HTTP POST), telling `hub` about the resources a
+ * `subscriptions/listen` exchange watches for as long as it is open.
+ */
+export async function observedDispatch<R>(server: Dispatcher<R>, hub: WatchHub, message: unknown, exchange: never): Promise<R> {
+  const interest = new ConnectionInterest(hub);
+  interest.incoming(message);
+  try {
+    return await server.dispatch(message, exchange);
+  } finally {
+    interest.close();
+  }
+}
