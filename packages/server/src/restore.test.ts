@@ -23,9 +23,9 @@ async function restoredClient(server: McpServer, restore: Parameters<McpServer['
   const notifications: RpcNotification[] = [];
   peer.setFallbackRequestHandler(() => ({}));
   for (const method of ['notifications/message', 'notifications/resources/updated', 'notifications/tools/list_changed']) {
-    peer.setNotificationHandler(method, (params) =>
-      notifications.push({ jsonrpc: '2.0', method, params: params as RpcNotification['params'] }),
-    );
+    peer.setNotificationHandler(method, (params) => {
+      notifications.push({ jsonrpc: '2.0', method, params: params as RpcNotification['params'] });
+    });
   }
   await peer.connect(a);
   return { connection, peer, notifications };

@@ -10,8 +10,14 @@ import type { HttpHandlerOptions } from './options.js';
 export const ENDPOINT = 'http://localhost/mcp';
 export const BOTH = 'application/json, text/event-stream';
 
+/** A value a test settles later. */
+export interface Deferred<T = void> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+}
+
 /** A deferred value, for tools that wait for the test. */
-export function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+export function deferred<T = void>(): Deferred<T> {
   let resolve!: (value: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
@@ -22,11 +28,11 @@ export interface Probe {
   /** Aborts seen by `wait` (its `ctx.signal`). */
   aborted: number;
   /** Resolves at the first abort `wait` sees. */
-  abort: ReturnType<typeof deferred>;
+  abort: Deferred;
   /** Released by the test to let `wait` finish. */
-  release: ReturnType<typeof deferred>;
+  release: Deferred;
   /** Resolves when `wait` started. */
-  started: ReturnType<typeof deferred>;
+  started: Deferred;
   /** What `whoami` saw in `ctx.transportInfo`. */
   info: JsonObject | undefined;
 }

@@ -97,7 +97,7 @@ describe('cancellation', () => {
 });
 
 describe('subscriptions/listen', () => {
-  const listen = (notifications: Record<string, unknown>, id = 7) => modernPost('subscriptions/listen', { notifications }, {}, id);
+  const listen = (notifications: Record<string, unknown>, id: number | string = 7) => modernPost('subscriptions/listen', { notifications }, {}, id);
 
   test('opens an SSE stream at once; the acknowledgement comes first; list changes follow, tagged; closing it ends the listener', async () => {
     const setup = testHandler();
