@@ -20,6 +20,7 @@ export async function setLevel(session: Session, level: LogLevel, options: CallO
 /** Tells a legacy server that the roots changed (needs the `roots` capability); nothing for a modern one. */
 export function rootsChanged(session: Session): Promise<void> {
   if (session.era === 'modern') return Promise.resolve();
-  if (!session.clientCapabilities.roots) return Promise.reject(new LocalError('CAPABILITY_NOT_SUPPORTED', 'The client declared no roots capability'));
+  if (!session.clientCapabilities.roots)
+    return Promise.reject(new LocalError('CAPABILITY_NOT_SUPPORTED', 'The client declared no roots capability'));
   return session.peer.notify('notifications/roots/list_changed');
 }

@@ -1,22 +1,31 @@
 import { parseArgs } from 'node:util';
+import { httpMode } from './http-mode.js';
 import type { ServeMode, ServeTarget } from './serve-mode.js';
 import { UsageError, type FlagValues, type ServerFlags } from './server-flags.js';
 import { stdioMode } from './stdio-mode.js';
 
 /**
- * The ways a server main can serve, in the order they are asked; the last one is the default. An HTTP mode
- * (`--http [host:]port`) goes in front of stdio here, and every bin gets it without a change.
+ * The ways a server main can serve, in the order they are asked; the last one is the default: HTTP when
+ * `--http [host:]port` is given, stdio otherwise. Every bin gets them without a change.
  */
-export const SERVE_MODES: readonly ServeMode[] = [stdioMode];
+export const SERVE_MODES: readonly ServeMode[] = [httpMode, stdioMode];
 
 const MAIN_FLAGS: ServerFlags = { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } };
 
-/** The bin-specific part of a command line: its flags and how their values become the bin's arguments. */
+/** The bin-specific part of a command line: its flags, its positional arguments, and how they become its arguments. */
 export interface ServerArgsSpec<Args> {
   /** The bin's own flags (besides `--help`, `--version` and the serve modes' flags). */
   options?: ServerFlags;
-  /** Turns the values of the bin's own flags into its arguments; throws a `UsageError` for a bad value. */
-  parseArgs?: (values: FlagValues) => Args;
+  /**
+   * Positional arguments the bin takes, named for the synopsis (`<directory>...`). Without it, a positional
+   * argument is a usage error.
+   */
+  positionals?: string;
+  /**
+   * Turns the values of the bin's own flags (and its positional arguments, when it takes some) into its
+   * arguments; throws a `UsageError` for a bad value.
+   */
+  parseArgs?: (values: FlagValues, positionals: readonly string[]) => Args;
 }
 
 /** The outcome of {@link parseServerArgs}. */
@@ -47,8 +56,14 @@ export function parseServerArgs<Args = undefined>(argv: readonly string[], spec:
     if (flag in shared) throw new Error(`the flag --${flag} belongs to every server; a bin cannot declare it`);
   }
   let values: FlagValues;
+  let positionals: string[];
   try {
-    values = parseArgs({ args: [...argv], options: { ...own, ...shared }, strict: true, allowPositionals: false }).values;
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      options: { ...own, ...shared },
+      strict: true,
+      allowPositionals: spec.positionals !== undefined,
+    }));
   } catch (error) {
     return { kind: 'error', message: usageMessage(error) };
   }
@@ -62,7 +77,7 @@ export function parseServerArgs<Args = undefined>(argv: readonly string[], spec:
     }
     const ownValues: FlagValues = {};
     for (const flag of Object.keys(own)) if (values[flag] !== undefined) ownValues[flag] = values[flag];
-    const args = spec.parseArgs ? spec.parseArgs(ownValues) : (undefined as Args);
+    const args = spec.parseArgs ? spec.parseArgs(ownValues, positionals) : (undefined as Args);
     return { kind: 'run', args, target: target! };
   } catch (error) {
     if (error instanceof UsageError) return { kind: 'error', message: error.message };
@@ -70,10 +85,13 @@ export function parseServerArgs<Args = undefined>(argv: readonly string[], spec:
   }
 }
 
-/** The full usage text: the synopsis, the bin's own text, then the options and exit codes every server shares. */
-export function formatUsage(name: string, usage: string): string {
+/**
+ * The full usage text: the synopsis (with the bin's positional arguments, when it takes some), the bin's own text,
+ * then the options and exit codes every server shares.
+ */
+export function formatUsage(name: string, usage: string, positionals?: string): string {
   return (
-    `Usage: ${name} [options]\n\n${usage.trimEnd()}\n\n` +
+    `Usage: ${name} [options]${positionals === undefined ? '' : ` ${positionals}`}\n\n${usage.trimEnd()}\n\n` +
     'Options of every wiremcp server:\n' +
     SERVE_MODES.map((mode) => mode.usage).join('') +
     '  --version   print the name and version, then exit\n' +

@@ -73,7 +73,10 @@ function flushed(stream: Writable): Promise<void> {
  *   `--version` prints `<name> <version>` on stderr and exits 0, a bad flag or value prints one line and a hint
  *   (`Run '<name> --help' for usage.`) and exits 2. Nothing is ever written to stdout but protocol bytes.
  * - Builds the server (`createServer`; a failure prints `<name>: cannot start: <reason>` and exits 1) and serves
- *   it as the command line says (stdio today), with a start line on stderr.
+ *   it as the command line says (stdio, or HTTP with `--http`), with a start line on stderr naming where (the
+ *   URL of the HTTP endpoint). Signal handlers are installed before the server is built, so a signal at any
+ *   point after parsing stops the process gracefully.
+ * - Over HTTP, SIGINT/SIGTERM end listen streams and sessions, then close the sockets; the process exits 0.
  * - When the client closes stdin, the requests in progress are answered and the process exits 0; when the
  *   connection breaks (stdout closed under it), the reason goes to stderr and the exit code is 1.
  * - SIGINT/SIGTERM: closes the server (open streams ended, requests in progress given a moment to finish), then
@@ -114,7 +117,7 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
     return exit(EXIT_CODES.failure);
   }
   if (parsed.kind === 'help') {
-    proc.stderr.write(formatUsage(name, options.usage));
+    proc.stderr.write(formatUsage(name, options.usage, options.positionals));
     return exit(EXIT_CODES.ok);
   }
   if (parsed.kind === 'version') {
@@ -131,21 +134,18 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
     say(`${name}: uncaught error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     exitFromEvent(EXIT_CODES.failure);
   });
-  const context: ServerMainContext = {
-    log: (message) => say(`${name}: ${message}`),
-    onInternalError: (error) => say(`${name}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
-  };
-  let serving: Serving;
-  try {
-    const server = await options.createServer(parsed.args, context);
-    serving = await parsed.target.serve(server, proc);
-  } catch (error) {
-    say(`${name}: cannot start: ${describe(error)}`);
-    return exit(EXIT_CODES.failure);
-  }
-  say(`${name} ${options.version}: serving MCP on ${parsed.target.description}`);
-
+  // Signals are handled from here on, before the server is built and long before the start line: a supervisor
+  // that signals as soon as it reads that line (or earlier) always gets a graceful stop.
+  let serving: Serving | undefined;
   let stopping: ShutdownSignal | undefined;
+  const shutdown = (signal: ShutdownSignal): void => {
+    const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS;
+    shutdownTimer = setTimeout(() => {
+      say(`${name}: not stopped ${timeoutMs} ms after ${signal}; exiting`);
+      exitFromEvent(EXIT_CODES.failure);
+    }, timeoutMs);
+    serving!.close().catch((error: unknown) => say(`${name}: error while shutting down: ${describe(error)}`));
+  };
   const onSignal = (signal: ShutdownSignal): void => {
     if (stopping !== undefined) {
       say(`${name}: ${signal} again, exiting now`);
@@ -154,17 +154,28 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
     }
     stopping = signal;
     say(`${name}: ${signal}, shutting down`);
-    const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS;
-    shutdownTimer = setTimeout(() => {
-      say(`${name}: not stopped ${timeoutMs} ms after ${signal}; exiting`);
-      exitFromEvent(EXIT_CODES.failure);
-    }, timeoutMs);
-    serving.close().catch((error: unknown) => say(`${name}: error while shutting down: ${describe(error)}`));
+    // Still starting: the shutdown begins as soon as serving does (or the start fails and exits anyway).
+    if (serving !== undefined) shutdown(signal);
   };
   proc.onSignal('SIGINT', onSignal);
   proc.onSignal('SIGTERM', onSignal);
 
-  void serving.closed.then((reason) => {
+  const context: ServerMainContext = {
+    log: (message) => say(`${name}: ${message}`),
+    onInternalError: (error) => say(`${name}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+  };
+  try {
+    const server = await options.createServer(parsed.args, context);
+    serving = await parsed.target.serve(server, proc);
+  } catch (error) {
+    say(`${name}: cannot start: ${describe(error)}`);
+    return exit(EXIT_CODES.failure);
+  }
+  const started = serving;
+  say(`${name} ${options.version}: serving MCP on ${started.description ?? parsed.target.description}`);
+  if (stopping !== undefined) shutdown(stopping);
+
+  void started.closed.then((reason) => {
     if (reason !== undefined && stopping === undefined) {
       say(`${name}: connection closed: ${reason.message}`);
       exitFromEvent(EXIT_CODES.failure);

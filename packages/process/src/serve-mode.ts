@@ -2,9 +2,14 @@ import type { Transport } from '@wiremcp/jsonrpc';
 import type { FlagValues, ServerFlags } from './server-flags.js';
 import type { MainProcess } from './main-process.js';
 
-/** Something that serves a transport: an `McpServer`, whose `connect` resolves with the connection. */
+/**
+ * Something that serves a transport: an `McpServer`, whose `connect` resolves with the connection. Over HTTP it
+ * also needs `dispatch` (2026-07-28 requests are served without a connection); `close` ends it on shutdown.
+ */
 export interface Servable {
   connect(transport: Transport): Promise<{ close(): Promise<void> }>;
+  dispatch?(message: unknown, exchange: never): Promise<unknown>;
+  close?(): Promise<void>;
 }
 
 /** A server being served by a {@link ServeTarget}. */
@@ -16,17 +21,19 @@ export interface Serving {
   readonly closed: Promise<Error | undefined>;
   /** Ends serving gracefully: open streams are ended, requests in progress get a moment to finish. */
   close(): Promise<void>;
+  /** Where it serves, once known (an HTTP server's bound address), for the start line. */
+  readonly description?: string;
 }
 
 /** Where and how to serve, as chosen from the command line. */
 export interface ServeTarget {
-  /** For the start line: `stdio (framing: auto)`. */
+  /** For the start line: `stdio (framing: auto)` (replaced by the serving's own description when it has one). */
   readonly description: string;
   serve(server: Servable, process: MainProcess): Promise<Serving>;
 }
 
 /**
- * One way a server main can serve (stdio today; HTTP is meant to be the next): the flags it adds to every
+ * One way a server main can serve (HTTP with `--http`, otherwise stdio): the flags it adds to every
  * server's command line, and how they select it. `runServerMain` asks each mode in turn; the first one whose
  * flags are present wins, and the last mode is the default. A mode is added here, not in the bins: a bin
  * names its own flags and its server, never a transport.

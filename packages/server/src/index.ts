@@ -1,8 +1,8 @@
-export { McpServer } from './mcp-server.js';
+export { McpServer, type ConnectOptions } from './mcp-server.js';
 export type { ServerOptions, PagedList, CustomRequestHandler, RequestHandlerParams, RequestHandlerResult } from './server-options.js';
 export type { DispatchExchange } from './dispatch.js';
 export type { ServerConnection } from './server-connection.js';
-export type { LegacySession } from './legacy-session.js';
+export type { LegacySession, LegacySessionRestore } from './legacy-session.js';
 export type { ServerPeer, ServerRequestContext } from './server-peer.js';
 export { InputRequiredError, type HandlerContext, type RequestScope, type InputOptions } from './handler-context.js';
 export type { RequestedInput } from './input-round.js';

@@ -9,6 +9,7 @@ import {
   invalidParams,
   invalidRequest,
   isLogLevel,
+  LocalError,
   negotiateLegacyVersion,
   quoteInput,
   RpcError,
@@ -199,6 +200,55 @@ export function openLegacySession(
   };
   if (host.instructions !== undefined) result.instructions = host.instructions;
   return { session, result };
+}
+
+/**
+ * A legacy session recorded elsewhere (a session store shared by several processes), to serve again on a new
+ * connection without a handshake: what `initialize` negotiated and what the client set since.
+ */
+export interface LegacySessionRestore {
+  /** The negotiated legacy revision; it must be one this server speaks. */
+  readonly protocolVersion: string;
+  /** The client's capabilities, as declared in `initialize`. */
+  readonly clientCapabilities: object;
+  /** The client's `clientInfo`, as sent in `initialize`. */
+  readonly clientInfo?: object | undefined;
+  /** The level set with `logging/setLevel` (default: all levels). */
+  readonly logLevel?: LogLevel | undefined;
+  /** URIs subscribed to with `resources/subscribe`. */
+  readonly subscriptions?: Iterable<string>;
+  /** Whether `notifications/initialized` arrived (default true). */
+  readonly initialized?: boolean;
+}
+
+/**
+ * Opens the session of a connection from a recorded one (no handshake). Throws `INVALID_ARGUMENT` for a revision
+ * this server does not speak (legacy) or a bad log level.
+ */
+export function restoreLegacySession(host: LegacyHost, state: LegacySessionRestore, peer: ServerPeer): LegacySessionState {
+  const version = state.protocolVersion as LegacyProtocolVersion;
+  if (!host.legacyVersions.includes(version)) {
+    throw new LocalError(
+      'INVALID_ARGUMENT',
+      `Cannot restore a session of protocol version ${quoteInput(state.protocolVersion)}: not spoken here`,
+    );
+  }
+  if (state.logLevel !== undefined && !isLogLevel(state.logLevel)) {
+    throw new LocalError('INVALID_ARGUMENT', `Cannot restore a session with log level ${quoteInput(state.logLevel)}`);
+  }
+  const session = new LegacySessionState(
+    peer,
+    host,
+    version,
+    state.clientCapabilities as Spec2025_11_25.ClientCapabilities,
+    state.clientInfo as Implementation | undefined,
+    host.capabilitiesFor(version),
+  );
+  session.logLevel = state.logLevel ?? 'debug';
+  session.initialized = state.initialized ?? true;
+  for (const uri of state.subscriptions ?? []) if (typeof uri === 'string') session.subscriptions.add(uri);
+  peer.acceptBatches = supportsBatching(version);
+  return session;
 }
 
 /**

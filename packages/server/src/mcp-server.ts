@@ -1,6 +1,7 @@
 import { LocalError, type LogLevel, type RpcResponse } from '@wiremcp/protocol';
 import { Peer, type Transport } from '@wiremcp/jsonrpc';
 import { dispatch, statelessOrigin, type DispatchExchange } from './dispatch.js';
+import type { LegacySessionRestore } from './legacy-session.js';
 import type { RequestOrigin } from './method-table.js';
 import type { TypedSchema } from '@wiremcp/json-schema';
 import type { PromptHandler, PromptOptions, RegisteredPrompt } from './prompt-registry.js';
@@ -21,7 +22,13 @@ import type { RegisteredTool } from './tool-registry.js';
 import type { PromptArgs, PromptConfig } from './typed-prompt.js';
 import type { TemplateConfig, TemplateReaderVariables, TemplateSchemaOption } from './typed-template.js';
 import type { ArgsCheck, ParamCheck, ToolArgs, ToolConfig, ToolHandler, ToolResultOf, ToolStructured } from './typed-tool.js';
-import type { Implementation, ReadResourceResult, ResourceDefinition, ResourceTemplateDefinition } from './types.js';
+import type { Implementation, ReadResourceResult, ResourceDefinition, ResourceTemplateDefinition, ToolDefinition } from './types.js';
+
+/** Options of `McpServer.connect`. */
+export interface ConnectOptions {
+  /** Start the connection with this legacy session already open (see `connect`). */
+  readonly restore?: LegacySessionRestore;
+}
 
 /**
  * An MCP server: a registry of tools, resources, prompts and completions that serves both protocol eras —
@@ -86,6 +93,14 @@ export class McpServer {
   }
 
   /**
+   * The definition of an enabled tool (what `tools/list` shows of it), or `undefined`. Transports read it to check
+   * what the client mirrors of a call's arguments (the 2026-07-28 `x-mcp-header` annotations).
+   */
+  tool(name: string): ToolDefinition | undefined {
+    return this.#core.tools.get(name);
+  }
+
+  /**
    * Registers a fixed resource, with an optional caching hint for its 2026-07-28 reads (`options.cache`). Throws
    * `INVALID_ARGUMENT` for a duplicate URI or a bad hint. The handle updates its listing entry in place.
    */
@@ -141,11 +156,16 @@ export class McpServer {
     this.#core.custom.set(method, handler as unknown as CustomRequestHandler);
   }
 
-  /** Serves a transport: one connection, with its own legacy session. Resolves once the transport is started. */
-  async connect(transport: Transport): Promise<ServerConnection> {
+  /**
+   * Serves a transport: one connection, with its own legacy session. Resolves once the transport is started.
+   * With `options.restore`, the connection starts with that legacy session already open — a session recorded by
+   * another process (an HTTP session store shared behind a load balancer), served here without a new handshake;
+   * throws `INVALID_ARGUMENT` when its revision is not one this server speaks.
+   */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerConnection> {
     const core = this.#core;
     const peer: ServerPeer = new Peer({ requestTimeoutMs: core.options.clientRequestTimeoutMs ?? 600_000, onInternalError: core.report });
-    const connection = new Connection(core, this.#events, peer);
+    const connection = new Connection(core, this.#events, peer, options.restore);
     this.#connections.add(connection);
     try {
       await connection.start(transport);

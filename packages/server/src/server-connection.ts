@@ -6,7 +6,14 @@
  */
 import type { JsonObject } from '@wiremcp/protocol';
 import type { Transport } from '@wiremcp/jsonrpc';
-import { openLegacySession, type LegacyHost, type LegacySession, type LegacySessionState } from './legacy-session.js';
+import {
+  openLegacySession,
+  restoreLegacySession,
+  type LegacyHost,
+  type LegacySession,
+  type LegacySessionRestore,
+  type LegacySessionState,
+} from './legacy-session.js';
 import type { ListenStream } from './listen-streams.js';
 import type { RequestOrigin } from './method-table.js';
 import type { Outcome, ServerPeer, ServerRequestContext, WireParams } from './server-peer.js';
@@ -51,7 +58,7 @@ export class Connection implements ServerConnection {
   /** What the router sees of this connection; `session` is set by `initialize`. */
   readonly #origin: ConnectionOrigin;
 
-  constructor(host: ConnectionHost, events: ConnectionEvents, peer: ServerPeer) {
+  constructor(host: ConnectionHost, events: ConnectionEvents, peer: ServerPeer, restore?: LegacySessionRestore) {
     this.peer = peer;
     const origin: ConnectionOrigin = {
       session: undefined,
@@ -64,6 +71,10 @@ export class Connection implements ServerConnection {
       },
     };
     this.#origin = origin;
+    if (restore !== undefined) {
+      origin.session = restoreLegacySession(host, restore, peer);
+      host.subscribers.add(origin.session);
+    }
     peer.setFallbackRequestHandler((method, params, rpc) => host.router.serve(method, params, rpc, this.#origin));
     peer.setNotificationHandler('notifications/initialized', () => {
       if (!this.#origin.session) return;

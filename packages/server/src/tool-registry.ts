@@ -167,6 +167,12 @@ export class ToolRegistry {
     };
   }
 
+  /** The definition of the enabled tool `name`, or `undefined`. */
+  get(name: string): ToolDefinition | undefined {
+    const entry = this.#entries.get(name);
+    return entry?.enabled ? entry.definition : undefined;
+  }
+
   /** The enabled tools' definitions in registration order (the same array until something changes). */
   list(): ToolDefinition[] {
     return (this.#listCache ??= [...this.#entries.values()].filter((e) => e.enabled).map((e) => e.definition));

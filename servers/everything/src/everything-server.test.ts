@@ -20,6 +20,7 @@ const TOOLS = [
   'test_tool_with_progress',
   'test_long_running_operation',
   'test_reconnection',
+  'test_x_mcp_header',
   'test_update_watched_resource',
   'test_trigger_tool_change',
   'test_trigger_prompt_change',

@@ -89,6 +89,13 @@ describe.each(ERAS)('progress and cancellation (%s)', (era) => {
     expect([...client.server.connections][0]!.peer.inflightCount).toBe(0);
   });
 
+  test('test_x_mcp_header echoes its arguments', async () => {
+    const client = await connectEverything(era);
+    expect((await client.tool('test_x_mcp_header', { region: 'eu-west', priority: 2 })).content).toEqual([
+      { type: 'text', text: 'region=eu-west priority=2' },
+    ]);
+  });
+
   test('test_reconnection completes', async () => {
     const client = await connectEverything(era);
     expect((await client.tool('test_reconnection')).content).toEqual([{ type: 'text', text: 'Reconnection test completed' }]);

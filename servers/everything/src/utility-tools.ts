@@ -110,15 +110,48 @@ export function registerUtilityTools(server: McpServer, watched: WatchedResource
       name: 'test_reconnection',
       title: 'Reconnection',
       description:
-        'Waits about 100 ms, then answers. Over Streamable HTTP the conformance suite uses it to test stream ' +
-        'resumption (server-sse-polling); over stdio there is no stream to drop, so it simply completes.',
+        'Over Streamable HTTP with resumable streams, closes the SSE stream of this call (SEP-1699 polling), then ' +
+        'answers about 100 ms later: the client resumes with GET and Last-Event-ID to receive it. Conformance: ' +
+        'server-sse-polling. Elsewhere (stdio, JSON answers) there is no stream to close and it simply completes.',
       inputSchema: NO_ARGUMENTS,
       annotations: READ_ONLY,
     },
     async (_args, ctx) => {
+      // The HTTP transport offers the stream control on the request's info (legacy sessions with an event store).
+      const closeSseStream = ctx.transportInfo?.closeSseStream;
+      if (typeof closeSseStream === 'function') (closeSseStream as () => void)();
       await abortableSleep(100, ctx.signal);
       return { content: [{ type: 'text', text: 'Reconnection test completed' }] };
     },
+  );
+
+  server.registerTool(
+    {
+      name: 'test_x_mcp_header',
+      title: 'Mirrored arguments',
+      description:
+        'Echoes its arguments. `region` is annotated with x-mcp-header, so a 2026-07-28 HTTP client mirrors it in ' +
+        'Mcp-Param-Region and the server checks the header against the body. Conformance: http-custom-header-server-validation.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', description: 'Where to run; mirrored as Mcp-Param-Region.', 'x-mcp-header': 'Region' },
+          priority: { type: 'integer', description: 'Mirrored as Mcp-Param-Priority.', 'x-mcp-header': 'Priority' },
+          query: { type: 'string', description: 'Not mirrored.' },
+        },
+        required: ['region'],
+        additionalProperties: false,
+      },
+      annotations: READ_ONLY,
+    },
+    (args: { region: string; priority?: number; query?: string }) => ({
+      content: [
+        {
+          type: 'text',
+          text: `region=${args.region}${args.priority === undefined ? '' : ` priority=${args.priority}`}${args.query === undefined ? '' : ` query=${args.query}`}`,
+        },
+      ],
+    }),
   );
 
   server.registerTool(

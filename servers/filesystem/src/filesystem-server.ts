@@ -4,7 +4,8 @@
  * connects one transport (stdio now; any `Transport`); the server's subscription hooks keep the watchers in line
  * with what its clients subscribe to.
  */
-import { McpServer, type ServerConnection } from '@wiremcp/server';
+import { McpServer, type ConnectOptions, type DispatchExchange, type ServerConnection, type ToolDefinition } from '@wiremcp/server';
+import type { RpcResponse } from '@wiremcp/protocol';
 import type { Transport } from '@wiremcp/jsonrpc';
 import type { FilesystemConfig } from './config.js';
 import { registerFileResources } from './resources/file-resources.js';
@@ -21,6 +22,14 @@ import { registerReadTools } from './tools/read-tools.js';
 import { registerSearchTools } from './tools/search-tools.js';
 import type { ToolServices } from './tools/tool-runtime.js';
 import { registerWriteTools } from './tools/write-tools.js';
+
+/** What `runServerMain` and the HTTP handler serve: the McpServer's own surface, closing the watchers and pins too. */
+export interface FilesystemServable {
+  connect(transport: Transport, options?: ConnectOptions): Promise<ServerConnection>;
+  dispatch(message: unknown, exchange: DispatchExchange): Promise<RpcResponse | undefined>;
+  tool(name: string): ToolDefinition | undefined;
+  close(): Promise<void>;
+}
 
 /** Who the server is. */
 export const FILESYSTEM_SERVER_INFO = { name: 'wiremcp-filesystem', title: 'wiremcp filesystem server', version: '0.1.0' } as const;
@@ -43,6 +52,11 @@ export interface FilesystemServer {
   readonly watchers: () => number;
   /** Serves one transport. */
   serve(transport: Transport): Promise<ServerConnection>;
+  /**
+   * The server as a transport host serves it (`connect` for connections and HTTP sessions, `dispatch` for
+   * 2026-07-28 HTTP requests, `tool`, `close`); subscriptions reach the watchers through the server's hooks.
+   */
+  readonly servable: FilesystemServable;
   /** Closes every connection, watcher and pinned directory. */
   close(): Promise<void>;
 }
@@ -97,6 +111,13 @@ export async function createFilesystemServer(config: FilesystemConfig, options: 
   registerFileResources(server, services);
   const watches = new WatchHub(sandbox, roots.operator, server, config.maxWatchers, config.watchDebounceMs, log);
   hub = watches;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await server.close();
+      watches.close();
+      await unpinRoots(pinned);
+    })());
   return {
     server,
     sandbox,
@@ -104,10 +125,12 @@ export async function createFilesystemServer(config: FilesystemConfig, options: 
     config,
     watchers: () => watches.watchers,
     serve: (transport) => server.connect(transport),
-    close: async () => {
-      await server.close();
-      watches.close();
-      await unpinRoots(pinned);
+    servable: {
+      connect: (transport, options) => server.connect(transport, options),
+      dispatch: (message, exchange) => server.dispatch(message, exchange),
+      tool: (name) => server.tool(name),
+      close,
     },
+    close,
   };
 }

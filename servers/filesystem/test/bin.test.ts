@@ -1,6 +1,6 @@
 /**
  * The real bin over stdio, driven by our McpClient in both eras: every tool once, resources, and the command line
- * (usage errors, --http not in this build, unusable directories, Content-Length framing). Needs the build
+ * (usage errors, unusable directories, Content-Length framing), and --http. Needs the build
  * (`servers/filesystem/dist`); every process started is stopped by the test.
  */
 import { spawn } from 'node:child_process';
@@ -143,19 +143,19 @@ describe.each(ERAS)('wiremcp-filesystem over stdio, %s era', (era) => {
 });
 
 describe('command line', () => {
-  test('no directory, a bad flag and --http are usage errors (exit 2, usage on stderr, nothing on stdout)', async () => {
+  test('no directory, a bad flag or value are usage errors (exit 2, one line and a hint on stderr, nothing on stdout)', async () => {
     for (const args of [
       [],
       ['--roots', 'widen', tree.root],
       ['--bogus', tree.root],
-      ['--http', '127.0.0.1:0', tree.root],
+      ['--http', 'nowhere', tree.root],
       ['--read-only', '--allow-delete', tree.root],
     ]) {
       const result = await run(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stdout).toBe('');
+      expect(result.stderr).toContain("Run 'wiremcp-filesystem --help' for usage.");
     }
-    expect((await run(['--http', '8080', tree.root])).stderr).toContain('--http needs @wiremcp/transport-http');
   });
 
   test('--help prints the usage; directories that do not exist are skipped, none usable exits 1', async () => {
@@ -187,6 +187,53 @@ describe('command line', () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
     expect((await run(['--version'])).stderr).toBe('wiremcp-filesystem 0.1.0\n');
+  });
+
+  test('--http: both eras on one endpoint, the URL on stderr, SIGTERM exits 0', async () => {
+    tree.write('h.txt', 'over http');
+    const child = spawn(process.execPath, [BIN, '--http', '127.0.0.1:0', tree.root], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.on('error', reject);
+        child.on('close', () => reject(new Error(`exited early: ${stderr}`)));
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const match = /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp) /.exec(stderr);
+          if (match) resolve(match[1]!);
+        });
+      });
+      const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+      const read = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'read_text_file',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'read_text_file', arguments: { path: tree.at('h.txt') }, _meta: meta },
+        }),
+      });
+      expect(await read.json()).toMatchObject({ result: { resultType: 'complete', content: [{ type: 'text', text: 'over http' }] } });
+      const init = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } }),
+      });
+      expect(init.headers.get('mcp-session-id')).toBeTruthy();
+      expect(stderr).toContain('1 allowed directory');
+      const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
   });
 
   test('Content-Length framing: initialize and a call, then a clean exit when stdin closes', async () => {

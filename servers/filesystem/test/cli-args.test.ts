@@ -9,8 +9,8 @@ test('directories and defaults', () => {
   const parsed = parseCliArgs(['/a', '/b']);
   expect(parsed).toMatchObject({
     kind: 'run',
-    transport: { kind: 'stdio', framing: 'auto' },
-    config: {
+    target: { description: 'stdio (framing: auto)' },
+    args: {
       directories: ['/a', '/b'],
       readOnly: false,
       allowDelete: false,
@@ -41,7 +41,7 @@ test('policies, repeated deny globs, sizes with k/m suffixes', () => {
   ]);
   expect(parsed).toMatchObject({
     kind: 'run',
-    config: {
+    args: {
       readOnly: true,
       deny: ['**/.env', '*.pem'],
       roots: 'replace',
@@ -51,10 +51,21 @@ test('policies, repeated deny globs, sizes with k/m suffixes', () => {
   });
 });
 
-test('--http [host:]port is parsed for the HTTP transport (loopback by default)', () => {
-  expect(parseCliArgs(['--http', '3000', '/w'])).toMatchObject({ kind: 'run', transport: { kind: 'http', host: '127.0.0.1', port: 3000 } });
-  expect(parseCliArgs(['--http', '0.0.0.0:8080', '/w'])).toMatchObject({ transport: { kind: 'http', host: '0.0.0.0', port: 8080 } });
+test('--http [host:]port selects Streamable HTTP (loopback by default); the directories stay positional', () => {
+  expect(parseCliArgs(['--http', '3000', '/w'])).toMatchObject({
+    kind: 'run',
+    target: { description: 'http://127.0.0.1:3000/mcp' },
+    args: { directories: ['/w'] },
+  });
+  expect(parseCliArgs(['/a', '--http', '0.0.0.0:8080', '--path', '/fs', '/b'])).toMatchObject({
+    target: { description: 'http://0.0.0.0:8080/fs' },
+    args: { directories: ['/a', '/b'] },
+  });
   expect(parseCliArgs(['--http', 'nope', '/w'])).toMatchObject({ kind: 'error', message: expect.stringContaining('[host:]port') });
+  expect(parseCliArgs(['--http', '3000', '--framing', 'ndjson', '/w'])).toEqual({
+    kind: 'error',
+    message: '--framing applies to stdio only',
+  });
 });
 
 test('usage errors say what is wrong', () => {

@@ -125,7 +125,7 @@ export type NotificationMethod =
   | 'notifications/tools/list_changed'
   | 'notifications/prompts/list_changed';
 
-const V1_NOTIFICATION_SCHEMAS = {
+export const V1_NOTIFICATION_SCHEMAS = {
   'notifications/message': LoggingMessageNotificationSchema,
   'notifications/resources/updated': ResourceUpdatedNotificationSchema,
   'notifications/resources/list_changed': ResourceListChangedNotificationSchema,
@@ -140,8 +140,8 @@ interface Tracked {
 
 const open: Tracked[] = [];
 
-/** Records what `transport` sends and delivers, without changing it. */
-function tap(transport: { send: (message: WireMessage, ...rest: never[]) => Promise<void>; onmessage?: unknown }): WireLog {
+/** Records what `transport` sends and delivers, without changing it (any transport of either SDK). */
+export function tap(transport: { send: (message: WireMessage, ...rest: never[]) => Promise<void>; onmessage?: unknown }): WireLog {
   const wire: WireLog = { sent: [], received: [] };
   const send = transport.send.bind(transport);
   transport.send = (message: WireMessage, ...rest: never[]) => {

@@ -64,7 +64,17 @@ const ALLOWED: Record<string, string[]> = {
     'node:string_decoder',
     'node:util',
   ],
-  process: ['@wiremcp/jsonrpc', '@wiremcp/transport-stdio', 'node:child_process', 'node:os', 'node:stream', 'node:util'],
+  process: [
+    '@wiremcp/jsonrpc',
+    '@wiremcp/transport-stdio',
+    '@wiremcp/transport-http',
+    '@wiremcp/transport-http/node',
+    'node:child_process',
+    'node:os',
+    'node:stream',
+    'node:util',
+  ],
+  'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:net', 'node:stream'],
   auth: [
     'jose',
     'oauth4webapi',
@@ -78,9 +88,9 @@ const ALLOWED: Record<string, string[]> = {
   ],
 };
 
-const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server', 'auth'];
+const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server', 'auth', 'transport-http'];
 /** Node-only subpaths of otherwise web-standard packages (their `./node` entry), skipped by the web-standard check. */
-const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node' };
+const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node', 'transport-http': 'node' };
 const NO_RUNTIME_DEPENDENCIES: Record<string, string[]> = { protocol: [], framing: [], jsonrpc: ['@wiremcp/protocol'] };
 
 describe('dependencies and imports', () => {
@@ -150,6 +160,7 @@ describe('pinned exports', () => {
     'transport-stdio': ['.', './package.json'],
     process: ['.', './package.json'],
     auth: ['.', './client', './node', './package.json', './server'],
+    'transport-http': ['.', './node', './package.json'],
   };
 
   test.each(Object.entries(EXPORT_KEYS))('%s export paths', (dir, keys) => {
@@ -356,6 +367,18 @@ describe('pinned exports', () => {
       'splitScopes',
     ],
     'auth/node': ['FileAuthStore', 'MAX_STORE_FILE_BYTES', 'nodeResolveHost', 'openBrowser', 'startLoopbackUserAgent'],
+    'transport-http': [
+      'HTTP_HANDLER_DEFAULTS',
+      'MemoryEventStore',
+      'MemorySessionStore',
+      'SSE_CONTENT_TYPE',
+      'createHttpHandler',
+      'defaultPrincipalKey',
+      'encodeSseComment',
+      'encodeSseEvent',
+      'encodeSseMessage',
+    ],
+    'transport-http/node': ['listen', 'toNodeHandler'],
   };
 
   test.each(Object.entries(NAMES))('%s runtime exports', async (entry, names) => {

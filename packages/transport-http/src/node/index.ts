@@ -1,2 +1,4 @@
-// The node half of @wiremcp/transport-http; its exports are listed here as they are written.
-export {};
+// @wiremcp/transport-http/node: the web-standard handler on Node's http and http2 servers.
+export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type FetchHandler } from './to-node-handler.js';
+export { listen, type ListenOptions, type Listening } from './listen.js';
+export type { NodeRequest, NodeResponse } from './node-request.js';

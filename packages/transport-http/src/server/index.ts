@@ -1,2 +1,17 @@
-// The server half of @wiremcp/transport-http; its exports are listed here as they are written.
-export {};
+// The server half of @wiremcp/transport-http: an MCP server as a web-standard fetch handler.
+export { createHttpHandler, type HttpHandler } from './http-handler.js';
+export { HTTP_HANDLER_DEFAULTS, defaultPrincipalKey, type HttpHandlerOptions, type LegacySseOptions } from './options.js';
+export type {
+  HttpServable,
+  HttpServedConnection,
+  HttpDispatchExchange,
+  HttpToolDefinition,
+  LegacySessionSnapshot,
+  HttpAuthenticator,
+  HttpAuthContext,
+  HttpAuthResult,
+} from './servable.js';
+export type { HttpConnectionInfo } from './request-checks.js';
+export { MemoryEventStore, type EventStore, type StoredEvent, type EventReplay, type MemoryEventStoreOptions } from './event-store.js';
+export { MemorySessionStore, type SessionStore, type SessionState } from './session-store.js';
+export type { SessionInfo } from './message-info.js';

@@ -1,2 +1,2 @@
-// The sse half of @wiremcp/transport-http; its exports are listed here as they are written.
-export {};
+// Server-Sent Events: the encoder (server side) and the parser (client side).
+export { SSE_CONTENT_TYPE, encodeSseEvent, encodeSseMessage, encodeSseComment, type SseEvent } from './encode.js';

@@ -1,0 +1,151 @@
+// The HTTP serve mode: `--http [host:]port`, `--path`, `--legacy-sse`, `--allow-origin` parsed, and a real server
+// main serving an McpServer on 127.0.0.1 (real sockets) on a process double: the start line names the URL, both
+// eras answer on the one endpoint, and SIGTERM ends listen streams gracefully before the sockets close.
+import { McpServer } from '@wiremcp/server';
+import { describe, expect, test } from 'vitest';
+import { parseHttpAddress } from './http-mode.js';
+import { fakeProcess } from './main-process.test-util.js';
+import { formatUsage, parseServerArgs } from './parse-server-args.js';
+import { runServerMain } from './run-server-main.js';
+
+describe('the command line', () => {
+  test('--http [host:]port, with the loopback default', () => {
+    expect(parseHttpAddress('3000')).toEqual({ host: '127.0.0.1', port: 3000 });
+    expect(parseHttpAddress('0.0.0.0:8080')).toEqual({ host: '0.0.0.0', port: 8080 });
+    expect(parseHttpAddress('[::1]:9000')).toEqual({ host: '::1', port: 9000 });
+    expect(parseHttpAddress('mcp.local:1')).toEqual({ host: 'mcp.local', port: 1 });
+    for (const bad of ['', 'abc', '70000', 'host:', '::1:80', 'a b:80'])
+      expect(() => parseHttpAddress(bad)).toThrow(/--http needs \[host:\]port/);
+  });
+
+  test('the target and its description; HTTP-only flags refused without --http', () => {
+    expect(parseServerArgs(['--http', '3000'])).toMatchObject({ kind: 'run', target: { description: 'http://127.0.0.1:3000/mcp' } });
+    expect(parseServerArgs(['--http=[::1]:8080', '--path', '/api/mcp', '--legacy-sse'])).toMatchObject({
+      target: { description: 'http://[::1]:8080/api/mcp' },
+    });
+    expect(parseServerArgs(['--path', '/x'])).toEqual({ kind: 'error', message: '--path applies to --http only' });
+    expect(parseServerArgs(['--http', '1', '--framing', 'ndjson'])).toEqual({ kind: 'error', message: '--framing applies to stdio only' });
+    expect(parseServerArgs(['--http', '1', '--path', 'mcp'])).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/^--path must start with '\/'/),
+    });
+    expect(parseServerArgs(['--http', '1', '--allow-origin', 'evil'])).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/^--allow-origin needs/),
+    });
+    expect(
+      parseServerArgs(['--http', '1', '--allow-origin', 'https://a.example', '--allow-origin', 'http://localhost:5173']),
+    ).toMatchObject({ kind: 'run' });
+  });
+
+  test('positional arguments reach the bin when it takes some; otherwise they are usage errors', () => {
+    const spec = {
+      positionals: '<directory>...',
+      parseArgs: (_values: unknown, positionals: readonly string[]) => ({ dirs: [...positionals] }),
+    };
+    expect(parseServerArgs(['/a', '--http', '3000', '/b'], spec)).toMatchObject({ kind: 'run', args: { dirs: ['/a', '/b'] } });
+    expect(parseServerArgs(['/a'])).toEqual({ kind: 'error', message: "unexpected argument '/a' (only options are accepted)" });
+    expect(formatUsage('fs', 'Serves files.', '<directory>...')).toMatch(/^Usage: fs \[options\] <directory>\.\.\.\n\nServes files\./);
+    expect(formatUsage('fs', 'x')).toContain('  --http [host:]port\n');
+  });
+});
+
+function httpServer(): McpServer {
+  const server = new McpServer({ name: 'http-main', version: '1.0.0' }, { onInternalError: () => {} });
+  server.registerTool(
+    { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+    (args: { text?: string }) => ({
+      content: [{ type: 'text', text: args.text ?? '' }],
+    }),
+  );
+  return server;
+}
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const modern = (method: string, params: Record<string, unknown> = {}, id = 1) => ({
+  method: 'POST',
+  headers: {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+  },
+  body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }),
+});
+
+describe('serving over HTTP', () => {
+  test('the start line names the URL; both eras answer; SIGTERM ends listen streams gracefully, then exit 0', async () => {
+    const process = fakeProcess(['--http', '127.0.0.1:0', '--path', '/rpc']);
+    const done = runServerMain({ name: 'http-main', version: '1.0.0', usage: 'A server.', createServer: httpServer, process });
+    const line = await new Promise<string>((resolve) => {
+      const check = (): void => {
+        const match = /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/rpc) \(Streamable HTTP, every revision\)/.exec(process.err());
+        if (match) resolve(match[1]!);
+        else process.stderr.once('data', check);
+      };
+      check();
+    });
+    const url = new URL(line);
+    const listed = await fetch(url, modern('tools/list'));
+    expect(await listed.json()).toMatchObject({ result: { tools: [{ name: 'echo' }] } });
+    const init = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {} } }),
+    });
+    expect(init.headers.get('mcp-session-id')).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const listen = await fetch(url, modern('subscriptions/listen', { notifications: { toolsListChanged: true } }, 9));
+    const reader = listen.body!.pipeThrough(new TextDecoderStream()).getReader();
+    expect((await reader.read()).value).toContain('notifications/subscriptions/acknowledged');
+    process.signal('SIGTERM');
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += chunk.value;
+    expect(rest).toContain('"method":"notifications/cancelled"');
+    expect(rest).toMatch(/"id":9,"result"/);
+    expect(await done).toBe(0);
+    expect(process.err()).toContain('http-main: SIGTERM, shutting down');
+    await expect(fetch(url, modern('tools/list'))).rejects.toThrow();
+  });
+
+  test('a signal while the server is still being built: it starts, then shuts down gracefully (exit 0)', async () => {
+    let build!: () => void;
+    const built = new Promise<void>((resolve) => (build = resolve));
+    let entered!: () => void;
+    const building = new Promise<void>((resolve) => (entered = resolve));
+    const process = fakeProcess(['--http', '0']);
+    const done = runServerMain({
+      name: 'slow',
+      version: '1',
+      usage: 'x',
+      createServer: async () => {
+        entered();
+        await built;
+        return httpServer();
+      },
+      process,
+    });
+    await building;
+    process.signal('SIGTERM');
+    build();
+    expect(await done).toBe(0);
+    expect(process.err()).toMatch(/slow: SIGTERM, shutting down\n[\s\S]*serving MCP on http:\/\/127\.0\.0\.1:\d+\/mcp/);
+  });
+
+  test('an address in use: cannot start, exit 1', async () => {
+    const first = fakeProcess(['--http', '0']);
+    const running = runServerMain({ name: 'a', version: '1', usage: 'x', createServer: httpServer, process: first });
+    const port = await new Promise<string>((resolve) => {
+      const check = (): void => {
+        const match = /127\.0\.0\.1:(\d+)\//.exec(first.err());
+        if (match) resolve(match[1]!);
+        else first.stderr.once('data', check);
+      };
+      check();
+    });
+    const second = fakeProcess(['--http', port]);
+    expect(await runServerMain({ name: 'b', version: '1', usage: 'x', createServer: httpServer, process: second })).toBe(1);
+    expect(second.err()).toMatch(/b: cannot start: .*EADDRINUSE/);
+    first.signal('SIGTERM');
+    expect(await running).toBe(0);
+  });
+});

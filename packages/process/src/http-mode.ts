@@ -1,0 +1,93 @@
+/**
+ * Serving over HTTP, chosen by `--http [host:]port`: Streamable HTTP on one endpoint (`--path`, default `/mcp`) for
+ * every revision — 2026-07-28 requests statelessly, 2025-03-26 … 2025-11-25 in sessions — and, with
+ * `--legacy-sse`, the 2024-11-05 HTTP+SSE endpoints (`/sse`, `/messages`). Binds 127.0.0.1 unless a host is given;
+ * on a loopback address `Host` and `Origin` are checked against the loopback names (DNS-rebinding protection).
+ */
+import { createHttpHandler, type HttpServable } from '@wiremcp/transport-http';
+import { listen } from '@wiremcp/transport-http/node';
+import type { ServeMode } from './serve-mode.js';
+import { UsageError } from './server-flags.js';
+
+/** Where `--http` binds: `[host:]port`, a host being a name, an IPv4 address or a bracketed IPv6 address. */
+export function parseHttpAddress(text: string): { host: string; port: number } {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]\s]+):)?(\d{1,5})$/.exec(text.trim());
+  const port = match ? Number(match[2]) : Number.NaN;
+  if (!match || !Number.isInteger(port) || port > 65_535) {
+    throw new UsageError(`--http needs [host:]port (e.g. 3000, 127.0.0.1:3000, [::1]:3000), got ${JSON.stringify(text)}`);
+  }
+  const host = match[1] === undefined ? '127.0.0.1' : match[1].replace(/^\[|\]$/g, '');
+  return { host, port };
+}
+
+function isServableOverHttp(server: unknown): server is HttpServable {
+  const candidate = server as Partial<HttpServable> | undefined;
+  return typeof candidate?.dispatch === 'function' && typeof candidate.connect === 'function';
+}
+
+/** Bound on closing the HTTP server inside the main's own shutdown bound (1 800 ms by default). */
+const HTTP_SHUTDOWN_GRACE_MS = 1500;
+
+/** The HTTP serve mode; see the module comment. */
+export const httpMode: ServeMode = {
+  flags: {
+    http: { type: 'string' },
+    path: { type: 'string' },
+    'legacy-sse': { type: 'boolean' },
+    'allow-origin': { type: 'string', multiple: true },
+  },
+  usage:
+    '  --http [host:]port\n' +
+    '              serve Streamable HTTP on this address instead of stdio (every\n' +
+    '              revision on one endpoint); the host defaults to 127.0.0.1\n' +
+    '  --path PATH the HTTP endpoint (default /mcp)\n' +
+    '  --legacy-sse\n' +
+    '              also serve the 2024-11-05 HTTP+SSE endpoints /sse and /messages\n' +
+    '  --allow-origin ORIGIN\n' +
+    '              an Origin that may call the server from a browser (repeatable;\n' +
+    '              default: same-origin, and loopback origins on a loopback bind)\n',
+  select(values) {
+    const onlyHttp = ['path', 'legacy-sse', 'allow-origin'].filter((flag) => values[flag] !== undefined);
+    if (values.http === undefined) {
+      if (onlyHttp.length > 0) throw new UsageError(`--${onlyHttp[0]} applies to --http only`);
+      return undefined;
+    }
+    if (values.framing !== undefined) throw new UsageError('--framing applies to stdio only');
+    const { host, port } = parseHttpAddress(String(values.http));
+    const path = values.path === undefined ? '/mcp' : String(values.path);
+    if (!/^\/[^\s?#]*$/.test(path))
+      throw new UsageError(`--path must start with '/' and hold no spaces, '?' or '#', got ${JSON.stringify(path)}`);
+    const legacySse = values['legacy-sse'] === true;
+    const origins = (values['allow-origin'] as string[] | undefined) ?? [];
+    for (const origin of origins) {
+      if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+        throw new UsageError(`--allow-origin needs an origin such as https://app.example.com (or *), got ${JSON.stringify(origin)}`);
+      }
+    }
+    return {
+      description: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
+      async serve(server, process) {
+        if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');
+        const handler = createHttpHandler(server, {
+          path,
+          legacySse,
+          ...(origins.length > 0 ? { allowedOrigins: origins.includes('*') ? '*' : origins } : {}),
+          onError: (error) =>
+            process.stderr.write(`HTTP handler error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+        });
+        const listening = await listen(handler, { host, port, shutdownGraceMs: HTTP_SHUTDOWN_GRACE_MS });
+        const closed = new Promise<Error | undefined>((resolve) => listening.server.once('close', () => resolve(undefined)));
+        const endpoints = legacySse ? `; HTTP+SSE (2024-11-05) at ${new URL('/sse', listening.url).href}` : '';
+        return {
+          description: `${listening.url.href} (Streamable HTTP, every revision${endpoints})`,
+          closed,
+          close: async () => {
+            // Listen streams end gracefully first (notifications/cancelled, then their response), then the sockets.
+            await (server as { close?: () => Promise<void> }).close?.();
+            await listening.close();
+          },
+        };
+      },
+    };
+  },
+};

@@ -1,0 +1,91 @@
+/**
+ * `listen`: serve a fetch handler on a new `node:http` server — on 127.0.0.1 unless told otherwise — and close it
+ * cleanly: the handler's sessions and streams are ended, idle sockets closed, and whatever is still open after the
+ * grace period is cut, so a shutdown always finishes.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNodeHandler, type FetchHandler, type NodeHandlerOptions } from './to-node-handler.js';
+
+/** Options of {@link listen}. */
+export interface ListenOptions extends NodeHandlerOptions {
+  /** Interface to bind (default `127.0.0.1`; `::1` or `localhost` stay local; `0.0.0.0` exposes the server). */
+  readonly host?: string;
+  /** Port (default 0: any free port; read it from `url`). */
+  readonly port?: number;
+  /** Time allowed to receive a request's headers, in ms (default 10 000): slow headers get the socket closed. */
+  readonly headersTimeoutMs?: number;
+  /** Longest wait for open requests and streams on `close()`, in ms (default 2 000), before sockets are cut. */
+  readonly shutdownGraceMs?: number;
+}
+
+/** A running server. */
+export interface Listening {
+  /** The MCP endpoint's URL (the handler's `path` on the bound address). */
+  readonly url: URL;
+  /** The bound address. */
+  readonly address: AddressInfo;
+  /** The `node:http` server. */
+  readonly server: Server;
+  /**
+   * Stops: no new connections, the handler closed (legacy sessions ended, streams closed), idle sockets closed,
+   * then after at most `shutdownGraceMs` every remaining socket destroyed. Idempotent.
+   */
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** A handler that can be closed and knows its path (as `createHttpHandler`'s can). */
+type ClosableHandler = FetchHandler & { close?: (graceMs?: number) => Promise<void>; path?: string };
+
+/** Serves `handler` on `options.host` (default 127.0.0.1) and `options.port` (default: a free one). */
+export async function listen(handler: ClosableHandler, options: ListenOptions = {}): Promise<Listening> {
+  const node = toNodeHandler(handler, options);
+  // Requests in progress: once none is left after close(), every socket (idle or never used) can go at once.
+  let active = 0;
+  let drained: (() => void) | undefined;
+  const server = createServer((req, res) => {
+    active += 1;
+    res.once('close', () => {
+      active -= 1;
+      if (active === 0) drained?.();
+    });
+    node(req, res);
+  });
+  server.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  server.requestTimeout = Math.max(server.headersTimeout, 60_000);
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+  const url = new URL(handler.path ?? '/', `http://${hostPart}:${address.port}`);
+  const graceMs = options.shutdownGraceMs ?? 2000;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+        timer.unref();
+      });
+      await Promise.race([handler.close?.(Math.max(0, graceMs - 100)).catch(() => {}), deadline]);
+      server.closeIdleConnections();
+      // Sockets that never carried a request are not "idle" to Node: they go once no request is in progress.
+      const idle = active === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
+      await Promise.race([idle, deadline]);
+      clearTimeout(timer);
+      server.closeAllConnections();
+      await closed;
+    })();
+    return closing;
+  };
+  return { url, address, server, close, [Symbol.asyncDispose]: close };
+}

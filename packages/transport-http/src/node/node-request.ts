@@ -1,0 +1,203 @@
+/**
+ * A web `Request` view of a Node request (`node:http` or the `node:http2` compatibility API), built without copying
+ * it: `method`, `url` and `headers` read the Node request, the body is read straight from its stream (the handler's
+ * {@link BODY_READER}), and `signal` aborts when the client goes away before the response is finished. Anything
+ * else a `Request` has (`clone()`, `formData()`, `cache`…) is served by a real `Request` built on first use, so
+ * code that receives it (an authenticator, a tool reading `ctx.transportInfo`) sees a complete `Request`.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
+import { Readable } from 'node:stream';
+import { BODY_READER, type BodyReader } from '../server/read-body.js';
+
+/** A Node request of either API. */
+export type NodeRequest = IncomingMessage | Http2ServerRequest;
+/** A Node response of either API. */
+export type NodeResponse = ServerResponse | Http2ServerResponse;
+
+/** `Headers` over a Node request's header object (names are lower-cased there already). */
+class NodeHeaders {
+  readonly #raw: IncomingHttpHeaders;
+
+  constructor(raw: IncomingHttpHeaders) {
+    this.#raw = raw;
+  }
+
+  get(name: string): string | null {
+    const value = this.#raw[name.toLowerCase()];
+    if (value === undefined) return null;
+    return typeof value === 'string' ? value : value.join(', ');
+  }
+
+  has(name: string): boolean {
+    return this.#raw[name.toLowerCase()] !== undefined;
+  }
+
+  getSetCookie(): string[] {
+    const value = this.#raw['set-cookie'];
+    return value === undefined ? [] : [...value];
+  }
+
+  forEach(callback: (value: string, name: string, headers: Headers) => void, thisArg?: unknown): void {
+    for (const [name, value] of this.entries()) callback.call(thisArg, value, name, this as unknown as Headers);
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of Object.keys(this.#raw).sort()) {
+      if (name.startsWith(':')) continue;
+      const value = this.get(name);
+      if (value !== null) yield [name, value];
+    }
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+
+  append(): never {
+    throw new TypeError('The headers of a received request are immutable');
+  }
+  set(): never {
+    throw new TypeError('The headers of a received request are immutable');
+  }
+  delete(): never {
+    throw new TypeError('The headers of a received request are immutable');
+  }
+}
+
+const BODYLESS = new Set(['GET', 'HEAD']);
+
+/** See the module comment. */
+class NodeRequestView {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly #req: NodeRequest;
+  readonly #res: NodeResponse;
+  #controller: AbortController | undefined;
+  #real: Request | undefined;
+  #bodyTaken = false;
+
+  constructor(req: NodeRequest, res: NodeResponse, url: string) {
+    this.#req = req;
+    this.#res = res;
+    this.method = req.method ?? 'GET';
+    this.url = url;
+    this.headers = new NodeHeaders(req.headers) as unknown as Headers;
+  }
+
+  /** Aborts when the client disconnects before the response has been fully written. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const controller = (this.#controller = new AbortController());
+      const res = this.#res;
+      if (res.destroyed && !res.writableFinished) controller.abort(new Error('The client disconnected'));
+      else {
+        res.once('close', () => {
+          if (!res.writableFinished) controller.abort(new Error('The client disconnected'));
+        });
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (BODYLESS.has(this.method)) return null;
+    this.#bodyTaken = true;
+    return Readable.toWeb(this.#req as Readable) as ReadableStream<Uint8Array>;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#bodyTaken;
+  }
+
+  /** Reads the body straight from the Node stream, stopping past `maxBytes` (see `BodyReader`). */
+  [BODY_READER](maxBytes: number): ReturnType<BodyReader> {
+    this.#bodyTaken = true;
+    const req = this.#req;
+    let cancel: (reason: Error) => void = () => {};
+    const bytes = new Promise<Uint8Array | undefined>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      const cleanup = (): void => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
+        req.off('close', onClose);
+      };
+      const onData = (chunk: Buffer): void => {
+        total += chunk.byteLength;
+        if (total > maxBytes) {
+          cleanup();
+          req.pause();
+          resolve(undefined);
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => {
+        cleanup();
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
+      };
+      const onError = (error: Error): void => {
+        cleanup();
+        reject(error);
+      };
+      const onClose = (): void => {
+        if (!req.readableEnded) onError(new Error('The client closed the connection before sending the whole body'));
+      };
+      cancel = (reason) => {
+        cleanup();
+        req.pause();
+        reject(reason);
+      };
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onError);
+      req.on('close', onClose);
+    });
+    return { bytes, cancel: (reason) => cancel(reason) };
+  }
+
+  /** The real `Request`, built on first use of anything this view does not provide itself. */
+  realRequest(): Request {
+    if (this.#real === undefined) {
+      const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers: [...(this.headers as unknown as NodeHeaders)] };
+      if (!BODYLESS.has(this.method) && !this.#bodyTaken) {
+        init.body = this.body;
+        init.duplex = 'half';
+      }
+      init.signal = this.signal;
+      this.#real = new Request(this.url, init);
+    }
+    return this.#real;
+  }
+}
+
+// The view is a Request for `instanceof` and for every property it does not define itself.
+Object.setPrototypeOf(NodeRequestView.prototype, Request.prototype);
+const OWN = new Set(['constructor', 'method', 'url', 'headers', 'signal', 'body', 'bodyUsed']);
+for (const key of Object.getOwnPropertyNames(Request.prototype)) {
+  if (OWN.has(key)) continue;
+  Object.defineProperty(NodeRequestView.prototype, key, {
+    configurable: true,
+    get(this: NodeRequestView) {
+      const real = this.realRequest();
+      const value = (real as unknown as Record<string, unknown>)[key];
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(real) : value;
+    },
+  });
+}
+
+/** A `Request` view of `req` (see the module comment), for the absolute `url`. */
+export function nodeRequestView(req: NodeRequest, res: NodeResponse, url: string): Request {
+  return new NodeRequestView(req, res, url) as unknown as Request;
+}

@@ -1,0 +1,64 @@
+/**
+ * What the handler knows about one HTTP request once it passed the checks: the request, its connection, the
+ * authenticated principal (and the key sessions are bound to), and the shared parts of the handler the routes use.
+ */
+import type { Deadlines } from './deadlines.js';
+import type { SessionHost } from './legacy/http-session.js';
+import type { LiveSession, SessionRegistry } from './legacy/session-registry.js';
+import type { ResolvedOptions } from './options.js';
+import type { HttpConnectionInfo } from './request-checks.js';
+import { rpcErrorResponse } from './responses.js';
+import type { HttpServable } from './servable.js';
+import type { SsePool } from './sse-connection.js';
+
+/** The parts of a handler every route shares. */
+export interface HandlerCore {
+  readonly server: HttpServable;
+  readonly options: ResolvedOptions;
+  readonly pool: SsePool;
+  readonly deadlines: Deadlines;
+  readonly registry: SessionRegistry;
+  readonly sessionHost: SessionHost;
+  readonly report: (error: unknown) => void;
+  now(): number;
+}
+
+/** One request being served. */
+export interface Call {
+  readonly request: Request;
+  readonly connection: HttpConnectionInfo | undefined;
+  /** The authenticated principal (`undefined` without an authenticator). */
+  readonly principal: unknown;
+  /** The key a session is bound to (`undefined` without an authenticator). */
+  readonly principalKey: string | undefined;
+  /** The public URL of the endpoint (for `authorize`). */
+  readonly resource: URL | undefined;
+}
+
+/**
+ * The refusal for a message the principal may not send (`authorize` of the authenticator, per message, once its
+ * method is known), or `undefined`.
+ */
+export function authorizeMessage(core: HandlerCore, call: Call, message: unknown): Response | undefined {
+  const authenticator = core.options.authenticator;
+  if (authenticator === undefined || call.resource === undefined) return undefined;
+  const m = message as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
+  if (typeof m?.method !== 'string') return undefined;
+  const name = typeof m.params?.name === 'string' ? m.params.name : typeof m.params?.uri === 'string' ? m.params.uri : undefined;
+  return authenticator.authorize(
+    call.principal,
+    name === undefined ? { resource: call.resource, method: m.method } : { resource: call.resource, method: m.method, name },
+  );
+}
+
+/**
+ * The session named by a request's id: held here or restored from the session store, and bound to the same
+ * principal; otherwise the 404 to answer (an unknown, ended or expired session, or another principal's).
+ */
+export async function findSession(core: HandlerCore, call: Call, id: string): Promise<LiveSession | Response> {
+  const found = await core.registry.lookup(id);
+  if ('missing' in found || found.session.principalKey !== call.principalKey) {
+    return rpcErrorResponse(404, null, -32600, 'Session not found: it ended or expired; send initialize without Mcp-Session-Id');
+  }
+  return found.session;
+}

@@ -1,0 +1,71 @@
+/**
+ * Many deadlines, one timer: what bounds slow request bodies without a timer per request. Entries are kept in
+ * insertion order; since every entry of one {@link Deadlines} has the same duration, that is also deadline order, so
+ * a tick expires a prefix of the map and stops at the first live entry. The timer runs only while entries exist and
+ * never keeps the process alive.
+ */
+
+/** A handle to cancel a deadline before it fires. */
+export interface Deadline {
+  clear(): void;
+}
+
+/** A set of deadlines that all last `durationMs`, checked every `resolutionMs`. */
+export class Deadlines {
+  readonly #durationMs: number;
+  readonly #resolutionMs: number;
+  readonly #entries = new Map<object, { readonly at: number; readonly fire: () => void }>();
+  readonly #now: () => number;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(durationMs: number, options: { resolutionMs?: number; now?: () => number } = {}) {
+    this.#durationMs = durationMs;
+    this.#resolutionMs = options.resolutionMs ?? Math.max(10, Math.min(1000, Math.floor(durationMs / 4)));
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Entries waiting (for tests). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Calls `fire` once, about `durationMs` from now, unless cleared first. */
+  add(fire: () => void): Deadline {
+    const key = {};
+    this.#entries.set(key, { at: this.#now() + this.#durationMs, fire });
+    if (this.#timer === undefined) {
+      this.#timer = setInterval(() => this.#tick(), this.#resolutionMs);
+      (this.#timer as { unref?: () => void }).unref?.();
+    }
+    return { clear: () => this.#remove(key) };
+  }
+
+  /** Fires nothing more and stops the timer. */
+  clear(): void {
+    this.#entries.clear();
+    this.#stop();
+  }
+
+  #remove(key: object): void {
+    if (this.#entries.delete(key) && this.#entries.size === 0) this.#stop();
+  }
+
+  #stop(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #tick(): void {
+    const now = this.#now();
+    for (const [key, entry] of this.#entries) {
+      if (entry.at > now) break;
+      this.#entries.delete(key);
+      try {
+        entry.fire();
+      } catch {
+        // A deadline's action is a cancellation; it has nobody to report to.
+      }
+    }
+    if (this.#entries.size === 0) this.#stop();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * A POST to the MCP endpoint, from its headers to the era that serves it (the dual-era dispatch of the spec's
+ * backward-compatibility rules):
+ * 1. a body whose method is `initialize` opens a legacy session;
+ * 2. an `MCP-Protocol-Version` that is not a legacy revision (2026-07-28, or a version unknown here) is served
+ *    statelessly: envelope and mirrored headers checked, then the server's `dispatch`; `Mcp-Session-Id` ignored;
+ * 3. a body that claims the 2026-07-28 envelope without a matching header is a header mismatch (`-32020`);
+ * 4. anything else belongs to a legacy session (a missing header means the session's revision, or 2025-03-26).
+ */
+import { describeInvalid, messageKind, MessageKind, parsePayload } from '@wiremcp/jsonrpc';
+import { ErrorCode, isLegacyProtocolVersion, MetaKey, type RpcNotification, type RpcRequest } from '@wiremcp/protocol';
+import type { Call, HandlerCore } from './call.js';
+import { serveInitialize, serveSessionPost } from './legacy/streamable-routes.js';
+import { httpMessageInfo } from './message-info.js';
+import { serveModernNotification, serveModernRequest } from './modern-exchange.js';
+import { checkModernRequest, metaOf } from './modern-headers.js';
+import { readBody } from './read-body.js';
+import { acceptance, isJsonContentType } from './request-checks.js';
+import { rpcErrorResponse } from './responses.js';
+
+/** Reads and parses a JSON body under the limits; the parsed value, or the response refusing it. */
+export async function readJsonBody(core: HandlerCore, request: Request): Promise<{ value: unknown } | Response> {
+  if (!isJsonContentType(request.headers.get('content-type'))) {
+    return rpcErrorResponse(415, null, ErrorCode.InvalidRequest, 'Unsupported Media Type: the body must be application/json (UTF-8)');
+  }
+  const body = await readBody(request, core.options.maxBodyBytes, core.deadlines);
+  if (!body.ok) {
+    return rpcErrorResponse(body.status, null, ErrorCode.InvalidRequest, body.message, undefined, { connection: 'close' });
+  }
+  try {
+    return { value: parsePayload(body.bytes) };
+  } catch (error) {
+    return rpcErrorResponse(400, null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`);
+  }
+}
+
+/** Serves a POST to the MCP endpoint. */
+export async function serveEndpointPost(core: HandlerCore, call: Call): Promise<Response> {
+  const request = call.request;
+  const accepts = acceptance(request.headers.get('accept'));
+  if (!accepts.json || !accepts.sse) {
+    return rpcErrorResponse(
+      406,
+      null,
+      ErrorCode.InvalidRequest,
+      'Not Acceptable: the Accept header must list application/json and text/event-stream',
+    );
+  }
+  const parsed = await readJsonBody(core, request);
+  if (parsed instanceof Response) return parsed;
+  const body = parsed.value;
+  const single = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  if (single?.method === 'initialize') return serveInitialize(core, call, body);
+  const versionHeader = request.headers.get('mcp-protocol-version');
+  if (versionHeader !== null && !isLegacyProtocolVersion(versionHeader.trim())) return serveModern(core, call, body, versionHeader);
+  const claimed = single === undefined ? undefined : metaOf(single)?.[MetaKey.protocolVersion];
+  if (typeof claimed === 'string') {
+    const message = versionHeader === null ? 'the MCP-Protocol-Version header is required' : 'MCP-Protocol-Version does not match the body';
+    return rpcErrorResponse(400, idOf(single), ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
+  }
+  return serveSessionPost(core, call, body);
+}
+
+function idOf(body: Record<string, unknown> | undefined): string | number | null {
+  const id = body?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** A 2026-07-28 POST: one request or notification, never a batch or a response. */
+function serveModern(core: HandlerCore, call: Call, body: unknown, versionHeader: string): Promise<Response> | Response {
+  if (Array.isArray(body)) {
+    return rpcErrorResponse(
+      400,
+      null,
+      ErrorCode.InvalidRequest,
+      'Invalid request: JSON-RPC batches are not supported by this protocol version',
+    );
+  }
+  const kind = messageKind(body);
+  if (kind === MessageKind.Invalid) {
+    const invalid = describeInvalid(body);
+    return rpcErrorResponse(400, invalid.id, invalid.code, invalid.message);
+  }
+  if (kind === MessageKind.Result || kind === MessageKind.Error) {
+    return rpcErrorResponse(
+      400,
+      null,
+      ErrorCode.InvalidRequest,
+      'Invalid request: a client must not send responses in this protocol version',
+    );
+  }
+  const info = httpMessageInfo(call.request, call.principal);
+  if (kind === MessageKind.Notification) return serveModernNotification(core, body as RpcNotification, info);
+  const message = body as RpcRequest;
+  const refusal = checkModernRequest(call.request.headers, message, versionHeader, core.server);
+  if (refusal !== undefined) return rpcErrorResponse(refusal.status, message.id, refusal.code, refusal.message);
+  return serveModernRequest(core, message, info, call.request);
+}

@@ -1,0 +1,243 @@
+/**
+ * `createHttpHandler`: an MCP server as a web-standard fetch handler (`Request` → `Promise<Response>`), serving
+ * every revision on one endpoint — 2026-07-28 requests statelessly through the server's `dispatch`, legacy
+ * sessions (2025-03-26 … 2025-11-25) through one `connect`ed transport each, and optionally the 2024-11-05
+ * HTTP+SSE endpoints. Every request is checked in the same order: `Host`, `Origin`, the authenticator's metadata
+ * documents, the path, the method, authentication, then the route's own rules.
+ */
+import { ErrorCode, isLegacyProtocolVersion } from '@wiremcp/protocol';
+import type { Call, HandlerCore } from './call.js';
+import { Deadlines } from './deadlines.js';
+import { serveEndpointPost, readJsonBody } from './endpoint-post.js';
+import { MemoryEventStore } from './event-store.js';
+import type { SessionHost } from './legacy/http-session.js';
+import { SessionRegistry } from './legacy/session-registry.js';
+import { openSseSession, serveSseMessage } from './legacy/sse-routes.js';
+import { serveSessionDelete, serveSessionGet } from './legacy/streamable-routes.js';
+import { resolveOptions, type HttpHandlerOptions } from './options.js';
+import { acceptance, hostAllowed, hostOf, originAllowed, type HttpConnectionInfo } from './request-checks.js';
+import { emptyResponse, NOT_HANDLED, rpcErrorResponse, type RawBodyResponse } from './responses.js';
+import type { HttpServable } from './servable.js';
+import { MemorySessionStore } from './session-store.js';
+import { SsePool } from './sse-connection.js';
+
+/** The handler `createHttpHandler` returns: a fetch handler with a way to shut it down and a look inside. */
+export interface HttpHandler {
+  /**
+   * Serves one request. `connection` says where it arrived (the node adapter passes it): on a loopback address,
+   * `Host` is checked against the loopback names and the bound port, and loopback origins are allowed.
+   */
+  (request: Request, connection?: HttpConnectionInfo): Promise<Response>;
+  /**
+   * Ends every legacy session (listen streams ended, requests in progress given `graceMs`, default 1 000) and
+   * closes every open stream. Requests that arrive afterwards are still served (the handler holds no socket).
+   */
+  close(graceMs?: number): Promise<void>;
+  /** The MCP endpoint's path (`options.path`, default `/mcp`). */
+  readonly path: string;
+  /** Sessions held and SSE streams open now. */
+  readonly stats: { readonly sessions: number; readonly openStreams: number };
+}
+
+const ALLOW = 'GET, POST, DELETE, OPTIONS';
+const EXPOSED = 'mcp-session-id, mcp-protocol-version, www-authenticate, dpop-nonce, retry-after';
+
+/** Path and query of an absolute URL, without parsing it whole. */
+function splitUrl(url: string): { path: string; query: string } {
+  const scheme = url.indexOf('://');
+  const start = scheme === -1 ? 0 : url.indexOf('/', scheme + 3);
+  if (start === -1) return { path: '/', query: '' };
+  const hash = url.indexOf('#', start);
+  const end = hash === -1 ? url.length : hash;
+  const q = url.indexOf('?', start);
+  if (q === -1 || q > end) return { path: url.slice(start, end), query: '' };
+  return { path: url.slice(start, q), query: url.slice(q + 1, end) };
+}
+
+/**
+ * Creates the handler; see {@link HttpHandlerOptions} for every option and its default. `server` is an
+ * `McpServer` of `@wiremcp/server` (or anything with its `dispatch` and `connect`).
+ */
+export function createHttpHandler(server: HttpServable, options: HttpHandlerOptions = {}): HttpHandler {
+  const resolved = resolveOptions(options, { eventStore: () => new MemoryEventStore(), sessionStore: () => new MemorySessionStore() });
+  const report = resolved.onError;
+  const now = Date.now;
+  const pool = new SsePool(resolved);
+  const instance = Math.floor(Math.random() * 36 ** 6).toString(36);
+  let streams = 0;
+  const sessionHost: SessionHost = {
+    server,
+    pool,
+    store: resolved.eventStore,
+    sessionStore: resolved.sessionStore,
+    maxStreamsPerSession: resolved.maxStreamsPerSession,
+    maxQueuedEvents: resolved.maxQueuedEventsPerSession,
+    retryMs: resolved.retryMs,
+    report,
+    now,
+    newStreamId: () => `${instance}${(streams++).toString(36)}`,
+    ended: (session) => registry.remove(session),
+  };
+  const registry = new SessionRegistry(sessionHost, resolved);
+  const core: HandlerCore = {
+    server,
+    options: resolved,
+    pool,
+    deadlines: new Deadlines(resolved.bodyTimeoutMs),
+    registry,
+    sessionHost,
+    report,
+    now,
+  };
+
+  const handle = async (request: Request, connection?: HttpConnectionInfo): Promise<Response> => {
+    const origin = request.headers.get('origin');
+    let response: Response;
+    try {
+      response = await route(core, request, validConnection(connection), origin);
+    } catch (error) {
+      report(error);
+      response = rpcErrorResponse(500, null, ErrorCode.InternalError, 'Internal error');
+    }
+    if (origin !== null && response.status !== 403) {
+      response.headers.set('access-control-allow-origin', origin);
+      response.headers.set('access-control-expose-headers', EXPOSED);
+      response.headers.append('vary', 'Origin');
+    }
+    return response;
+  };
+  const close = async (graceMs = 1000): Promise<void> => {
+    await registry.closeAll(graceMs);
+    pool.closeAll();
+    core.deadlines.clear();
+  };
+  return Object.defineProperties(handle, {
+    path: { value: resolved.path, enumerable: true },
+    close: { value: close, enumerable: true },
+    stats: { get: () => ({ sessions: registry.size, openStreams: pool.size }), enumerable: true },
+  }) as HttpHandler;
+}
+
+function validConnection(connection: unknown): HttpConnectionInfo | undefined {
+  if (typeof connection !== 'object' || connection === null) return undefined;
+  const { localAddress, localPort } = connection as { localAddress?: unknown; localPort?: unknown };
+  return {
+    localAddress: typeof localAddress === 'string' ? localAddress : undefined,
+    localPort: typeof localPort === 'number' ? localPort : undefined,
+  };
+}
+
+async function route(
+  core: HandlerCore,
+  request: Request,
+  connection: HttpConnectionInfo | undefined,
+  origin: string | null,
+): Promise<Response> {
+  const options = core.options;
+  const host = hostOf(request);
+  if (!hostAllowed(host, options.allowedHosts, connection)) {
+    return rpcErrorResponse(403, null, ErrorCode.InvalidRequest, 'Forbidden: this Host is not served here (DNS rebinding protection)');
+  }
+  if (!originAllowed(origin, host, options.allowedOrigins, connection)) {
+    return rpcErrorResponse(403, null, ErrorCode.InvalidRequest, 'Forbidden: this Origin is not allowed');
+  }
+  const authenticator = options.authenticator;
+  const metadata = authenticator?.protectedResourceMetadata(request);
+  if (metadata) return metadata;
+  const { path, query } = splitUrl(request.url);
+  const sse = options.legacySse;
+  const endpoint = path === options.path;
+  if (!endpoint && (sse === undefined || (path !== sse.ssePath && path !== sse.messagesPath))) {
+    const notFound = rpcErrorResponse(
+      404,
+      null,
+      ErrorCode.InvalidRequest,
+      'Not found: this server serves MCP on another path',
+    ) as RawBodyResponse;
+    notFound[NOT_HANDLED] = true;
+    return notFound;
+  }
+  const method = request.method;
+  if (method === 'OPTIONS') return preflight(request);
+  const allowed = endpoint
+    ? method === 'POST' || method === 'GET' || method === 'DELETE'
+    : path === sse!.ssePath
+      ? method === 'GET'
+      : method === 'POST';
+  if (!allowed) {
+    return emptyResponse(405, { allow: endpoint ? ALLOW : path === sse!.ssePath ? 'GET, OPTIONS' : 'POST, OPTIONS' });
+  }
+  let call: Call = { request, connection, principal: undefined, principalKey: undefined, resource: undefined };
+  let authHeaders: Readonly<Record<string, string>> | undefined;
+  if (authenticator !== undefined) {
+    const resource = options.resourceUrl ?? new URL(options.path, request.url);
+    const methodHeader = request.headers.get('mcp-method')?.trim();
+    const nameHeader = request.headers.get('mcp-name')?.trim();
+    const result = await authenticator.authenticate(request, {
+      resource,
+      ...(methodHeader ? { method: methodHeader } : {}),
+      ...(methodHeader && nameHeader && !nameHeader.startsWith('=?base64?') ? { name: nameHeader } : {}),
+    });
+    if ('response' in result) return result.response;
+    call = { request, connection, principal: result.principal, principalKey: options.principalKey(result.principal), resource };
+    authHeaders = result.headers;
+  }
+  const response = await serve(core, call, endpoint, path, query);
+  if (authHeaders) for (const [name, value] of Object.entries(authHeaders)) response.headers.set(name, value);
+  return response;
+}
+
+async function serve(core: HandlerCore, call: Call, endpoint: boolean, path: string, query: string): Promise<Response> {
+  const request = call.request;
+  const sse = core.options.legacySse;
+  if (!endpoint) {
+    if (path === sse!.ssePath) {
+      if (!acceptance(request.headers.get('accept')).sse) return notAcceptable();
+      return openSseSession(core, call, sse!.messagesPath);
+    }
+    const parsed = await readJsonBody(core, request);
+    if (parsed instanceof Response) return parsed;
+    return serveSseMessage(core, call, new URLSearchParams(query).get('sessionId'), parsed.value);
+  }
+  switch (request.method) {
+    case 'POST': {
+      const sessionQuery = sse !== undefined && query !== '' ? new URLSearchParams(query).get('sessionId') : null;
+      if (sessionQuery !== null) {
+        const parsed = await readJsonBody(core, request);
+        return parsed instanceof Response ? parsed : serveSseMessage(core, call, sessionQuery, parsed.value);
+      }
+      return serveEndpointPost(core, call);
+    }
+    case 'GET': {
+      if (!acceptance(request.headers.get('accept')).sse) return notAcceptable();
+      if (request.headers.get('mcp-session-id') === null) {
+        if (sse !== undefined) return openSseSession(core, call, sse.messagesPath);
+        if (isModernHeader(request)) return emptyResponse(405, { allow: 'POST, OPTIONS' });
+      }
+      return serveSessionGet(core, call);
+    }
+    default: {
+      if (request.headers.get('mcp-session-id') === null && isModernHeader(request)) return emptyResponse(405, { allow: 'POST, OPTIONS' });
+      return serveSessionDelete(core, call);
+    }
+  }
+}
+
+function isModernHeader(request: Request): boolean {
+  const version = request.headers.get('mcp-protocol-version')?.trim();
+  return version !== undefined && !isLegacyProtocolVersion(version);
+}
+
+function notAcceptable(): Response {
+  return rpcErrorResponse(406, null, ErrorCode.InvalidRequest, 'Not Acceptable: the Accept header must list text/event-stream');
+}
+
+function preflight(request: Request): Response {
+  const requested = request.headers.get('access-control-request-headers');
+  return emptyResponse(204, {
+    'access-control-allow-methods': ALLOW,
+    'access-control-allow-headers':
+      requested ?? 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id',
+    'access-control-max-age': '600',
+  });
+}

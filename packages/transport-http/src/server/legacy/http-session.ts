@@ -1,0 +1,239 @@
+/**
+ * One legacy Streamable HTTP session (2025-03-26 … 2025-11-25): its id, the principal it is bound to, the server
+ * connection serving it, and the POST, GET and DELETE requests made in it. Its state is written to the session store
+ * when it opens and whenever it changes, so another process can serve it again.
+ */
+import type { MessageInfo } from '@wiremcp/jsonrpc';
+import { messageKind, MessageKind } from '@wiremcp/jsonrpc';
+import { supportsBatching, type RequestId, type RpcRequest } from '@wiremcp/protocol';
+import type { EventStore } from '../event-store.js';
+import { httpMessageInfo } from '../message-info.js';
+import { emptyResponse, rpcErrorResponse } from '../responses.js';
+import type { HttpServable, HttpServedConnection, LegacySessionSnapshot } from '../servable.js';
+import type { SessionState, SessionStore } from '../session-store.js';
+import type { SsePool } from '../sse-connection.js';
+import { PostExchange } from './post-exchange.js';
+import { SessionTransport } from './session-transport.js';
+
+/** What a session needs from the handler. */
+export interface SessionHost {
+  readonly server: HttpServable;
+  readonly pool: SsePool;
+  readonly store: EventStore | undefined;
+  readonly sessionStore: SessionStore;
+  readonly maxStreamsPerSession: number;
+  readonly maxQueuedEvents: number;
+  readonly retryMs: number;
+  readonly report: (error: unknown) => void;
+  now(): number;
+  newStreamId(): string;
+  /** The session's transport closed: forget it. */
+  ended(session: HttpSession): void;
+}
+
+/** Methods after whose answer the session's recorded state may have changed. */
+const STATEFUL = new Set(['logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
+
+/** The body of one POST in a session, already classified. */
+export interface SessionPost {
+  readonly body: unknown;
+  /** The requests in it (one, or several in a 2025-03-26 batch). */
+  readonly requests: readonly RpcRequest[];
+  /** Every method in it, for the state bookkeeping. */
+  readonly methods: readonly string[];
+}
+
+/** See the module comment. */
+export class HttpSession {
+  readonly id: string;
+  readonly principalKey: string | undefined;
+  readonly createdAt: number;
+  lastActivityAt: number;
+  readonly transport: SessionTransport;
+  #connection: HttpServedConnection | undefined;
+  readonly #host: SessionHost;
+  #closing: Promise<void> | undefined;
+
+  constructor(host: SessionHost, id: string, principalKey: string | undefined, createdAt?: number) {
+    this.#host = host;
+    this.id = id;
+    this.principalKey = principalKey;
+    this.createdAt = createdAt ?? host.now();
+    this.lastActivityAt = host.now();
+    this.transport = new SessionTransport({
+      sessionId: id,
+      store: host.store,
+      pool: host.pool,
+      maxStreamsPerSession: host.maxStreamsPerSession,
+      maxQueuedEvents: host.maxQueuedEvents,
+      retryMs: host.retryMs,
+      report: host.report,
+      primes: () => host.store !== undefined && (this.protocolVersion ?? '') >= '2025-11-25',
+      newStreamId: () => host.newStreamId(),
+      closed: () => this.#ended(),
+    });
+  }
+
+  /** The negotiated revision, once initialized. */
+  get protocolVersion(): string | undefined {
+    return this.#connection?.session?.protocolVersion;
+  }
+
+  /** True while a request is being answered or a stream is open. */
+  get busy(): boolean {
+    return this.transport.busy;
+  }
+
+  /** Connects the server (restoring a recorded session when given one). */
+  async connect(restore?: LegacySessionSnapshot): Promise<void> {
+    this.#connection = await this.#host.server.connect(this.transport, restore === undefined ? undefined : { restore });
+  }
+
+  /**
+   * Serves the `initialize` POST that opens this session. Resolves with the response and whether the session
+   * opened (the response then carries `Mcp-Session-Id`, and the state is stored first).
+   */
+  async initialize(request: RpcRequest, info: MessageInfo): Promise<{ response: Response; opened: boolean }> {
+    const exchange = new PostExchange(this.transport, [request.id], { 'mcp-session-id': this.id });
+    this.transport.register(exchange);
+    this.transport.deliver(request, info);
+    const response = await exchange.response;
+    if (this.#connection?.session === undefined) {
+      response.headers.delete('mcp-session-id');
+      await this.end(0);
+      return { response, opened: false };
+    }
+    await this.#host.sessionStore.set(this.state());
+    return { response, opened: true };
+  }
+
+  /** Serves a POST of the session (after the caller checked batching, duplicates and authorization). */
+  post(request: Request, post: SessionPost, auth: unknown): Promise<Response> {
+    this.lastActivityAt = this.#host.now();
+    const transport = this.transport;
+    if (post.requests.length === 0) {
+      transport.deliver(post.body, httpMessageInfo(request, auth, { sessionId: this.id }));
+      if (post.methods.includes('notifications/initialized')) this.#record();
+      return Promise.resolve(emptyResponse(202));
+    }
+    const exchange = new PostExchange(
+      transport,
+      post.requests.map((r) => r.id),
+    );
+    const closeSseStream = this.#host.store === undefined ? undefined : () => exchange.disconnect();
+    const closeStandaloneSseStream = this.#host.store === undefined ? undefined : () => transport.disconnectStandalone();
+    transport.register(exchange);
+    transport.deliver(post.body, httpMessageInfo(request, auth, { sessionId: this.id, closeSseStream, closeStandaloneSseStream }));
+    if (post.methods.some((method) => STATEFUL.has(method))) {
+      void exchange.response.then(() => this.#record());
+    }
+    return exchange.response;
+  }
+
+  /** Why a POST cannot be served as it is (`undefined` when it can): a batch outside 2025-03-26, a duplicate id. */
+  postRefusal(post: SessionPost): Response | undefined {
+    if (Array.isArray(post.body) && !supportsBatching(this.protocolVersion)) {
+      return rpcErrorResponse(400, null, -32600, 'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version');
+    }
+    const seen = new Set<RequestId>();
+    for (const { id } of post.requests) {
+      if (seen.has(id) || this.transport.hasRequest(id)) {
+        return rpcErrorResponse(400, id, -32600, 'Invalid request: this id is already in use by a request in progress');
+      }
+      seen.add(id);
+    }
+    return undefined;
+  }
+
+  /** Serves a GET: the standalone stream, or a resumption with `Last-Event-ID`. */
+  async get(request: Request): Promise<Response> {
+    this.lastActivityAt = this.#host.now();
+    const refusal = this.transport.streamRefusal();
+    if (refusal !== undefined)
+      return rpcErrorResponse(refusal.status, null, -32600, refusal.message, undefined, retryAfter(refusal.status));
+    const lastEventId = request.headers.get('last-event-id');
+    if (lastEventId !== null && this.#host.store !== undefined) {
+      const resumed = await this.transport.resume(lastEventId.trim());
+      return resumed ?? rpcErrorResponse(400, null, -32600, 'Cannot resume: the event id is unknown or its events are no longer kept');
+    }
+    if (this.transport.standaloneConnected) {
+      return rpcErrorResponse(409, null, -32600, 'Conflict: this session already has a standalone SSE stream open');
+    }
+    return this.transport.openStandalone().response;
+  }
+
+  /** Ends the session: listen streams ended, requests in progress given `graceMs`, then everything closed. */
+  end(graceMs = 1000): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        if (this.#connection) await this.#connection.close(graceMs);
+      } finally {
+        await this.transport.close();
+      }
+    })();
+    return this.#closing;
+  }
+
+  /** The recorded state (what a {@link SessionStore} keeps). */
+  state(): SessionState {
+    const session = this.#connection?.session;
+    const state: SessionState = {
+      id: this.id,
+      protocolVersion: session?.protocolVersion ?? '',
+      clientCapabilities: (session?.clientCapabilities ?? {}) as Readonly<Record<string, unknown>>,
+      subscriptions: [...(session?.subscriptions ?? [])],
+      initialized: session?.initialized ?? false,
+      createdAt: this.createdAt,
+    };
+    const extra = state as { clientInfo?: unknown; logLevel?: string; principalKey?: string };
+    if (session?.clientInfo !== undefined) extra.clientInfo = session.clientInfo;
+    if (session?.logLevel !== undefined) extra.logLevel = session.logLevel;
+    if (this.principalKey !== undefined) extra.principalKey = this.principalKey;
+    return state;
+  }
+
+  #record(): void {
+    if (this.transport.isClosed) return;
+    try {
+      const stored = this.#host.sessionStore.set(this.state());
+      if (stored) stored.catch((error: unknown) => this.#host.report(error));
+    } catch (error) {
+      this.#host.report(error);
+    }
+  }
+
+  #ended(): void {
+    this.#host.ended(this);
+  }
+}
+
+/** `Retry-After` for a refusal that will pass later. */
+export function retryAfter(status: number): Record<string, string> | undefined {
+  return status === 503 || status === 429 ? { 'retry-after': '5' } : undefined;
+}
+
+/** The snapshot a recorded state restores (what `connect(transport, { restore })` is given). */
+export function snapshotOf(state: SessionState): LegacySessionSnapshot {
+  return {
+    protocolVersion: state.protocolVersion,
+    clientCapabilities: state.clientCapabilities,
+    clientInfo: state.clientInfo,
+    logLevel: state.logLevel as LegacySessionSnapshot['logLevel'],
+    subscriptions: state.subscriptions,
+    initialized: state.initialized,
+  };
+}
+
+/** Classifies a POST body of a session (`undefined` when an element is not a valid message). */
+export function classifyPost(body: unknown): SessionPost | undefined {
+  const messages = Array.isArray(body) ? body : [body];
+  const requests: RpcRequest[] = [];
+  const methods: string[] = [];
+  for (const message of messages) {
+    const kind = messageKind(message);
+    if (kind === MessageKind.Invalid) return undefined;
+    if (kind === MessageKind.Request) requests.push(message as RpcRequest);
+    if (kind === MessageKind.Request || kind === MessageKind.Notification) methods.push((message as { method: string }).method);
+  }
+  return { body, requests, methods };
+}

@@ -1,0 +1,176 @@
+/**
+ * One logical SSE stream of a legacy session (a POST's stream or the standalone GET stream): its event ids, its
+ * events in the event store, and the connection currently carrying it. A stream outlives its connection — the
+ * client may drop it, or the server may close it to make the client poll (SEP-1699) — and a `GET` with
+ * `Last-Event-ID` attaches a new connection after replaying what was missed.
+ */
+import { encodeSseEvent, encodeSseMessage } from '../../sse/encode.js';
+import type { EventReplay, EventStore } from '../event-store.js';
+import type { SseConnection } from '../sse-connection.js';
+
+/** What a stream needs from its session. */
+export interface StreamHost {
+  readonly sessionId: string;
+  readonly store: EventStore | undefined;
+  readonly report: (error: unknown) => void;
+  /** A connection of this session ended (for the per-session count). */
+  connectionEnded(): void;
+  /** The stream ended: it is no longer resumable here (the store may still replay it). */
+  streamEnded(stream: LegacyStream): void;
+}
+
+/** The separator between a stream id and a sequence number in an event id (`<streamId>_<seq>`). */
+const SEPARATOR = '_';
+
+/** Splits an event id into its stream and sequence number; `undefined` when it is not one of ours. */
+export function parseEventId(eventId: string): { streamId: string; seq: number } | undefined {
+  const at = eventId.lastIndexOf(SEPARATOR);
+  if (at <= 0) return undefined;
+  const seqText = eventId.slice(at + 1);
+  if (!/^\d{1,15}$/.test(seqText)) return undefined;
+  return { streamId: eventId.slice(0, at), seq: Number(seqText) };
+}
+
+/** See the module comment. */
+export class LegacyStream {
+  readonly id: string;
+  readonly #host: StreamHost;
+  #connection: SseConnection | undefined;
+  #seq = -1;
+  #done = false;
+  /** Appends still running in an async store; writes wait for them so a resumed client never misses an event. */
+  #chain: Promise<void> | undefined;
+  /** Events sent while a resumption's replay is being read, written once the replay is. */
+  #backlog: { seq: number; text: string }[] | undefined;
+
+  constructor(host: StreamHost, id: string) {
+    this.#host = host;
+    this.id = id;
+  }
+
+  /** True once the stream ended (its response was sent, or the session closed). */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** True while a connection is carrying it. */
+  get connected(): boolean {
+    return this.#connection?.open === true;
+  }
+
+  /** Makes `connection` carry the stream (the previous one, if still open, is closed). */
+  attach(connection: SseConnection): void {
+    const previous = this.#connection;
+    this.#connection = connection;
+    connection.onclosed = () => {
+      if (this.#connection === connection) this.#connection = undefined;
+      this.#host.connectionEnded();
+    };
+    if (previous !== undefined && previous !== connection) previous.close();
+  }
+
+  /** The priming event (2025-11-25): an id and empty data, with the reconnection delay. */
+  prime(retryMs: number): void {
+    if (this.#host.store === undefined) return;
+    const seq = ++this.#seq;
+    this.#emit(seq, '', encodeSseEvent({ id: `${this.id}${SEPARATOR}${seq}`, retry: retryMs }));
+  }
+
+  /** Sends one message (JSON text): stored with an id when there is a store, written when connected. */
+  send(json: string): void {
+    if (this.#done) return;
+    if (this.#host.store === undefined) {
+      this.#connection?.write(encodeSseMessage(json));
+      return;
+    }
+    const seq = ++this.#seq;
+    this.#emit(seq, json, encodeSseMessage(json, `${this.id}${SEPARATOR}${seq}`));
+  }
+
+  /** Ends the stream: stored as complete, its connection closed once what was sent is written. */
+  finish(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#host.streamEnded(this);
+    const store = this.#host.store;
+    const close = (): void => {
+      if (store !== undefined) this.#settle(() => store.complete(this.#host.sessionId, this.id));
+      this.#connection?.close();
+    };
+    if (this.#chain) void this.#chain.then(close);
+    else close();
+  }
+
+  /** Closes the connection but not the stream (the client resumes with `GET` and `Last-Event-ID`). */
+  disconnect(): void {
+    this.#connection?.close();
+  }
+
+  /**
+   * Starts a resumption: until {@link completeResume} or {@link abortResume}, events sent are held (and stored) so
+   * that none falls between the replay being read and the new connection taking over.
+   */
+  beginResume(): void {
+    this.#backlog ??= [];
+  }
+
+  /** Drops a resumption that could not be served (its replay was unavailable). */
+  abortResume(): void {
+    const backlog = this.#backlog;
+    this.#backlog = undefined;
+    for (const held of backlog ?? []) this.#connection?.write(held.text);
+  }
+
+  /**
+   * Finishes a resumption on `connection`: writes the replayed events, then what was held meanwhile, and keeps the
+   * connection for what comes next (or closes it, when the stream has ended).
+   */
+  completeResume(connection: SseConnection, replay: EventReplay): void {
+    const backlog = this.#backlog ?? [];
+    this.#backlog = undefined;
+    this.attach(connection);
+    let last = -1;
+    for (const event of replay.events) {
+      if (event.data !== '') connection.write(encodeSseMessage(event.data, `${this.id}${SEPARATOR}${event.seq}`));
+      last = event.seq;
+    }
+    for (const held of backlog) if (held.seq > last) connection.write(held.text);
+    if (this.#done && !this.#chain) connection.close();
+  }
+
+  #emit(seq: number, data: string, text: string): void {
+    const store = this.#host.store!;
+    const write = (): void => {
+      if (this.#backlog !== undefined) this.#backlog.push({ seq, text });
+      else this.#connection?.write(text);
+    };
+    let appended: void | Promise<void> = undefined;
+    try {
+      appended = store.append({ sessionId: this.#host.sessionId, streamId: this.id, seq, data });
+    } catch (error) {
+      this.#host.report(error);
+    }
+    if (this.#chain === undefined && appended === undefined) {
+      write();
+      return;
+    }
+    const previous = this.#chain ?? Promise.resolve();
+    const next = previous
+      .then(() => appended)
+      .then(undefined, (error: unknown) => this.#host.report(error))
+      .then(write);
+    this.#chain = next;
+    void next.then(() => {
+      if (this.#chain === next) this.#chain = undefined;
+    });
+  }
+
+  #settle(operation: () => void | Promise<void>): void {
+    try {
+      const result = operation();
+      if (result) result.catch((error: unknown) => this.#host.report(error));
+    } catch (error) {
+      this.#host.report(error);
+    }
+  }
+}

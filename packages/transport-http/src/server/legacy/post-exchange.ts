@@ -1,0 +1,104 @@
+/**
+ * The answer to one legacy POST carrying requests (one request, or a 2025-03-26 batch): JSON when the response
+ * is the first thing the server sends for it, an SSE stream from the first related message on (a notification, or
+ * a request to the client such as sampling or elicitation). The stream ends once every request of the POST is
+ * answered.
+ */
+import type { RequestId } from '@wiremcp/protocol';
+import { emptyResponse, jsonResponse } from '../responses.js';
+import type { SseConnection } from '../sse-connection.js';
+import type { LegacyStream } from './legacy-stream.js';
+
+/** What an exchange needs from its session to stream. */
+export interface ExchangeHost {
+  /** Opens a new logical stream on a new connection (primed), or `undefined` when the stream limits are reached. */
+  openStream(): { stream: LegacyStream; connection: SseConnection } | undefined;
+}
+
+/** See the module comment. */
+export class PostExchange {
+  /** The HTTP response, once decided. */
+  readonly response: Promise<Response>;
+  /** Headers added to the response (e.g. `Mcp-Session-Id` on the initialize result). */
+  readonly headers: Record<string, string> | undefined;
+  readonly #host: ExchangeHost;
+  readonly #outstanding: Set<RequestId>;
+  #resolve!: (response: Response) => void;
+  #stream: LegacyStream | undefined;
+  #state: 'pending' | 'streaming' | 'done' = 'pending';
+
+  constructor(host: ExchangeHost, ids: Iterable<RequestId>, headers?: Record<string, string>) {
+    this.#host = host;
+    this.#outstanding = new Set(ids);
+    this.headers = headers;
+    this.response = new Promise((resolve) => (this.#resolve = resolve));
+  }
+
+  /** True once every request of the POST was answered (or the exchange was ended). */
+  get done(): boolean {
+    return this.#state === 'done';
+  }
+
+  /** The requests not answered yet. */
+  get outstanding(): ReadonlySet<RequestId> {
+    return this.#outstanding;
+  }
+
+  /**
+   * The stream to send a related message on, switching the answer to SSE; `undefined` when the exchange is done
+   * or no stream can be opened (the caller then routes the message elsewhere).
+   */
+  stream(): LegacyStream | undefined {
+    if (this.#state === 'streaming') return this.#stream;
+    if (this.#state === 'done') return undefined;
+    const opened = this.#host.openStream();
+    if (opened === undefined) return undefined;
+    this.#state = 'streaming';
+    this.#stream = opened.stream;
+    if (this.headers) for (const [name, value] of Object.entries(this.headers)) opened.connection.response.headers.set(name, value);
+    this.#resolve(opened.connection.response);
+    return opened.stream;
+  }
+
+  /** Delivers the response (JSON text) to the requests `ids`; ends the exchange once none is left. */
+  respond(json: string, ids: readonly RequestId[]): void {
+    for (const id of ids) this.#outstanding.delete(id);
+    if (this.#state === 'pending') {
+      this.#state = 'done';
+      this.#resolve(jsonResponse(200, json, this.headers));
+      return;
+    }
+    if (this.#state !== 'streaming') return;
+    this.#stream!.send(json);
+    if (this.#outstanding.size === 0) this.#end();
+  }
+
+  /** A request of the exchange was cancelled by the client: it gets no response; the exchange ends once none is left. */
+  cancelled(id: RequestId): void {
+    if (!this.#outstanding.delete(id) || this.#outstanding.size > 0) return;
+    if (this.#state === 'pending') {
+      // The client gave up on the request: end the POST without a body, as for one carrying no request.
+      this.#state = 'done';
+      this.#resolve(emptyResponse(202, this.headers));
+    } else this.#end();
+  }
+
+  /** SEP-1699 polling: closes the connection now (opening the stream first if needed); the client resumes. */
+  disconnect(): void {
+    this.stream()?.disconnect();
+  }
+
+  /** Ends the exchange because the session ended: a pending POST gets `fallback`, a stream is closed. */
+  abandon(fallback: () => Response): void {
+    if (this.#state === 'pending') {
+      this.#state = 'done';
+      this.#resolve(fallback());
+    } else this.#end();
+  }
+
+  #end(): void {
+    if (this.#state === 'done') return;
+    this.#state = 'done';
+    this.#stream?.finish();
+  }
+}

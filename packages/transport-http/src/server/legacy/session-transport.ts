@@ -1,0 +1,259 @@
+/**
+ * The transport of one legacy Streamable HTTP session, as the server's peer sees it: messages in from the
+ * session's POSTs, and every message out routed to exactly one stream (§Multiple Connections) —
+ * - a response to the POST that carried its request (JSON, or the last event of that POST's stream);
+ * - a message related to a request (progress, a log, a sampling or elicitation request) to that request's POST,
+ *   switching its answer to SSE, and to the standalone GET stream when that POST cannot stream any more;
+ * - anything else (list changes, server-wide logs) to the standalone GET stream, or to a bounded queue the next
+ *   GET receives.
+ */
+import type { MessageInfo, SendOptions, Transport } from '@wiremcp/jsonrpc';
+import { LocalError, type RequestId, type RpcMessage } from '@wiremcp/protocol';
+import type { EventStore } from '../event-store.js';
+import { rpcErrorResponse } from '../responses.js';
+import type { SseConnection, SsePool } from '../sse-connection.js';
+import { LegacyStream, parseEventId, type StreamHost } from './legacy-stream.js';
+import type { PostExchange } from './post-exchange.js';
+
+/** What the transport needs from its session and handler. */
+export interface SessionTransportHost {
+  readonly sessionId: string;
+  readonly store: EventStore | undefined;
+  readonly pool: SsePool;
+  readonly maxStreamsPerSession: number;
+  readonly maxQueuedEvents: number;
+  readonly retryMs: number;
+  readonly report: (error: unknown) => void;
+  /** True when new streams start with a priming event (2025-11-25 sessions with an event store). */
+  primes(): boolean;
+  /** A stream id unique within the session (no `_`). */
+  newStreamId(): string;
+  /** The transport closed (whoever closed it). */
+  closed(): void;
+}
+
+const RESOLVED = Promise.resolve();
+
+function sessionEnded(): Response {
+  return rpcErrorResponse(404, null, -32600, 'Session not found: the session ended');
+}
+
+/** See the module comment. */
+export class SessionTransport implements Transport, StreamHost {
+  onmessage: ((message: unknown, info?: MessageInfo) => void) | undefined;
+  onerror: ((error: Error) => void) | undefined;
+  onclose: (() => void) | undefined;
+  readonly #host: SessionTransportHost;
+  readonly #exchanges = new Map<RequestId, PostExchange>();
+  #streams: Map<string, LegacyStream> | undefined;
+  #standalone: LegacyStream | undefined;
+  #queue: string[] | undefined;
+  #connections = 0;
+  #closed = false;
+
+  constructor(host: SessionTransportHost) {
+    this.#host = host;
+  }
+
+  get sessionId(): string {
+    return this.#host.sessionId;
+  }
+  get store(): EventStore | undefined {
+    return this.#host.store;
+  }
+  get report(): (error: unknown) => void {
+    return this.#host.report;
+  }
+
+  /** True while a POST awaits its answer or a stream is connected: the session is in use, not idle. */
+  get busy(): boolean {
+    return this.#exchanges.size > 0 || this.#connections > 0;
+  }
+
+  get isClosed(): boolean {
+    return this.#closed;
+  }
+
+  start(): Promise<void> {
+    return RESOLVED;
+  }
+
+  /** True when a request with this id is still being answered in this session. */
+  hasRequest(id: RequestId): boolean {
+    return this.#exchanges.has(id);
+  }
+
+  /** Routes the answers to the requests of `exchange` to it. */
+  register(exchange: PostExchange): void {
+    for (const id of exchange.outstanding) this.#exchanges.set(id, exchange);
+  }
+
+  /** Hands a message of a POST to the server; a client's cancellation ends the cancelled request's POST. */
+  deliver(message: unknown, info: MessageInfo): void {
+    this.onmessage?.(message, info);
+    const m = message as { method?: unknown; params?: { requestId?: unknown } };
+    if (m.method === 'notifications/cancelled') {
+      const id = m.params?.requestId as RequestId | undefined;
+      const exchange = id === undefined ? undefined : this.#exchanges.get(id);
+      if (exchange !== undefined) {
+        this.#exchanges.delete(id!);
+        exchange.cancelled(id!);
+      }
+    }
+  }
+
+  send(message: RpcMessage | RpcMessage[], options?: SendOptions): Promise<void> {
+    if (this.#closed) return Promise.reject(new LocalError('NOT_CONNECTED', 'The HTTP session has ended'));
+    const json = JSON.stringify(message);
+    if (Array.isArray(message)) {
+      const ids = message
+        .map((response) => (response as { id?: RequestId }).id)
+        .filter((id): id is RequestId => id !== undefined && id !== null);
+      const exchange = ids.length > 0 ? this.#exchanges.get(ids[0]!) : undefined;
+      for (const id of ids) this.#exchanges.delete(id);
+      exchange?.respond(json, ids);
+      return RESOLVED;
+    }
+    const m = message as { method?: unknown; id?: RequestId | null };
+    if (m.method === undefined) {
+      const id = m.id;
+      const exchange = id === undefined || id === null ? undefined : this.#exchanges.get(id);
+      if (exchange !== undefined) {
+        this.#exchanges.delete(id!);
+        exchange.respond(json, [id!]);
+      } else if (id === null) this.#toStandalone(json);
+      return RESOLVED;
+    }
+    const related = options?.relatedRequestId;
+    const stream = related === undefined ? undefined : this.#exchanges.get(related)?.stream();
+    if (stream !== undefined) stream.send(json);
+    else this.#toStandalone(json);
+    return RESOLVED;
+  }
+
+  /** Opens a POST's stream (the {@link PostExchange} host). */
+  openStream(): { stream: LegacyStream; connection: SseConnection } | undefined {
+    const connection = this.#openConnection();
+    if (connection === undefined) return undefined;
+    const stream = this.#newStream();
+    stream.attach(connection);
+    if (this.#host.primes()) stream.prime(this.#host.retryMs);
+    return { stream, connection };
+  }
+
+  /** Why a new stream cannot be opened now (`undefined` when it can). */
+  streamRefusal(): { status: number; message: string } | undefined {
+    if (this.#closed) return { status: 404, message: 'Session not found: the session ended' };
+    if (this.#connections >= this.#host.maxStreamsPerSession) return { status: 429, message: 'Too many open streams in this session' };
+    if (!this.#host.pool.hasRoom()) return { status: 503, message: 'Too many open streams; try again later' };
+    return undefined;
+  }
+
+  /** True while the standalone GET stream has a connection. */
+  get standaloneConnected(): boolean {
+    return this.#standalone?.connected === true;
+  }
+
+  /** Opens the standalone GET stream (the caller checked {@link streamRefusal}); queued messages go out first. */
+  openStandalone(): SseConnection {
+    const connection = this.#openConnection()!;
+    this.#standalone?.finish();
+    const stream = this.#newStream();
+    this.#standalone = stream;
+    stream.attach(connection);
+    if (this.#host.primes()) stream.prime(this.#host.retryMs);
+    const queue = this.#queue;
+    this.#queue = undefined;
+    for (const json of queue ?? []) stream.send(json);
+    return connection;
+  }
+
+  /** Closes the connection of the standalone stream, not the stream (SEP-1699 polling). */
+  disconnectStandalone(): void {
+    this.#standalone?.disconnect();
+  }
+
+  /**
+   * Resumes the stream named by `lastEventId` on a new connection (the caller checked {@link streamRefusal}):
+   * replays what the store kept after it, then carries what comes next if the stream runs in this process.
+   * Resolves with the connection's response, or `undefined` when the event id is unknown or its events are gone.
+   */
+  async resume(lastEventId: string): Promise<Response | undefined> {
+    const store = this.#host.store;
+    const parsed = parseEventId(lastEventId);
+    if (store === undefined || parsed === undefined) return undefined;
+    const live = this.#streams?.get(parsed.streamId);
+    live?.beginResume();
+    let replay;
+    try {
+      replay = await store.replay(this.#host.sessionId, parsed.streamId, parsed.seq);
+    } catch (error) {
+      this.#host.report(error);
+    }
+    if (replay === undefined || this.#closed || this.streamRefusal() !== undefined) {
+      live?.abortResume();
+      return undefined;
+    }
+    const connection = this.#openConnection()!;
+    if (live !== undefined && !live.done) {
+      live.completeResume(connection, replay);
+      return connection.response;
+    }
+    // The stream is not running here (it ended, or another process runs it): replay what is stored, then close.
+    const stream = new LegacyStream(this, parsed.streamId);
+    stream.completeResume(connection, replay);
+    connection.close();
+    return connection.response;
+  }
+
+  connectionEnded(): void {
+    this.#connections -= 1;
+  }
+
+  streamEnded(stream: LegacyStream): void {
+    this.#streams?.delete(stream.id);
+    if (this.#standalone === stream) this.#standalone = undefined;
+  }
+
+  close(): Promise<void> {
+    if (this.#closed) return RESOLVED;
+    this.#closed = true;
+    const exchanges = new Set(this.#exchanges.values());
+    this.#exchanges.clear();
+    for (const exchange of exchanges) exchange.abandon(sessionEnded);
+    for (const stream of [...(this.#streams?.values() ?? [])]) stream.finish();
+    this.#queue = undefined;
+    const onclose = this.onclose;
+    this.onmessage = this.onerror = this.onclose = undefined;
+    onclose?.();
+    this.#host.closed();
+    return RESOLVED;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  #openConnection(): SseConnection | undefined {
+    if (this.streamRefusal() !== undefined) return undefined;
+    this.#connections += 1;
+    return this.#host.pool.open();
+  }
+
+  #newStream(): LegacyStream {
+    const stream = new LegacyStream(this, this.#host.newStreamId());
+    (this.#streams ??= new Map()).set(stream.id, stream);
+    return stream;
+  }
+
+  #toStandalone(json: string): void {
+    const standalone = this.#standalone;
+    if (standalone !== undefined && (standalone.connected || this.#host.store !== undefined)) {
+      standalone.send(json);
+      return;
+    }
+    const queue = (this.#queue ??= []);
+    if (queue.length >= this.#host.maxQueuedEvents) queue.shift();
+    if (this.#host.maxQueuedEvents > 0) queue.push(json);
+  }
+}

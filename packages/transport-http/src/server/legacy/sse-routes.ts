@@ -1,0 +1,53 @@
+/**
+ * The endpoints of the deprecated 2024-11-05 HTTP+SSE transport, when enabled: `GET` on the SSE path (or on the
+ * MCP endpoint without a session) opens a session and announces `<messages path>?sessionId=<id>`; `POST` there
+ * delivers one message and answers 202, the server's answers travelling on the session's stream.
+ */
+import { describeInvalid, messageKind, MessageKind } from '@wiremcp/jsonrpc';
+import { authorizeMessage, findSession, type Call, type HandlerCore } from '../call.js';
+import { httpMessageInfo } from '../message-info.js';
+import { rpcErrorResponse } from '../responses.js';
+import { retryAfter } from './http-session.js';
+import { newSessionId } from './session-registry.js';
+import { SseSession } from './sse-session.js';
+
+/** Opens a 2024-11-05 session (the caller checked `Accept`). */
+export async function openSseSession(core: HandlerCore, call: Call, messagesPath: string): Promise<Response> {
+  if (!core.registry.hasRoom())
+    return rpcErrorResponse(503, null, -32603, 'Too many sessions; try again later', undefined, retryAfter(503));
+  if (!core.pool.hasRoom())
+    return rpcErrorResponse(503, null, -32603, 'Too many open streams; try again later', undefined, retryAfter(503));
+  const reservation = core.registry.reserve();
+  try {
+    const stream = core.pool.open();
+    const session = new SseSession(newSessionId(), call.principalKey, stream, core.now(), (ended) => core.registry.remove(ended));
+    try {
+      await session.open(core.server, `${messagesPath}?sessionId=${encodeURIComponent(session.id)}`);
+    } catch (error) {
+      stream.close();
+      throw error;
+    }
+    core.registry.add(session);
+    return stream.response;
+  } finally {
+    reservation.release();
+  }
+}
+
+/** Delivers one POSTed message to its 2024-11-05 session (`?sessionId=`), answering 202. */
+export async function serveSseMessage(core: HandlerCore, call: Call, sessionId: string | null, body: unknown): Promise<Response> {
+  if (sessionId === null) return rpcErrorResponse(400, null, -32600, 'Bad request: the sessionId query parameter is required');
+  const found = await findSession(core, call, sessionId);
+  if (found instanceof Response) return found;
+  if (!(found instanceof SseSession)) return rpcErrorResponse(404, null, -32600, 'Session not found on this endpoint');
+  if (Array.isArray(body))
+    return rpcErrorResponse(400, null, -32600, 'Invalid request: JSON-RPC batches are not supported by this transport');
+  if (messageKind(body) === MessageKind.Invalid) {
+    const invalid = describeInvalid(body);
+    return rpcErrorResponse(400, invalid.id, invalid.code, invalid.message);
+  }
+  const forbidden = authorizeMessage(core, call, body);
+  if (forbidden) return forbidden;
+  found.deliver(body, httpMessageInfo(call.request, call.principal, { sessionId: found.id }), core.now());
+  return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+}

@@ -1,0 +1,101 @@
+/**
+ * The legacy Streamable HTTP requests on the MCP endpoint (2025-03-26 … 2025-11-25): `initialize` opens a session;
+ * every later POST, GET and DELETE names it with `Mcp-Session-Id` (400 without, 404 for one that is unknown, ended
+ * or another principal's) and, from 2025-06-18, states the negotiated revision in `MCP-Protocol-Version` (400 for
+ * another one; absent means the session's own).
+ */
+import { describeInvalid, messageKind, MessageKind } from '@wiremcp/jsonrpc';
+import type { RequestId, RpcRequest } from '@wiremcp/protocol';
+import { authorizeMessage, findSession, type Call, type HandlerCore } from '../call.js';
+import { httpMessageInfo } from '../message-info.js';
+import { emptyResponse, rpcErrorResponse } from '../responses.js';
+import { classifyPost, HttpSession, retryAfter } from './http-session.js';
+import { newSessionId } from './session-registry.js';
+
+function idOf(body: unknown): RequestId | null {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** Serves `initialize`: a new session, whose id the response carries when the handshake succeeds. */
+export async function serveInitialize(core: HandlerCore, call: Call, body: unknown): Promise<Response> {
+  if (call.request.headers.get('mcp-session-id') !== null) {
+    return rpcErrorResponse(400, idOf(body), -32600, 'Invalid request: initialize must be sent without Mcp-Session-Id');
+  }
+  if (messageKind(body) !== MessageKind.Request) {
+    const invalid = describeInvalid(body);
+    return rpcErrorResponse(400, invalid.id, invalid.code, invalid.message);
+  }
+  const forbidden = authorizeMessage(core, call, body);
+  if (forbidden) return forbidden;
+  if (!core.registry.hasRoom()) {
+    return rpcErrorResponse(503, idOf(body), -32603, 'Too many sessions; try again later', undefined, retryAfter(503));
+  }
+  const reservation = core.registry.reserve();
+  try {
+    const session = new HttpSession(core.sessionHost, newSessionId(), call.principalKey);
+    await session.connect();
+    const info = httpMessageInfo(call.request, call.principal, { sessionId: session.id });
+    const { response, opened } = await session.initialize(body as RpcRequest, info);
+    if (opened) core.registry.add(session);
+    return response;
+  } finally {
+    reservation.release();
+  }
+}
+
+/** Checks the session and revision headers of a request in a session: the session, or the response to send. */
+async function sessionOf(core: HandlerCore, call: Call, body: unknown): Promise<HttpSession | Response> {
+  const id = call.request.headers.get('mcp-session-id');
+  if (id === null) {
+    return rpcErrorResponse(400, idOf(body), -32600, 'Bad request: the Mcp-Session-Id header is required (send initialize first)');
+  }
+  const found = await findSession(core, call, id.trim());
+  if (found instanceof Response) return found;
+  if (!(found instanceof HttpSession)) return rpcErrorResponse(404, null, -32600, 'Session not found on this endpoint');
+  const version = call.request.headers.get('mcp-protocol-version');
+  if (version !== null && found.protocolVersion !== undefined && version.trim() !== found.protocolVersion) {
+    return rpcErrorResponse(
+      400,
+      idOf(body),
+      -32600,
+      `Bad request: MCP-Protocol-Version ${JSON.stringify(version.trim().slice(0, 32))} is not this session's (${found.protocolVersion})`,
+    );
+  }
+  return found;
+}
+
+/** Serves a POST in a session: its messages go to the session's connection. */
+export async function serveSessionPost(core: HandlerCore, call: Call, body: unknown): Promise<Response> {
+  const session = await sessionOf(core, call, body);
+  if (session instanceof Response) return session;
+  const post = classifyPost(body);
+  if (post === undefined) {
+    if (Array.isArray(body))
+      return rpcErrorResponse(400, null, -32600, 'Invalid request: the batch holds an element that is not a JSON-RPC message');
+    const invalid = describeInvalid(body);
+    return rpcErrorResponse(400, invalid.id, invalid.code, invalid.message);
+  }
+  if (Array.isArray(body) && body.length === 0) return rpcErrorResponse(400, null, -32600, 'Invalid request: empty batch');
+  const refused = session.postRefusal(post);
+  if (refused) return refused;
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const forbidden = authorizeMessage(core, call, message);
+    if (forbidden) return forbidden;
+  }
+  return session.post(call.request, post, call.principal);
+}
+
+/** Serves a GET in a session: the standalone stream or a resumption. */
+export async function serveSessionGet(core: HandlerCore, call: Call): Promise<Response> {
+  const session = await sessionOf(core, call, undefined);
+  return session instanceof Response ? session : session.get(call.request);
+}
+
+/** Serves a DELETE: the session ends. */
+export async function serveSessionDelete(core: HandlerCore, call: Call): Promise<Response> {
+  const session = await sessionOf(core, call, undefined);
+  if (session instanceof Response) return session;
+  await session.end();
+  return emptyResponse(200);
+}

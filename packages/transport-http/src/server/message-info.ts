@@ -1,0 +1,46 @@
+/**
+ * The `MessageInfo` a request's messages carry to handlers (`ctx.transportInfo`): its headers (lower-cased names,
+ * built on first read only), the authenticated principal, and for legacy sessions the session id and the stream
+ * controls of SEP-1699 polling.
+ */
+import type { MessageInfo } from '@wiremcp/jsonrpc';
+
+/** What a legacy session adds to a message's info. */
+export interface SessionInfo {
+  /** The `Mcp-Session-Id`. */
+  readonly sessionId: string;
+  /**
+   * Closes the connection of this request's SSE stream without ending the stream (SEP-1699 polling): the client
+   * reconnects with `GET` and `Last-Event-ID` and receives what was sent meanwhile. Only offered when the handler
+   * has an event store; a no-op for a request answered with JSON.
+   */
+  readonly closeSseStream?: () => void;
+  /** Closes the connection of the session's standalone GET stream the same way. */
+  readonly closeStandaloneSseStream?: () => void;
+}
+
+/** The info of the messages of one HTTP request. */
+export function httpMessageInfo(request: Request, auth: unknown, session?: SessionInfo): MessageInfo {
+  let headers: Record<string, string> | undefined;
+  const info: { headers: Readonly<Record<string, string>>; auth?: unknown } & Partial<SessionInfo> = {
+    // An own enumerable getter: a copy of the info (`{ ...info }`, as batches make) reads it.
+    get headers(): Readonly<Record<string, string>> {
+      if (headers === undefined) {
+        const record: Record<string, string> = {};
+        request.headers.forEach((value, name) => {
+          record[name] = value;
+        });
+        headers = record;
+      }
+      return headers;
+    },
+  };
+  if (auth !== undefined) info.auth = auth;
+  if (session !== undefined) {
+    (info as { sessionId: string }).sessionId = session.sessionId;
+    if (session.closeSseStream) (info as { closeSseStream: () => void }).closeSseStream = session.closeSseStream;
+    if (session.closeStandaloneSseStream)
+      (info as { closeStandaloneSseStream: () => void }).closeStandaloneSseStream = session.closeStandaloneSseStream;
+  }
+  return info;
+}

@@ -1,0 +1,88 @@
+/**
+ * Serving one 2026-07-28 POST: the server's `dispatch` with the request's signal, answered as JSON when nothing was
+ * streamed, or as a request-scoped SSE stream from the first notification on (a `subscriptions/listen` always
+ * streams). Closing that stream is cancellation: the dispatch is aborted and nothing more is sent.
+ */
+import type { MessageInfo } from '@wiremcp/jsonrpc';
+import { LocalError, type RpcNotification, type RpcRequest, type RpcResponse } from '@wiremcp/protocol';
+import { encodeSseMessage } from '../sse/encode.js';
+import { emptyResponse, jsonResponse, modernStatusFor, rpcErrorResponse } from './responses.js';
+import type { HttpServable } from './servable.js';
+import type { SseConnection, SsePool } from './sse-connection.js';
+
+/** What serving a 2026-07-28 request needs from the handler. */
+export interface ModernHost {
+  readonly server: HttpServable;
+  readonly pool: SsePool;
+  readonly report: (error: unknown) => void;
+}
+
+const CANCELLED = new LocalError('REQUEST_CANCELLED', 'The client closed the request');
+
+/** Serves a 2026-07-28 notification: dispatched, then 202. */
+export async function serveModernNotification(host: ModernHost, message: RpcNotification, info: MessageInfo): Promise<Response> {
+  await host.server.dispatch(message, { info, notify: () => {} });
+  return emptyResponse(202);
+}
+
+/** Serves a 2026-07-28 request; see the module comment. */
+export function serveModernRequest(host: ModernHost, message: RpcRequest, info: MessageInfo, request: Request): Promise<Response> {
+  const listen = message.method === 'subscriptions/listen';
+  if (listen && !host.pool.hasRoom()) {
+    return Promise.resolve(
+      rpcErrorResponse(503, message.id, -32603, 'Too many open streams; try again later', undefined, { 'retry-after': '5' }),
+    );
+  }
+  return new Promise<Response>((resolve) => {
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(CANCELLED);
+    const clientSignal = request.signal;
+    clientSignal.addEventListener('abort', onAbort, { once: true });
+    let connection: SseConnection | undefined;
+    let settled = false;
+    const answer = (response: Response): void => {
+      if (settled) return;
+      settled = true;
+      resolve(response);
+    };
+    const openStream = (): SseConnection | undefined => {
+      if (connection !== undefined) return connection;
+      if (settled || !host.pool.hasRoom()) return undefined;
+      connection = host.pool.open();
+      // Closed by the client (cancellation), or by the handler shutting down: either way the request is over.
+      connection.onclosed = () => controller.abort(CANCELLED);
+      answer(connection.response);
+      return connection;
+    };
+    const notify = (notification: RpcNotification): void => {
+      // Without room for a stream, request-scoped notifications (progress, logs) are dropped; the answer is JSON.
+      openStream()?.write(encodeSseMessage(JSON.stringify(notification)));
+    };
+    if (listen) openStream();
+    host.server
+      .dispatch(message, { info, signal: controller.signal, notify })
+      .then(
+        (response) => finish(response),
+        (error: unknown) => {
+          host.report(error);
+          finish({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'Internal error' } });
+        },
+      )
+      .finally(() => clientSignal.removeEventListener('abort', onAbort));
+
+    function finish(response: RpcResponse | undefined): void {
+      if (connection !== undefined) {
+        if (response !== undefined && !controller.signal.aborted) connection.write(encodeSseMessage(JSON.stringify(response)));
+        connection.close();
+        return;
+      }
+      if (response === undefined) {
+        // Aborted before anything was sent: the client is gone, the status is never seen.
+        answer(emptyResponse(204));
+        return;
+      }
+      const status = 'error' in response ? modernStatusFor(response.error.code) : 200;
+      answer(jsonResponse(status, JSON.stringify(response)));
+    }
+  });
+}

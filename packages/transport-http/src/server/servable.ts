@@ -1,0 +1,85 @@
+/**
+ * What the HTTP handler needs from the things it is given, described structurally so that this package depends on
+ * neither `@wiremcp/server` nor `@wiremcp/auth`: a client-only user installs neither. `McpServer` satisfies
+ * {@link HttpServable}; `createRequestAuthenticator` of `@wiremcp/auth/server` satisfies {@link HttpAuthenticator}.
+ */
+import type { LogLevel, RpcNotification, RpcResponse } from '@wiremcp/protocol';
+import type { MessageInfo, Transport } from '@wiremcp/jsonrpc';
+
+/** What `dispatch` is given besides the message (the shape of `@wiremcp/server`'s `DispatchExchange`). */
+export interface HttpDispatchExchange {
+  readonly info?: MessageInfo;
+  readonly signal?: AbortSignal;
+  notify(message: RpcNotification): void | Promise<void>;
+}
+
+/**
+ * The state of a legacy session as a server holds it (the shape of `@wiremcp/server`'s `LegacySession`): what
+ * {@link SessionState} records, and what `connect(transport, { restore })` gives back to a server on another
+ * process.
+ */
+export interface LegacySessionSnapshot {
+  readonly protocolVersion: string;
+  readonly clientCapabilities: object;
+  readonly clientInfo: object | undefined;
+  readonly logLevel: LogLevel | undefined;
+  readonly subscriptions: ReadonlySet<string> | readonly string[];
+  readonly initialized: boolean;
+}
+
+/** One connection a server serves (the shape of `@wiremcp/server`'s `ServerConnection`). */
+export interface HttpServedConnection {
+  /** The legacy session once `initialize` succeeded (or once restored). */
+  readonly session: LegacySessionSnapshot | undefined;
+  /** Ends the connection gracefully: listen streams ended, requests in progress given `graceMs`. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** A tool's definition, as far as the handler reads it (`x-mcp-header` annotations of its `inputSchema`). */
+export interface HttpToolDefinition {
+  readonly inputSchema?: unknown;
+}
+
+/**
+ * The MCP server the handler serves (`McpServer` of `@wiremcp/server`): `dispatch` serves each 2026-07-28 POST,
+ * `connect` serves each legacy session over a transport of this package's making.
+ */
+export interface HttpServable {
+  dispatch(message: unknown, exchange: HttpDispatchExchange): Promise<RpcResponse | undefined>;
+  /**
+   * Serves a transport. With `options.restore`, the connection starts with that legacy session already open
+   * (a session created on another process, rehydrated from a shared {@link SessionStore}).
+   */
+  connect(transport: Transport, options?: { restore?: LegacySessionSnapshot }): Promise<HttpServedConnection>;
+  /**
+   * The definition of an enabled tool, for checking `Mcp-Param-*` headers against `x-mcp-header` annotations.
+   * Optional: without it those headers are not checked.
+   */
+  tool?(name: string): HttpToolDefinition | undefined;
+}
+
+/** What the handler tells the authenticator about a request (`AuthenticateContext` of `@wiremcp/auth/server`). */
+export interface HttpAuthContext {
+  /** The public URL of the MCP endpoint the request addressed. */
+  readonly resource: URL;
+  /** The JSON-RPC method, when known. */
+  readonly method?: string;
+  /** The tool or prompt name, or the resource URI, when known. */
+  readonly name?: string;
+}
+
+/** The outcome of {@link HttpAuthenticator.authenticate}: the caller, or the response to send instead. */
+export type HttpAuthResult =
+  { readonly principal: unknown; readonly headers?: Readonly<Record<string, string>> } | { readonly response: Response };
+
+/**
+ * The resource-server hook (`RequestAuthenticator` of `@wiremcp/auth/server`). The handler routes
+ * `protectedResourceMetadata` first, calls `authenticate` for every request (each 2026-07-28 request on its own;
+ * legacy requests before their body is read), and `authorize` for each message of a 2025-03-26 batch and for
+ * legacy messages once their method is known.
+ */
+export interface HttpAuthenticator {
+  authenticate(request: Request, context: HttpAuthContext): Promise<HttpAuthResult>;
+  authorize(principal: unknown, context: HttpAuthContext): Response | undefined;
+  protectedResourceMetadata(request: Request): Response | undefined;
+}

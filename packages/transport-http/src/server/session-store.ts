@@ -1,0 +1,76 @@
+/**
+ * Where the state of legacy sessions (2025-03-26 … 2025-11-25 Streamable HTTP) is recorded: everything needed to
+ * serve a session again on a process that did not open it — its id, the negotiated revision, what the client
+ * declared, its log level and resource subscriptions, and the principal it is bound to. The live part of a session
+ * (its connection, its open streams) stays in the process serving it.
+ */
+
+/** The recorded state of one legacy session. Plain data: it serialises as JSON. */
+export interface SessionState {
+  /** The `Mcp-Session-Id`. */
+  readonly id: string;
+  /** The negotiated legacy revision. */
+  readonly protocolVersion: string;
+  /** The client's capabilities, as declared in `initialize`. */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /** The client's `clientInfo`, as sent in `initialize`. */
+  readonly clientInfo?: Readonly<Record<string, unknown>>;
+  /** The level set with `logging/setLevel`, when set. */
+  readonly logLevel?: string;
+  /** The URIs subscribed to with `resources/subscribe`. */
+  readonly subscriptions: readonly string[];
+  /** True once `notifications/initialized` arrived. */
+  readonly initialized: boolean;
+  /** The key of the authenticated principal the session is bound to, when authentication is on. */
+  readonly principalKey?: string;
+  /** When the session was opened (ms since the epoch). */
+  readonly createdAt: number;
+}
+
+/**
+ * A store of session states. The handler writes a session's state when it opens and whenever the state changes
+ * (`notifications/initialized`, `logging/setLevel`, `resources/(un)subscribe`), `touch`es active sessions at most
+ * once per sweep, deletes ended ones, and calls `get` only for a session id this process does not serve.
+ *
+ * A shared implementation (several processes behind one address) must:
+ * - make `set` visible to every process before the response that carries a new `Mcp-Session-Id` is sent (the
+ *   client's next request may reach another process);
+ * - expire a record that is not `touch`ed or `set` for the handler's `sessionIdleTimeoutMs`, and return
+ *   `undefined` for it afterwards (the client then gets 404 and initializes again);
+ * - make `delete` final: a deleted id is never served again anywhere;
+ * - and, for delivery across processes, pair with an {@link EventStore} shared the same way. Server-initiated
+ *   messages (a sampling request, a list change) are delivered only by the process that holds the session live:
+ *   routing them to another process is beyond this interface.
+ */
+export interface SessionStore {
+  get(id: string): SessionState | undefined | Promise<SessionState | undefined>;
+  set(state: SessionState): void | Promise<void>;
+  touch(id: string): void | Promise<void>;
+  delete(id: string): void | Promise<void>;
+}
+
+/** The default {@link SessionStore}: a map in this process's memory (the handler caps its size with `maxSessions`). */
+export class MemorySessionStore implements SessionStore {
+  readonly #states = new Map<string, SessionState>();
+
+  /** States held (for diagnostics and tests). */
+  get size(): number {
+    return this.#states.size;
+  }
+
+  get(id: string): SessionState | undefined {
+    return this.#states.get(id);
+  }
+
+  set(state: SessionState): void {
+    this.#states.set(state.id, state);
+  }
+
+  touch(): void {
+    // Expiry is the handler's own sweep in a single process.
+  }
+
+  delete(id: string): void {
+    this.#states.delete(id);
+  }
+}
