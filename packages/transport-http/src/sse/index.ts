@@ -1,2 +1,2 @@
-// The sse half of @wiremcp/transport-http; its exports are listed here as they are written.
-export {};
+// Server-Sent Events: the incremental parser (client side).
+export { SseParser, DEFAULT_MAX_SSE_EVENT_BYTES, type ParsedSseEvent, type SseParserOptions } from './parse.js';
