@@ -19,6 +19,8 @@ export interface Driven<T extends Transport> {
   ): Promise<{ result?: unknown; error?: { code: number; message: string; data?: unknown } }>;
   /** Resolves once a delivered message matches. */
   delivered(predicate: (message: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** Resolves once a reported error matches. */
+  reported(predicate: (error: Error) => boolean): Promise<Error>;
 }
 
 const open = new Set<Transport>();
@@ -27,6 +29,7 @@ const open = new Set<Transport>();
 export async function drive<T extends Transport>(transport: T): Promise<Driven<T>> {
   const waiters: Array<{ predicate: (message: Record<string, unknown>) => boolean; resolve: (message: Record<string, unknown>) => void }> =
     [];
+  const errorWaiters: Array<{ predicate: (error: Error) => boolean; resolve: (error: Error) => void }> = [];
   const driven: Driven<T> = {
     transport,
     messages: [],
@@ -42,6 +45,11 @@ export async function drive<T extends Transport>(transport: T): Promise<Driven<T
       if (found !== undefined) return Promise.resolve(found as Record<string, unknown>);
       return new Promise((resolve) => waiters.push({ predicate, resolve }));
     },
+    reported: (predicate) => {
+      const found = driven.errors.find(predicate);
+      if (found !== undefined) return Promise.resolve(found);
+      return new Promise((resolve) => errorWaiters.push({ predicate, resolve }));
+    },
   };
   transport.onmessage = (message) => {
     driven.messages.push(message);
@@ -52,7 +60,15 @@ export async function drive<T extends Transport>(transport: T): Promise<Driven<T
       }
     }
   };
-  transport.onerror = (error) => driven.errors.push(error);
+  transport.onerror = (error) => {
+    driven.errors.push(error);
+    for (const waiter of [...errorWaiters]) {
+      if (waiter.predicate(error)) {
+        errorWaiters.splice(errorWaiters.indexOf(waiter), 1);
+        waiter.resolve(error);
+      }
+    }
+  };
   transport.onclose = () => (driven.closed = true);
   await transport.start();
   open.add(transport);
