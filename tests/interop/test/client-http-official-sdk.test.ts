@@ -175,6 +175,12 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
 
+/** A tool input schema whose `region` is mirrored into `Mcp-Param-Region` (the SDK's schema type has no slot for it). */
+const ROUTE_SCHEMA = {
+  type: 'object',
+  properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, query: { type: 'string' } },
+} as unknown as Parameters<typeof fromJsonSchema>[0];
+
 function v2Server(): V2McpServer {
   const s = new V2McpServer({ name: 'official-v2', version: '2.4.0' }, { capabilities: { tools: { listChanged: true } } });
   s.registerTool(
@@ -196,10 +202,7 @@ function v2Server(): V2McpServer {
   s.registerTool(
     'route',
     {
-      inputSchema: fromJsonSchema<{ region?: string; query?: string }>({
-        type: 'object',
-        properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, query: { type: 'string' } },
-      }),
+      inputSchema: fromJsonSchema<{ region?: string; query?: string }>(ROUTE_SCHEMA),
     },
     async (args) => ({ content: [{ type: 'text', text: `routed ${args.region ?? '<none>'}` }] }),
   );

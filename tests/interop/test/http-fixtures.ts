@@ -64,14 +64,23 @@ export function serveWeb(handle: (request: Request) => Promise<Response>): Promi
     res.on('close', () => aborted.abort());
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-    const request = new Request(`${origin}${req.url}`, { method: req.method, headers, body, signal: aborted.signal });
-    const response = await handle(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
+    const init: RequestInit = { method: req.method, headers, signal: aborted.signal };
+    if (body !== undefined) init.body = new Uint8Array(body);
+    const response = await handle(new Request(`${origin}${req.url}`, init));
+    const out: Record<string, string> = {};
+    response.headers.forEach((value, name) => (out[name] = value));
+    res.writeHead(response.status, out);
     res.flushHeaders();
     if (response.body) {
-      for await (const chunk of response.body) {
-        if (res.destroyed) break;
-        res.write(chunk);
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (res.destroyed) {
+          await reader.cancel().catch(() => undefined);
+          break;
+        }
+        res.write(value);
       }
     }
     res.end();

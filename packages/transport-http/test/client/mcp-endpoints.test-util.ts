@@ -70,7 +70,7 @@ class SessionTransport implements Transport {
     if (post) {
       write(post, message);
       if (m.method === undefined && m.id === related) {
-        this.posts.delete(related);
+        this.posts.delete(related!);
         post.end();
       }
     } else if (this.get) write(this.get, message);
