@@ -65,6 +65,7 @@ const ALLOWED: Record<string, string[]> = {
     'node:util',
   ],
   process: ['@wiremcp/jsonrpc', '@wiremcp/transport-stdio', 'node:child_process', 'node:os', 'node:stream', 'node:util'],
+  'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol'],
   auth: [
     'jose',
     'oauth4webapi',
@@ -78,9 +79,9 @@ const ALLOWED: Record<string, string[]> = {
   ],
 };
 
-const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server', 'auth'];
+const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server', 'auth', 'transport-http'];
 /** Node-only subpaths of otherwise web-standard packages (their `./node` entry), skipped by the web-standard check. */
-const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node' };
+const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node', 'transport-http': 'node' };
 const NO_RUNTIME_DEPENDENCIES: Record<string, string[]> = { protocol: [], framing: [], jsonrpc: ['@wiremcp/protocol'] };
 
 describe('dependencies and imports', () => {
@@ -150,6 +151,7 @@ describe('pinned exports', () => {
     'transport-stdio': ['.', './package.json'],
     process: ['.', './package.json'],
     auth: ['.', './client', './node', './package.json', './server'],
+    'transport-http': ['.', './node', './package.json'],
   };
 
   test.each(Object.entries(EXPORT_KEYS))('%s export paths', (dir, keys) => {
@@ -354,6 +356,21 @@ describe('pinned exports', () => {
       'runTokenRequest',
       'selectScopes',
       'splitScopes',
+    ],
+    'transport-http': [
+      'DEFAULT_CLOSE_TIMEOUT_MS',
+      'DEFAULT_ENDPOINT_TIMEOUT_MS',
+      'DEFAULT_MAX_AUTH_RETRIES',
+      'DEFAULT_MAX_RESPONSE_BYTES',
+      'DEFAULT_MAX_SSE_EVENT_BYTES',
+      'DEFAULT_RECONNECT',
+      'MemoryHttpTransportCache',
+      'SseClientTransport',
+      'SseParser',
+      'StreamableHttpClientTransport',
+      'encodeHeaderValue',
+      'httpTransportFactory',
+      'scanToolHeaders',
     ],
     'auth/node': ['FileAuthStore', 'MAX_STORE_FILE_BYTES', 'nodeResolveHost', 'openBrowser', 'startLoopbackUserAgent'],
   };
