@@ -83,7 +83,7 @@ describe('era detection', () => {
     await client.close();
   });
 
-  test('-32022 with a modern version that was just tried: no loop, no fallback', async () => {
+  test('-32022 listing the very version that was refused: one more try with it, then no loop, no fallback', async () => {
     const fake = await scripted((method, params) => {
       const version = (params?._meta as Record<string, unknown>)[MetaKey.protocolVersion];
       throw new RpcError(-32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: version });
@@ -92,7 +92,24 @@ describe('era detection', () => {
     const error = await client.connect(fake.transport).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LocalError);
     expect(error).toMatchObject({ code: 'UNSUPPORTED_PROTOCOL_VERSION', details: { supported: ['2026-07-28'] } });
-    expect(fake.methods()).toEqual(['server/discover']);
+    expect(fake.methods()).toEqual(['server/discover', 'server/discover']);
+  });
+
+  test('-32022 once for a version the server lists: the retry with it succeeds and the client is modern', async () => {
+    let refused = false;
+    const fake = await scripted((method, params) => {
+      const version = (params?._meta as Record<string, unknown>)[MetaKey.protocolVersion];
+      if (!refused) {
+        refused = true;
+        throw new RpcError(-32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: version });
+      }
+      return { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {}, ttlMs: 0, cacheScope: 'private' };
+    });
+    const client = new McpClient(INFO);
+    await client.connect(fake.transport);
+    expect(client.era).toBe('modern');
+    expect(fake.methods()).toEqual(['server/discover', 'server/discover']);
+    await client.close();
   });
 
   test('-32022 listing only legacy versions: initialize with the newest shared one', async () => {

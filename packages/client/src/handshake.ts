@@ -127,10 +127,12 @@ async function probe(
     if (allowLegacy && link.switchable) return initializeOver(link, settings, settings.legacyVersion, error);
     throw error;
   }
-  const tried = new Set<string>();
+  // Versions sent, with how often: a server that refuses a version it lists as supported gets one more try with it
+  // (a transient refusal, or a gateway in front of it), never a loop.
+  const tried = new Map<string, number>();
   let version = first;
   for (;;) {
-    tried.add(version);
+    tried.set(version, (tried.get(version) ?? 0) + 1);
     const meta = buildModernMeta(
       version,
       clientCapabilitiesFor(settings.handlers, version, settings.capabilities),
@@ -149,7 +151,7 @@ async function probe(
         if (error.code === ErrorCode.UnsupportedProtocolVersion) {
           const supported = supportedList(error.data);
           const next = pickModernVersion(supported, settings.accepted);
-          if (next !== undefined && !tried.has(next)) {
+          if (next !== undefined && (tried.get(next) ?? 0) < 2) {
             version = next;
             continue;
           }

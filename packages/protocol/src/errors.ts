@@ -173,7 +173,15 @@ export type LocalErrorCode =
   /** A result did not match its declared schema (e.g. structuredContent vs outputSchema). */
   | 'INVALID_RESULT'
   /** Bad arguments passed to a wiremcp API by the caller. */
-  | 'INVALID_ARGUMENT';
+  | 'INVALID_ARGUMENT'
+  /** An HTTP exchange failed with a status the protocol does not turn into a JSON-RPC answer (`details.status`). */
+  | 'HTTP_ERROR'
+  /** The server no longer knows the HTTP session (404 on a request carrying `Mcp-Session-Id`). */
+  | 'SESSION_EXPIRED'
+  /** An HTTP response had a `Content-Type` the transport cannot read. */
+  | 'UNSUPPORTED_CONTENT_TYPE'
+  /** The authorization hook could not obtain credentials the server accepts (the hook's error is the `cause`). */
+  | 'AUTHORIZATION_FAILED';
 
 /** An error raised on this side of the connection; never sent on the wire. */
 export class LocalError extends Error {

@@ -1,0 +1,70 @@
+/**
+ * Reading the JSON-RPC messages of a successful response: one JSON body (an object, or an array on 2025-03-26),
+ * or an SSE stream whose `message` events each carry one message (empty priming events and other event types are
+ * skipped). Whatever is read is handed over one message at a time, as it arrives.
+ */
+import { LocalError } from '@wiremcp/protocol';
+import type { ParsedSseEvent } from '../sse/parse.js';
+import { mediaType, readJson, readSse } from './body-reader.js';
+import { unsupportedContentType } from './errors.js';
+
+/** Where a stream stood when it ended: what a resumption needs. */
+export interface StreamPosition {
+  readonly lastEventId: string;
+  readonly retry: number | undefined;
+}
+
+/** What {@link readMessages} needs. */
+export interface ReadContext {
+  /** Names the exchange in errors (`POST tools/call`). */
+  readonly what: string;
+  readonly maxResponseBytes: number;
+  readonly maxEventBytes: number;
+  /** Takes each message. */
+  readonly receive: (message: unknown) => void;
+  /** Stop reading an SSE stream once this says so (every response it owed has arrived). */
+  readonly done?: () => boolean;
+}
+
+/**
+ * Reads the messages of a 2xx response with a JSON or SSE body; resolves with the stream's position for an SSE
+ * body (`undefined` for JSON). Rejects with `UNSUPPORTED_CONTENT_TYPE`, `PARSE_ERROR` (a body or event that is not
+ * JSON) or `FRAME_TOO_LARGE`.
+ */
+export async function readMessages(response: Response, context: ReadContext): Promise<StreamPosition | undefined> {
+  const type = mediaType(response);
+  if (type === 'application/json') {
+    const value = await readJson(response, context.maxResponseBytes);
+    if (Array.isArray(value)) for (const message of value) context.receive(message);
+    else context.receive(value);
+    return undefined;
+  }
+  if (type !== 'text/event-stream') {
+    await response.body?.cancel().catch(() => undefined);
+    throw unsupportedContentType(context.what, response);
+  }
+  const parser = await readSse(
+    response,
+    {
+      event: (event) => {
+        receiveEvent(event, context);
+        return context.done?.() !== true;
+      },
+    },
+    context.maxEventBytes,
+  );
+  return { lastEventId: parser.lastEventId, retry: parser.retry };
+}
+
+/** Hands over the message of one `message` event; throws `PARSE_ERROR` when its data is not JSON. */
+export function receiveEvent(event: ParsedSseEvent, context: Pick<ReadContext, 'receive' | 'what'>): void {
+  if (event.type !== 'message' || event.data === '') return;
+  let message: unknown;
+  try {
+    message = JSON.parse(event.data);
+  } catch (error) {
+    throw new LocalError('PARSE_ERROR', `An event of the response stream of ${context.what} is not valid JSON`, { cause: error });
+  }
+  if (Array.isArray(message)) for (const item of message) context.receive(item);
+  else context.receive(message);
+}
