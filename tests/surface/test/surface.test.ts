@@ -49,7 +49,7 @@ const ALLOWED: Record<string, string[]> = {
   protocol: [],
   framing: [],
   jsonrpc: ['@wiremcp/protocol'],
-  'json-schema': ['ajv', 'ajv/dist/2020.js', 'ajv-formats'],
+  'json-schema': ['ajv', 'ajv/dist/2020.js', 'ajv-formats', '@standard-schema/spec'],
   client: ['@wiremcp/jsonrpc', '@wiremcp/protocol', '@wiremcp/json-schema'],
   server: ['@wiremcp/jsonrpc', '@wiremcp/protocol', '@wiremcp/json-schema'],
   'transport-stdio': [
@@ -243,8 +243,18 @@ describe('pinned exports', () => {
       'parsePayload',
       'reportInternalError',
     ],
-    'json-schema': ['SchemaError', 'createSchemaCompiler', 'dialectOf'],
+    'json-schema': [
+      'MAX_ISSUES',
+      'SchemaError',
+      'createSchemaCompiler',
+      'dialectOf',
+      'isStandardSchema',
+      'parserOf',
+      'standardJsonSchema',
+      'standardParser',
+    ],
     server: [
+      'isStandardSchema',
       'InputRequiredError',
       'McpServer',
       'RequestStateSigner',
