@@ -12,6 +12,7 @@ import type { PromptRegistry } from './prompt-registry.js';
 import { ResourceNotFoundError, type ResourceRegistry } from './resource-registry.js';
 import { resultForRevision } from './revision-content.js';
 import type { Outcome, ServerRequestContext, WireParams } from './server-peer.js';
+import type { TaskService } from './task-service.js';
 import type { ToolRegistry } from './tool-registry.js';
 
 /** Where a request arrived: a connection (which can hold a legacy session) or a `dispatch` exchange (which cannot). */
@@ -33,6 +34,8 @@ export interface MethodHost extends ListenHost {
   listResources(params: WireParams, context: RequestHandlerContext): Promise<EraNeutralResult<'resources/list'>>;
   complete(params: WireParams, rpc: ServerRequestContext, scope: RequestScope): Promise<EraNeutralResult<'completion/complete'>>;
   discover(): EraNeutralResult<'server/discover'>;
+  /** The task service, when the server serves tasks. */
+  readonly tasks: TaskService | undefined;
 }
 
 /** The methods with a built-in handler (`initialize` is the origin's; the 2025-11-25 tasks are not served). */
@@ -92,7 +95,8 @@ export function createMethodTable(host: MethodHost): ReadonlyMap<string, AnyBuil
     return (nextCursor === undefined ? { [key]: page } : { [key]: page, nextCursor }) as { [P in K]: T[] } & { nextCursor?: string };
   };
   const table: Table = {
-    'tools/call': (params, rpc, scope, round) =>
+    'tools/call': (params, rpc, scope, round, origin) =>
+      (host.tasks?.callTool(params, rpc, scope, round, origin.session) as Outcome<EraNeutralResult<'tools/call'>> | undefined) ??
       forRevision(host.tools.call(params, new RequestHandlerContext(rpc, scope, round)), scope.protocolVersion),
     'tools/list': (params) => list('tools', 'tools', host.tools.list(), params?.cursor),
     'resources/read': (params, rpc, scope, round) => read(host, params, new RequestHandlerContext(rpc, scope, round)),

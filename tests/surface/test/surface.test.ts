@@ -262,6 +262,11 @@ describe('pinned exports', () => {
       'UriTemplate',
       'UriTemplateError',
       'isUriTemplate',
+      'MemoryTaskStore',
+      'TaskCursorError',
+      'TaskStoreFullError',
+      'TERMINAL_STATUSES',
+      'TASKS_EXTENSION',
     ],
     client: [
       'DEFAULT_MAX_INPUT_ROUNDS',
