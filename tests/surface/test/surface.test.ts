@@ -269,6 +269,9 @@ describe('pinned exports', () => {
       'TASKS_EXTENSION',
     ],
     client: [
+      'ClientTasks',
+      'TASKS_EXTENSION',
+      'isTerminal',
       'DEFAULT_MAX_INPUT_ROUNDS',
       'DEFAULT_MAX_PAGES',
       'DEFAULT_PROBE_TIMEOUT_MS',
