@@ -111,6 +111,7 @@ export class ToolRegistry {
   readonly #converter: JsonSchemaConverter | undefined;
   readonly #changed: () => void;
   #listCache: ToolDefinition[] | undefined;
+  #hasTaskTools: boolean | undefined;
 
   constructor(compiler: SchemaCompiler, changed: () => void, converter?: JsonSchemaConverter) {
     this.#compiler = compiler;
@@ -125,6 +126,7 @@ export class ToolRegistry {
 
   #touch(): void {
     this.#listCache = undefined;
+    this.#hasTaskTools = undefined;
     this.#changed();
   }
 
@@ -197,13 +199,12 @@ export class ToolRegistry {
     return (entry.config as ToolConfig).execution ?? NO_EXECUTION;
   }
 
-  /** True when some registered tool may run as a task. */
+  /** True when some registered tool may run as a task (cached until the registry changes: read on every call). */
   get hasTaskTools(): boolean {
-    for (const entry of this.#entries.values()) {
+    return (this.#hasTaskTools ??= [...this.#entries.values()].some((entry) => {
       const support = (entry.config as ToolConfig).execution?.taskSupport;
-      if (support === 'optional' || support === 'required') return true;
-    }
-    return false;
+      return support === 'optional' || support === 'required';
+    }));
   }
 
   /** The enabled tools' definitions in registration order (the same array until something changes). */
