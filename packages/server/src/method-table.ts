@@ -12,7 +12,6 @@ import type { PromptRegistry } from './prompt-registry.js';
 import { ResourceNotFoundError, type ResourceRegistry } from './resource-registry.js';
 import { resultForRevision } from './revision-content.js';
 import type { Outcome, ServerRequestContext, WireParams } from './server-peer.js';
-import type { TaskService } from './task-service.js';
 import type { ToolRegistry } from './tool-registry.js';
 
 /** Where a request arrived: a connection (which can hold a legacy session) or a `dispatch` exchange (which cannot). */
@@ -34,8 +33,6 @@ export interface MethodHost extends ListenHost {
   listResources(params: WireParams, context: RequestHandlerContext): Promise<EraNeutralResult<'resources/list'>>;
   complete(params: WireParams, rpc: ServerRequestContext, scope: RequestScope): Promise<EraNeutralResult<'completion/complete'>>;
   discover(): EraNeutralResult<'server/discover'>;
-  /** The task service, when the server serves tasks. */
-  readonly tasks: TaskService | undefined;
 }
 
 /** The methods with a built-in handler (`initialize` is the origin's; the 2025-11-25 tasks are not served). */

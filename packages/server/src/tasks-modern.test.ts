@@ -133,6 +133,29 @@ describe('tasks extension (2026-07-28)', () => {
     expect(text((await modern(client, 'tasks/get', { taskId: round2.taskId as string })).result as object)).toBe('{"name":"Ada"}');
   });
 
+  test('listen streams follow tasks: notifications/tasks carry the task as tasks/get shows it', async () => {
+    const { client, release, waiting } = await setup();
+    const taskId = (await modern(client, 'tools/call', { name: 'wait' })).taskId as string;
+    void modern(client, 'subscriptions/listen', { notifications: { taskIds: [taskId] } }).catch(() => {});
+    await client.notified(1, 'notifications/subscriptions/acknowledged');
+    expect(client.notifications.find((n) => n.method === 'notifications/subscriptions/acknowledged')?.params).toMatchObject({
+      notifications: { taskIds: [taskId] },
+    });
+    await waiting(1);
+    release('seen');
+    await client.notified(1, 'notifications/tasks');
+    const note = client.notifications.find((n) => n.method === 'notifications/tasks')?.params as JsonObject;
+    expect(note).toMatchObject({ taskId, status: 'completed', result: { content: [{ type: 'text' }] } });
+    await expect(client.modern('subscriptions/listen', { notifications: { taskIds: [taskId] } })).rejects.toMatchObject({
+      code: ErrorCode.MissingRequiredClientCapability,
+    });
+    for (const taskIds of ['x', [1], Array.from({ length: 101 }, (_, i) => `t${i}`)]) {
+      await expect(modern(client, 'subscriptions/listen', { notifications: { taskIds } as JsonObject })).rejects.toMatchObject({
+        code: ErrorCode.InvalidParams,
+      });
+    }
+  });
+
   test('hostile params are -32602: missing, empty, non-string or huge taskId; unknown task; bad inputResponses', async () => {
     const { client } = await setup();
     for (const params of [{}, { taskId: '' }, { taskId: 42 }, { taskId: 'x'.repeat(10_000) }, { taskId: 'unknown' }]) {
