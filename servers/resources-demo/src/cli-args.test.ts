@@ -26,7 +26,8 @@ describe('command line', () => {
     });
     expect(parse(['--tick-ms', '1e3'])).toMatchObject({ kind: 'error' });
     expect(parse(['--framing', 'xml'])).toMatchObject({ kind: 'error' });
-    expect(parse(['--http', '8080'])).toMatchObject({ kind: 'error' });
+    expect(parse(['--http', 'nowhere'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--http needs [host:]port') });
+    expect(parse(['--http', '8080'])).toMatchObject({ kind: 'run', target: { description: 'http://127.0.0.1:8080/mcp' } });
     expect(parse(['extra'])).toMatchObject({ kind: 'error' });
   });
 });
