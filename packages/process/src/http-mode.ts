@@ -6,6 +6,7 @@
  */
 import { createHttpHandler, type HttpServable } from '@wiremcp/transport-http';
 import { listen } from '@wiremcp/transport-http/node';
+import { AUTH_FLAGS, AUTH_USAGE, createAuthenticator, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
 import type { ServeMode } from './serve-mode.js';
 import { UsageError } from './server-flags.js';
 
@@ -18,6 +19,10 @@ export function parseHttpAddress(text: string): { host: string; port: number } {
   }
   const host = match[1] === undefined ? '127.0.0.1' : match[1].replace(/^\[|\]$/g, '');
   return { host, port };
+}
+
+function isLoopbackHost(host: string): boolean {
+  return /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i.test(host);
 }
 
 function isServableOverHttp(server: unknown): server is HttpServable {
@@ -35,6 +40,7 @@ export const httpMode: ServeMode = {
     path: { type: 'string' },
     'legacy-sse': { type: 'boolean' },
     'allow-origin': { type: 'string', multiple: true },
+    ...AUTH_FLAGS,
   },
   usage:
     '  --http [host:]port\n' +
@@ -45,9 +51,10 @@ export const httpMode: ServeMode = {
     '              also serve the 2024-11-05 HTTP+SSE endpoints /sse and /messages\n' +
     '  --allow-origin ORIGIN\n' +
     '              an Origin that may call the server from a browser (repeatable;\n' +
-    '              default: same-origin, and loopback origins on a loopback bind)\n',
+    '              default: same-origin, and loopback origins on a loopback bind)\n' +
+    AUTH_USAGE,
   select(values) {
-    const onlyHttp = ['path', 'legacy-sse', 'allow-origin'].filter((flag) => values[flag] !== undefined);
+    const onlyHttp = ['path', 'legacy-sse', 'allow-origin', ...Object.keys(AUTH_FLAGS)].filter((flag) => values[flag] !== undefined);
     if (values.http === undefined) {
       if (onlyHttp.length > 0) throw new UsageError(`--${onlyHttp[0]} applies to --http only`);
       return undefined;
@@ -64,22 +71,30 @@ export const httpMode: ServeMode = {
         throw new UsageError(`--allow-origin needs an origin such as https://app.example.com (or *), got ${JSON.stringify(origin)}`);
       }
     }
+    const auth = parseAuthFlags(values, isLoopbackHost(host));
     return {
-      description: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
+      description: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}${auth ? ' (OAuth required)' : ''}`,
       async serve(server, process) {
         if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');
+        const authenticator = auth ? new DeferredAuthenticator() : undefined;
         const handler = createHttpHandler(server, {
           path,
           legacySse,
+          ...(authenticator ? { authenticator } : {}),
+          ...(auth?.audience !== undefined ? { resourceUrl: auth.audience } : {}),
           ...(origins.length > 0 ? { allowedOrigins: origins.includes('*') ? '*' : origins } : {}),
           onError: (error) =>
             process.stderr.write(`HTTP handler error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
         });
         const listening = await listen(handler, { host, port, shutdownGraceMs: HTTP_SHUTDOWN_GRACE_MS });
+        // Without --auth-audience the resource is the URL listened on, known only now (with port 0).
+        const resource = auth?.audience ?? listening.url.href;
+        if (auth && authenticator) authenticator.set(createAuthenticator(auth, resource));
+        const protection = auth ? `; OAuth: tokens from ${auth.issuers.join(', ')} for ${resource}` : '';
         const closed = new Promise<Error | undefined>((resolve) => listening.server.once('close', () => resolve(undefined)));
         const endpoints = legacySse ? `; HTTP+SSE (2024-11-05) at ${new URL('/sse', listening.url).href}` : '';
         return {
-          description: `${listening.url.href} (Streamable HTTP, every revision${endpoints})`,
+          description: `${listening.url.href} (Streamable HTTP, every revision${endpoints}${protection})`,
           closed,
           close: async () => {
             // Listen streams end gracefully first (notifications/cancelled, then their response), then the sockets.

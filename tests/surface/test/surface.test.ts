@@ -65,6 +65,7 @@ const ALLOWED: Record<string, string[]> = {
     'node:util',
   ],
   process: [
+    '@wiremcp/auth/server',
     '@wiremcp/jsonrpc',
     '@wiremcp/transport-stdio',
     '@wiremcp/transport-http',
