@@ -87,7 +87,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     now,
     newStreamId: () => `${instance}${(streams++).toString(36)}`,
     ended: (session) => registry.remove(session),
-    ...(bus === undefined ? {} : { bus: { process: instance, publish } }),
+    ...(bus === undefined ? {} : { bus: { origin: instance, publish } }),
   };
   const registry = new SessionRegistry(sessionHost, resolved);
   const core: HandlerCore = {

@@ -35,18 +35,18 @@ const TAG = '~';
  * A server→client request id tagged with the process that sent it (`<process>~n<number>` or `<process>~s<string>`),
  * so that an answer arriving at another process is routed back, and ids of different processes never collide.
  */
-export function tagRequestId(process: string, id: string | number): string {
-  return `${process}${TAG}${typeof id === 'number' ? 'n' : 's'}${id}`;
+export function tagRequestId(origin: string, id: string | number): string {
+  return `${origin}${TAG}${typeof id === 'number' ? 'n' : 's'}${id}`;
 }
 
 /** Splits a tagged id: the process and the original id; `undefined` when the id is not tagged. */
-export function untagRequestId(id: unknown): { process: string; id: string | number } | undefined {
+export function untagRequestId(id: unknown): { origin: string; id: string | number } | undefined {
   if (typeof id !== 'string') return undefined;
   const at = id.indexOf(TAG);
   if (at <= 0) return undefined;
   const kind = id[at + 1];
   const rest = id.slice(at + 2);
-  if (kind === 's') return { process: id.slice(0, at), id: rest };
-  if (kind === 'n' && /^-?\d+(\.\d+)?$/.test(rest)) return { process: id.slice(0, at), id: Number(rest) };
+  if (kind === 's') return { origin: id.slice(0, at), id: rest };
+  if (kind === 'n' && /^-?\d+(\.\d+)?$/.test(rest)) return { origin: id.slice(0, at), id: Number(rest) };
   return undefined;
 }

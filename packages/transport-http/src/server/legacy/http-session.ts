@@ -231,7 +231,7 @@ export class HttpSession {
       return;
     }
     const bus = this.#host.bus;
-    bus?.publish({ kind: 'state', origin: bus.process, sessionId: this.id });
+    bus?.publish({ kind: 'state', origin: bus.origin, sessionId: this.id });
   }
 
   #ended(): void {

@@ -35,9 +35,9 @@ export interface SessionTransportHost {
   readonly bus?: SessionTransportBus;
 }
 
-/** A transport's view of the {@link SessionBus}: this process's tag, and publishing (failures reported by it). */
+/** A transport's view of the {@link SessionBus}: this process's tag (`origin`), and publishing (failures reported by it). */
 export interface SessionTransportBus {
-  readonly process: string;
+  readonly origin: string;
   publish(message: BusMessage): void;
 }
 
@@ -126,7 +126,7 @@ export class SessionTransport implements Transport, StreamHost {
     }
     if (parsed.method === undefined) {
       const tag = untagRequestId(parsed.id);
-      if (tag !== undefined && tag.process === this.#host.bus?.process) this.onmessage?.({ ...parsed, id: tag.id });
+      if (tag !== undefined && tag.origin === this.#host.bus?.origin) this.onmessage?.({ ...parsed, id: tag.id });
     } else if (parsed.method === 'notifications/cancelled' && this.#exchanges.has(parsed.params?.requestId as RequestId)) {
       this.onmessage?.(parsed);
       this.#cancelExchange(parsed);
@@ -143,12 +143,12 @@ export class SessionTransport implements Transport, StreamHost {
     if (m.method === undefined) {
       const tag = untagRequestId(m.id);
       if (tag === undefined) return message;
-      if (tag.process === bus.process) return { ...m, id: tag.id };
-      bus.publish({ kind: 'deliver', origin: bus.process, sessionId: this.#host.sessionId, json: JSON.stringify(message) });
+      if (tag.origin === bus.origin) return { ...m, id: tag.id };
+      bus.publish({ kind: 'deliver', origin: bus.origin, sessionId: this.#host.sessionId, json: JSON.stringify(message) });
       return undefined;
     }
     if (m.method === 'notifications/cancelled' && !this.#exchanges.has(m.params?.requestId as RequestId)) {
-      bus.publish({ kind: 'deliver', origin: bus.process, sessionId: this.#host.sessionId, json: JSON.stringify(message) });
+      bus.publish({ kind: 'deliver', origin: bus.origin, sessionId: this.#host.sessionId, json: JSON.stringify(message) });
     }
     return message;
   }
@@ -176,7 +176,7 @@ export class SessionTransport implements Transport, StreamHost {
       request.id !== undefined
     ) {
       // A request to the client: its answer may reach another process, which routes it back by this tag.
-      message = { ...message, id: tagRequestId(bus.process, request.id) } as RpcMessage;
+      message = { ...message, id: tagRequestId(bus.origin, request.id) } as RpcMessage;
     }
     const json = JSON.stringify(message);
     if (Array.isArray(message)) {
@@ -329,7 +329,7 @@ export class SessionTransport implements Transport, StreamHost {
     const bus = this.#host.bus;
     if (bus !== undefined) {
       // The standalone stream, if any, is held by another process: it sends this (nothing is queued here).
-      bus.publish({ kind: 'standalone', origin: bus.process, sessionId: this.#host.sessionId, json });
+      bus.publish({ kind: 'standalone', origin: bus.origin, sessionId: this.#host.sessionId, json });
       return;
     }
     const queue = (this.#queue ??= []);

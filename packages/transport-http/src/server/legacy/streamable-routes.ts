@@ -98,6 +98,6 @@ export async function serveSessionDelete(core: HandlerCore, call: Call): Promise
   if (session instanceof Response) return session;
   await session.end();
   const bus = core.sessionHost.bus;
-  bus?.publish({ kind: 'ended', origin: bus.process, sessionId: session.id });
+  bus?.publish({ kind: 'ended', origin: bus.origin, sessionId: session.id });
   return emptyResponse(200);
 }
