@@ -125,7 +125,12 @@ switch (task) {
     await build();
     spawnSync(bin('tsx'), [join(root, 'scripts/cluster/cli.ts'), ...rest], { cwd: root, stdio: 'inherit', env });
     break;
+  case 'bench-cluster':
+    install();
+    await build();
+    run(bin('tsx'), [join(root, 'scripts/cluster/bench.ts'), ...rest]);
+    break;
   default:
-    process.stderr.write('usage: node scripts/run.mjs <build|test|start|bench|cluster> [args...]\n');
+    process.stderr.write('usage: node scripts/run.mjs <build|test|start|bench|bench-cluster|cluster> [args...]\n');
     process.exit(2);
 }
