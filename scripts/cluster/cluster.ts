@@ -6,7 +6,7 @@
  * `nginx` come from Debian's packages: installed with `apt-get` when missing (as root), and said so.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -60,19 +60,41 @@ export interface Cluster {
 
 /** Installs `redis-server` and `nginx` from Debian's packages when they are missing; throws when it cannot. */
 export function ensureInstalled(needs: { redis: boolean; nginx: boolean }, log: (line: string) => void = () => {}): void {
-  const missing: string[] = [];
-  if (needs.redis && !onPath('redis-server')) missing.push('redis-server');
-  if (needs.nginx && !onPath('nginx')) missing.push('nginx');
-  if (missing.length === 0) return;
-  log(`installing ${missing.join(' and ')} with apt-get (missing)`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', ...missing]]) {
-    const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'pipe'], env, encoding: 'utf8' });
-    if (result.status !== 0) {
-      throw new Error(
-        `apt-get ${args.join(' ')} failed (${result.error?.message ?? result.stderr.trim().slice(-400)}); install ${missing.join(', ')}`,
-      );
+  const missing = (): string[] => [
+    ...(needs.redis && !onPath('redis-server') ? ['redis-server'] : []),
+    ...(needs.nginx && !onPath('nginx') ? ['nginx'] : []),
+  ];
+  if (missing().length === 0) return;
+  // Test files run in parallel processes: one installs, the others wait for it (apt and dpkg take one at a time).
+  const lock = join(tmpdir(), 'wiremcp-apt-get.lock');
+  const deadline = Date.now() + 10 * 60_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`another install holds ${lock}; remove it if no install is running`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
     }
+  }
+  try {
+    const packages = missing();
+    if (packages.length === 0) return;
+    log(`installing ${packages.join(' and ')} with apt-get (missing)`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const wait = ['-o', 'DPkg::Lock::Timeout=300'];
+    for (const args of [
+      [...wait, 'update'],
+      [...wait, 'install', '-y', '--no-install-recommends', ...packages],
+    ]) {
+      const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'pipe'], env, encoding: 'utf8' });
+      if (result.status !== 0) {
+        const why = result.error?.message ?? result.stderr.trim().slice(-400);
+        throw new Error(`apt-get ${args.slice(2).join(' ')} failed (${why}); install ${packages.join(', ')} and run again`);
+      }
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
 }
 
