@@ -107,6 +107,39 @@ async function measure(url: string): Promise<{ p50: number; p99: number; rps: nu
   return { p50: median(latencies), p99: quantile(latencies, 0.99), rps: CONC / seconds };
 }
 
+/**
+ * What a hop costs: on two processes sharing Redis (no balancer, each addressed directly), the first request of a
+ * session on the process that did not open it (one Redis GET, then the session restored) against a request on the
+ * process holding it; and a state-changing request (`logging/setLevel`: a Redis SET and a PUBLISH) against `ping`.
+ */
+async function hopCost(): Promise<{ held: number; restored: number; ping: number; setLevel: number }> {
+  const cluster = await startCluster({ instances: 2, redis: true, balancer: false });
+  try {
+    const [a, b] = cluster.instances.map((instance) => `http://${instance.address}/mcp`) as [string, string];
+    const held: number[] = [];
+    const restored: number[] = [];
+    const ping: number[] = [];
+    const setLevel: number[] = [];
+    const time = async (into: number[], url: string, session: string, body: Record<string, unknown>): Promise<void> => {
+      const start = performance.now();
+      const response = await rpc(url, session, { jsonrpc: '2.0', id: nextId++, ...body });
+      await response.text();
+      if (response.status !== 200) throw new Error(`${String(body.method)}: ${response.status}`);
+      into.push(performance.now() - start);
+    };
+    for (let i = 0; i < 200; i += 1) {
+      const session = await open(a);
+      await time(held, a, session, { method: 'ping' });
+      await time(restored, b, session, { method: 'ping' });
+      await time(ping, b, session, { method: 'ping' });
+      await time(setLevel, b, session, { method: 'logging/setLevel', params: { level: 'info' } });
+    }
+    return { held: median(held), restored: median(restored), ping: median(ping), setLevel: median(setLevel) };
+  } finally {
+    await cluster.stop();
+  }
+}
+
 async function redisMemory(): Promise<{ perSession: number; perEvent: number; eventBytes: number }> {
   const cluster = await startCluster({ instances: 1, redis: true, balancer: false });
   try {
@@ -168,6 +201,7 @@ for (let rep = 0; rep < REPS; rep += 1) {
     }
   }
 }
+const hop = await hopCost();
 const memory = await redisMemory();
 const base = results.get('one-memory')!;
 const lines = [
@@ -180,6 +214,8 @@ const lines = [
     const r = results.get(config.id)!;
     return `| ${config.label} | ${median(r.p50).toFixed(3)} | ${median(r.p99).toFixed(3)} | ${(median(r.p50) - median(base.p50)).toFixed(3)} | ${median(r.rps).toFixed(0)} | ${(median(r.rps) / median(base.rps)).toFixed(2)}× |`;
   }),
+  '',
+  `A hop (2 processes sharing Redis, medians of 200): a request on the process holding the session ${hop.held.toFixed(3)} ms; the first request on the other process (session restored from Redis) ${hop.restored.toFixed(3)} ms; then ping ${hop.ping.toFixed(3)} ms vs logging/setLevel (state written and published) ${hop.setLevel.toFixed(3)} ms.`,
   '',
   `Redis memory: ${memory.perSession.toFixed(0)} bytes per idle session; ${memory.perEvent.toFixed(0)} bytes per buffered SSE event (a ${memory.eventBytes}-byte progress notification).`,
 ];
