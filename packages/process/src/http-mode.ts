@@ -6,6 +6,7 @@
  */
 import { createHttpHandler, type HttpHandlerOptions, type HttpServable } from '@wiremcp/transport-http';
 import { listen } from '@wiremcp/transport-http/node';
+import type { MainProcess } from './main-process.js';
 import type { ServeMode } from './serve-mode.js';
 import { UsageError } from './server-flags.js';
 
@@ -28,6 +29,7 @@ function isServableOverHttp(server: unknown): server is HttpServable {
 /** The shared state of `--redis`, from `@wiremcp/redis` (an optional peer: loaded only when the flag is given). */
 interface SharedState {
   readonly handlerOptions: Pick<HttpHandlerOptions, 'eventStore' | 'sessionStore' | 'bus'>;
+  sharedSecret(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -107,14 +109,23 @@ export const httpMode: ServeMode = {
     if (redisUrl !== undefined && !/^rediss?:\/\/\S+$/.test(redisUrl)) {
       throw new UsageError(`--redis needs a URL such as redis://127.0.0.1:6379, got ${JSON.stringify(redisUrl.slice(0, 80))}`);
     }
+    let shared: SharedState | undefined;
+    const reporter =
+      (process: MainProcess) =>
+      (error: unknown): void => {
+        process.stderr.write(`HTTP handler error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      };
     return {
       description: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
+      async prepare(process) {
+        if (redisUrl === undefined) return {};
+        shared = await connectShared(redisUrl, reporter(process));
+        return { requestStateKey: await shared.sharedSecret('request-state') };
+      },
       async serve(server, process) {
         if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');
-        const report = (error: unknown): void => {
-          process.stderr.write(`HTTP handler error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-        };
-        const shared = redisUrl === undefined ? undefined : await connectShared(redisUrl, (error) => report(error));
+        const report = reporter(process);
+        if (redisUrl !== undefined && shared === undefined) shared = await connectShared(redisUrl, report);
         const handler = createHttpHandler(server, {
           ...shared?.handlerOptions,
           path,
