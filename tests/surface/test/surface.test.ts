@@ -70,12 +70,14 @@ const ALLOWED: Record<string, string[]> = {
     '@wiremcp/transport-stdio',
     '@wiremcp/transport-http',
     '@wiremcp/transport-http/node',
+    '@wiremcp/redis',
     'node:child_process',
     'node:os',
     'node:stream',
     'node:util',
   ],
   'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:net', 'node:stream'],
+  redis: ['@wiremcp/transport-http', 'ioredis'],
   auth: [
     'jose',
     'oauth4webapi',
@@ -162,6 +164,7 @@ describe('pinned exports', () => {
     process: ['.', './package.json'],
     auth: ['.', './client', './node', './package.json', './server'],
     'transport-http': ['.', './node', './package.json'],
+    redis: ['.', './package.json'],
   };
 
   test.each(Object.entries(EXPORT_KEYS))('%s export paths', (dir, keys) => {
@@ -411,6 +414,7 @@ describe('pinned exports', () => {
       'scanToolHeaders',
     ],
     'transport-http/node': ['listen', 'toNodeHandler'],
+    redis: ['RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'connectRedisState'],
   };
 
   test.each(Object.entries(NAMES))('%s runtime exports', async (entry, names) => {
