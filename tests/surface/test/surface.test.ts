@@ -75,6 +75,26 @@ const ALLOWED: Record<string, string[]> = {
     'node:util',
   ],
   'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:net', 'node:stream'],
+  cli: [
+    '@wiremcp/auth/client',
+    '@wiremcp/auth/node',
+    '@wiremcp/client',
+    '@wiremcp/framing',
+    '@wiremcp/jsonrpc',
+    '@wiremcp/process',
+    '@wiremcp/protocol',
+    '@wiremcp/server',
+    '@wiremcp/transport-http',
+    '@wiremcp/transport-stdio',
+    'commander',
+    'picocolors',
+    'node:child_process',
+    'node:fs',
+    'node:fs/promises',
+    'node:os',
+    'node:path',
+    'node:url',
+  ],
   auth: [
     'jose',
     'oauth4webapi',
@@ -161,6 +181,7 @@ describe('pinned exports', () => {
     process: ['.', './package.json'],
     auth: ['.', './client', './node', './package.json', './server'],
     'transport-http': ['.', './node', './package.json'],
+    cli: ['.', './package.json'],
   };
 
   test.each(Object.entries(EXPORT_KEYS))('%s export paths', (dir, keys) => {
@@ -402,6 +423,24 @@ describe('pinned exports', () => {
       'scanToolHeaders',
     ],
     'transport-http/node': ['listen', 'toNodeHandler'],
+    cli: [
+      'CLI_EXIT_CODES',
+      'CliError',
+      'TracingTransport',
+      'buildProgram',
+      'connectTarget',
+      'createBridgeServer',
+      'describeTarget',
+      'findConformanceApp',
+      'parseHeaders',
+      'parseTarget',
+      'runCli',
+      'runConformance',
+      'runProxy',
+      'scaffoldServer',
+      'traceSink',
+      'tracingFetch',
+    ],
   };
 
   test.each(Object.entries(NAMES))('%s runtime exports', async (entry, names) => {
