@@ -4,8 +4,7 @@
  * `--legacy-sse`, the 2024-11-05 HTTP+SSE endpoints (`/sse`, `/messages`). Binds 127.0.0.1 unless a host is given;
  * on a loopback address `Host` and `Origin` are checked against the loopback names (DNS-rebinding protection).
  */
-import { createHttpHandler, type HttpHandlerOptions, type HttpServable } from '@wiremcp/transport-http';
-import { listen } from '@wiremcp/transport-http/node';
+import type { HttpHandlerOptions, HttpServable } from '@wiremcp/transport-http';
 import { AUTH_FLAGS, AUTH_USAGE, createAuthenticator, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
 import type { MainProcess } from './main-process.js';
 import type { ServeMode } from './serve-mode.js';
@@ -134,6 +133,12 @@ export const httpMode: ServeMode = {
       },
       async serve(server, process) {
         if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');
+        // Loaded only when serving HTTP: a stdio server (the common case, and the one whose cold start a host
+        // waits for) never reads the HTTP transport's modules.
+        const [{ createHttpHandler }, { listen }] = await Promise.all([
+          import('@wiremcp/transport-http'),
+          import('@wiremcp/transport-http/node'),
+        ]);
         const report = reporter(process);
         if (redisUrl !== undefined && shared === undefined) shared = await connectShared(redisUrl, report);
         const authenticator = auth ? new DeferredAuthenticator() : undefined;

@@ -78,6 +78,26 @@ const ALLOWED: Record<string, string[]> = {
   ],
   'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:net', 'node:stream'],
   redis: ['@wiremcp/transport-http', 'ioredis'],
+  cli: [
+    '@wiremcp/auth/client',
+    '@wiremcp/auth/node',
+    '@wiremcp/client',
+    '@wiremcp/framing',
+    '@wiremcp/jsonrpc',
+    '@wiremcp/process',
+    '@wiremcp/protocol',
+    '@wiremcp/server',
+    '@wiremcp/transport-http',
+    '@wiremcp/transport-stdio',
+    'commander',
+    'picocolors',
+    'node:child_process',
+    'node:fs',
+    'node:fs/promises',
+    'node:os',
+    'node:path',
+    'node:url',
+  ],
   auth: [
     'jose',
     'oauth4webapi',
@@ -165,6 +185,7 @@ describe('pinned exports', () => {
     auth: ['.', './client', './node', './package.json', './server'],
     'transport-http': ['.', './node', './package.json'],
     redis: ['.', './package.json'],
+    cli: ['.', './package.json'],
   };
 
   test.each(Object.entries(EXPORT_KEYS))('%s export paths', (dir, keys) => {
@@ -415,6 +436,24 @@ describe('pinned exports', () => {
     ],
     'transport-http/node': ['listen', 'toNodeHandler'],
     redis: ['RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'connectRedisState'],
+    cli: [
+      'CLI_EXIT_CODES',
+      'CliError',
+      'TracingTransport',
+      'buildProgram',
+      'connectTarget',
+      'createBridgeServer',
+      'describeTarget',
+      'findConformanceApp',
+      'parseHeaders',
+      'parseTarget',
+      'runCli',
+      'runConformance',
+      'runProxy',
+      'scaffoldServer',
+      'traceSink',
+      'tracingFetch',
+    ],
   };
 
   test.each(Object.entries(NAMES))('%s runtime exports', async (entry, names) => {
