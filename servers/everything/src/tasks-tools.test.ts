@@ -83,7 +83,11 @@ describe('task fixtures (2025-11-25)', () => {
   test('a task-augmented slow_compute returns {task}; tasks/result gives its result; failing_job needs a task', async () => {
     const client = await connectEverything('legacy', { capabilities: {} });
     clients.push(client);
-    const { task } = (await client.call('tools/call', { name: 'slow_compute', arguments: { seconds: 0 }, task: { ttl: 1000 } })) as {
+    const { task } = (await client.call('tools/call', {
+      name: 'slow_compute',
+      arguments: { seconds: 0 },
+      task: { ttl: 1000 },
+    })) as unknown as {
       task: JsonObject;
     };
     expect(task).toMatchObject({ status: 'working', ttl: 1000 });
