@@ -20,6 +20,7 @@ import type { NotificationListener, ParamsOf, ServerNotification } from './notif
 import { NotificationRouter } from './notification-router.js';
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
 import { OutputValidator } from './output-validator.js';
+import { ClientTasks } from './client-tasks.js';
 import { CurrentSession } from './current-session.js';
 import { ListReader } from './list-reader.js';
 import { ResultCache } from './result-cache.js';
@@ -70,6 +71,8 @@ export interface ConnectOptions {
 export class McpClient implements AsyncDisposable {
   /** Who this client is (`clientInfo`). */
   readonly clientInfo: Implementation;
+  /** Tool calls as tasks, both eras: start, poll, answer, cancel, await. */
+  readonly tasks = new ClientTasks((method, run) => this.#call(method, run));
   readonly #settings: ClientSettings;
   readonly #options: ClientOptions;
   readonly #report: (error: unknown) => void;
@@ -252,10 +255,7 @@ export class McpClient implements AsyncDisposable {
     return this.#lists.read(uri, options);
   }
 
-  /**
-   * Subscribes to updates of a resource (`onResourceUpdated`). Legacy: `resources/subscribe`. Modern: the uri is
-   * added to the client's managed listen stream; resolves once the server acknowledged it.
-   */
+  /** Subscribes to a resource's updates (`onResourceUpdated`): legacy `resources/subscribe`, modern the managed listen stream. */
   subscribeResource(uri: string, options?: CallOptions): Promise<void> {
     return this.#call('resources/subscribe', (s) => this.#router.subscribeResource(s, uri, true, options));
   }
@@ -314,8 +314,7 @@ export class McpClient implements AsyncDisposable {
 
   /**
    * Any request, shaped for the era (modern `_meta`, gates, input rounds); the escape hatch for methods without a
-   * typed method of their own (the 2025-11-25 `tasks/*`, extensions). Typed from the spec for its methods (params
-   * without the reserved `_meta` keys, the complete result), JSON objects for any other.
+   * typed method of their own (extensions). Typed from the spec for its methods, JSON objects for any other.
    */
   request<M extends string>(method: M, params?: ClientRequestParams<M>, options?: CallOptions): Promise<ClientRequestResult<M>> {
     const wire = params as JsonObject | undefined;

@@ -9,6 +9,7 @@ import type { Negotiated } from './handshake.js';
 import { ListenStream, type ListenOptions } from './listen.js';
 import { buildModernMeta, withExtraMeta, withMeta } from './modern-meta.js';
 import { requestWithInputs, unknownResultType } from './mrtr.js';
+import { TASKS_EXTENSION } from './task-shapes.js';
 import type { CallOptions, InputHandlers } from './options.js';
 import type {
   ClientCapabilities,
@@ -145,6 +146,36 @@ export class Session {
         closed: this.closed.signal,
         maxRounds: this.#config.maxInputRounds,
       }) as Promise<SessionResult<M>>;
+    });
+  }
+
+  /** The client's input handlers (sampling, elicitation, roots). */
+  get inputHandlers(): InputHandlers | undefined {
+    return this.#config.handlers;
+  }
+
+  /**
+   * Sends a request that may become a task. Modern: the request declares the `io.modelcontextprotocol/tasks`
+   * extension (only this request: others keep the session's capabilities), its input rounds are served, and the
+   * answer may be a `CreateTaskResult` (`resultType: "task"`). Legacy: sent as it is (`params.task` asks for one).
+   */
+  requestAllowingTask(method: string, params: JsonObject, options: CallOptions | undefined): Promise<ResultBase> {
+    const missing = this.gate(method);
+    if (missing) return Promise.reject(missing);
+    if (this.era === 'legacy') return this.#send(method, withExtraMeta(params, options?.meta), options) as Promise<ResultBase>;
+    const caps = this.clientCapabilities as Record<string, unknown>;
+    const extensions = { ...(caps.extensions as Record<string, unknown> | undefined), [TASKS_EXTENSION]: {} };
+    const meta = { ...this.meta, [MetaKey.clientCapabilities]: { ...caps, extensions } };
+    return requestWithInputs({
+      method,
+      params,
+      send: (roundParams) => this.#send(method, withMeta(roundParams, meta, options?.meta), options) as Promise<ResultBase>,
+      handlers: this.#config.handlers,
+      protocolVersion: this.protocolVersion,
+      signal: options?.signal,
+      closed: this.closed.signal,
+      maxRounds: this.#config.maxInputRounds,
+      acceptTask: true,
     });
   }
 

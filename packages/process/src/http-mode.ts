@@ -6,6 +6,7 @@
  */
 import { createHttpHandler, type HttpHandlerOptions, type HttpServable } from '@wiremcp/transport-http';
 import { listen } from '@wiremcp/transport-http/node';
+import { AUTH_FLAGS, AUTH_USAGE, createAuthenticator, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
 import type { MainProcess } from './main-process.js';
 import type { ServeMode } from './serve-mode.js';
 import { UsageError } from './server-flags.js';
@@ -19,6 +20,10 @@ export function parseHttpAddress(text: string): { host: string; port: number } {
   }
   const host = match[1] === undefined ? '127.0.0.1' : match[1].replace(/^\[|\]$/g, '');
   return { host, port };
+}
+
+function isLoopbackHost(host: string): boolean {
+  return /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i.test(host);
 }
 
 function isServableOverHttp(server: unknown): server is HttpServable {
@@ -64,6 +69,7 @@ export const httpMode: ServeMode = {
     'allow-origin': { type: 'string', multiple: true },
     'allow-host': { type: 'string', multiple: true },
     redis: { type: 'string' },
+    ...AUTH_FLAGS,
   },
   usage:
     '  --http [host:]port\n' +
@@ -80,9 +86,12 @@ export const httpMode: ServeMode = {
     '              load balancer in front (default: loopback names on the bound port)\n' +
     '  --redis URL keep sessions, SSE events and cross-process delivery in this Redis\n' +
     '              (redis://host:port), so that several processes serve one endpoint\n' +
-    '              behind a load balancer without affinity (needs @wiremcp/redis)\n',
+    '              behind a load balancer without affinity (needs @wiremcp/redis)\n' +
+    AUTH_USAGE,
   select(values) {
-    const onlyHttp = ['path', 'legacy-sse', 'allow-origin', 'allow-host', 'redis'].filter((flag) => values[flag] !== undefined);
+    const onlyHttp = ['path', 'legacy-sse', 'allow-origin', 'allow-host', 'redis', ...Object.keys(AUTH_FLAGS)].filter(
+      (flag) => values[flag] !== undefined,
+    );
     if (values.http === undefined) {
       if (onlyHttp.length > 0) throw new UsageError(`--${onlyHttp[0]} applies to --http only`);
       return undefined;
@@ -115,8 +124,9 @@ export const httpMode: ServeMode = {
       (error: unknown): void => {
         process.stderr.write(`HTTP handler error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       };
+    const auth = parseAuthFlags(values, isLoopbackHost(host));
     return {
-      description: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}`,
+      description: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}${auth ? ' (OAuth required)' : ''}`,
       async prepare(process) {
         if (redisUrl === undefined) return {};
         shared = await connectShared(redisUrl, reporter(process));
@@ -126,10 +136,13 @@ export const httpMode: ServeMode = {
         if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');
         const report = reporter(process);
         if (redisUrl !== undefined && shared === undefined) shared = await connectShared(redisUrl, report);
+        const authenticator = auth ? new DeferredAuthenticator() : undefined;
         const handler = createHttpHandler(server, {
           ...shared?.handlerOptions,
           path,
           legacySse,
+          ...(authenticator ? { authenticator } : {}),
+          ...(auth?.audience !== undefined ? { resourceUrl: auth.audience } : {}),
           ...(origins.length > 0 ? { allowedOrigins: origins.includes('*') ? '*' : origins } : {}),
           ...(hosts.length > 0 ? { allowedHosts: hosts } : {}),
           onError: report,
@@ -141,11 +154,15 @@ export const httpMode: ServeMode = {
           await shared?.close();
           throw error;
         }
+        // Without --auth-audience the resource is the URL listened on, known only now (with port 0).
+        const resource = auth?.audience ?? listening.url.href;
+        if (auth && authenticator) authenticator.set(createAuthenticator(auth, resource));
+        const protection = auth ? `; OAuth: tokens from ${auth.issuers.join(', ')} for ${resource}` : '';
         const closed = new Promise<Error | undefined>((resolve) => listening.server.once('close', () => resolve(undefined)));
         const endpoints = legacySse ? `; HTTP+SSE (2024-11-05) at ${new URL('/sse', listening.url).href}` : '';
         const state = redisUrl === undefined ? '' : `; state in Redis at ${redactUrl(redisUrl)}`;
         return {
-          description: `${listening.url.href} (Streamable HTTP, every revision${endpoints}${state})`,
+          description: `${listening.url.href} (Streamable HTTP, every revision${endpoints}${state}${protection})`,
           closed,
           close: async () => {
             // Listen streams end gracefully first (notifications/cancelled, then their response), then the sockets.
