@@ -38,12 +38,14 @@ export interface SessionConfig {
   readonly report: (error: unknown) => void;
 }
 
+/** How many allowed methods a session remembers (the spec has a few dozen). */
+const MAX_ALLOWED_CACHED = 128;
+
 /** A connected, negotiated session. */
 export class Session {
   readonly peer: ClientPeer;
   readonly era: Era;
   readonly protocolVersion: string;
-  serverCapabilities: ServerCapabilities;
   serverInfo: Implementation | undefined;
   instructions: string | undefined;
   /** The capabilities this client declares in this session. */
@@ -55,17 +57,29 @@ export class Session {
   /** Modern: the `_meta` of every request (rebuilt when the log level changes). */
   meta: Readonly<Meta>;
   readonly #config: SessionConfig;
+  #serverCapabilities: ServerCapabilities;
+  /** Methods the server's capabilities were found to allow (cleared when they change): one lookup per request. */
+  readonly #allowed = new Set<string>();
 
   constructor(peer: ClientPeer, negotiated: Negotiated, config: SessionConfig, logLevel: LogLevel | undefined) {
     this.peer = peer;
     this.era = negotiated.era;
     this.protocolVersion = negotiated.protocolVersion;
-    this.serverCapabilities = negotiated.serverCapabilities;
+    this.#serverCapabilities = negotiated.serverCapabilities;
     this.serverInfo = negotiated.serverInfo;
     this.instructions = negotiated.instructions;
     this.#config = config;
     this.clientCapabilities = clientCapabilitiesFor(config.handlers, negotiated.protocolVersion, config.capabilities);
     this.meta = this.era === 'modern' ? buildModernMeta(this.protocolVersion, this.clientCapabilities, config.clientInfo, logLevel) : {};
+  }
+
+  /** The server's capabilities (from the handshake, refreshed by discover). */
+  get serverCapabilities(): ServerCapabilities {
+    return this.#serverCapabilities;
+  }
+  set serverCapabilities(capabilities: ServerCapabilities) {
+    this.#serverCapabilities = capabilities;
+    this.#allowed.clear();
   }
 
   /** Uses a new log level in every later modern request. */
@@ -83,7 +97,11 @@ export class Session {
 
   /** The `CAPABILITY_NOT_SUPPORTED` error when the server did not declare what `method` needs. */
   gate(method: string): LocalError | undefined {
-    return this.#config.enforceCapabilities ? missingServerCapability(method, this.serverCapabilities, this.protocolVersion) : undefined;
+    if (!this.#config.enforceCapabilities || this.#allowed.has(method)) return undefined;
+    const missing = missingServerCapability(method, this.#serverCapabilities, this.protocolVersion);
+    // Bounded: `request()` takes any method name, and a caller inventing names must not grow it without end.
+    if (missing === undefined && this.#allowed.size < MAX_ALLOWED_CACHED) this.#allowed.add(method);
+    return missing;
   }
 
   /** The error for a method that does not exist in this session's era. */
