@@ -219,7 +219,8 @@ export class McpClient implements AsyncDisposable {
     const call: Promise<CallToolResult> = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options));
     const schema = options?.outputSchema;
     if (schema !== undefined) return call.then((result) => this.#structured.check(name, result, schema));
-    if (!this.#settings.validateToolOutput) return call;
+    // A tool known to have no outputSchema needs no check: its result is returned as it comes (no extra promise).
+    if (!this.#settings.validateToolOutput || this.#validator.knownWithoutSchema(name)) return call;
     return call.then((result) => this.#validator.check(name, result, () => this.listAllTools()));
   }
 
