@@ -133,26 +133,32 @@ export class Session {
 
   /**
    * Sends a request that may need input from the client. Modern: loops over input-required rounds (see mrtr.ts).
-   * `onFirstRound` sees a result that came without any retry (only those may be cached).
+   * `onFirstRound` sees a result that came without any retry (only those may be cached). `finish` (a check of the
+   * complete result, e.g. output validation) runs in the same promise step as the era's own checks: one promise
+   * less per call than chaining it after.
    */
   requestWithInputs<M extends string>(
     method: M,
     params: JsonObject,
     options: CallOptions | undefined,
     onFirstRound?: (result: ResultBase) => void,
+    finish?: (result: SessionResult<M>) => SessionResult<M> | Promise<SessionResult<M>>,
   ): Promise<SessionResult<M>> {
     const missing = this.gate(method);
     if (missing) return Promise.reject(missing);
-    if (this.era === 'legacy') return this.#send(method, withExtraMeta(params, options?.meta), options);
+    if (this.era === 'legacy') {
+      const sent = this.#send(method, withExtraMeta(params, options?.meta), options);
+      return finish === undefined ? sent : sent.then(finish);
+    }
     const send = (roundParams: JsonObject): Promise<ResultBase> =>
       this.#send(method, withMeta(roundParams, this.meta, options?.meta), options) as Promise<ResultBase>;
     return send(params).then((first) => {
       const type = first.resultType;
       if (type === undefined || type === 'complete') {
         onFirstRound?.(first);
-        return first as SessionResult<M>;
+        return finish === undefined ? (first as SessionResult<M>) : finish(first as SessionResult<M>);
       }
-      return requestWithInputs({
+      const rounds = requestWithInputs({
         method,
         params,
         send,
@@ -163,6 +169,7 @@ export class Session {
         closed: this.closed.signal,
         maxRounds: this.#config.maxInputRounds,
       }) as Promise<SessionResult<M>>;
+      return finish === undefined ? rounds : rounds.then(finish);
     });
   }
 
