@@ -209,7 +209,7 @@ export class McpClient implements AsyncDisposable {
    * Calls a tool. Modern: input-required rounds are served by the handlers transparently. The result's
    * `structuredContent` is validated against the tool's `outputSchema` (`INVALID_RESULT` on mismatch) — or, with
    * `options.outputSchema` (a Standard Schema or a JSON Schema literal), against that schema instead, which then
-   * types the result (a Standard Schema's output is what it carries).
+   * types the result (a Standard Schema's output is what it carries); a tool known to have no outputSchema is not checked.
    */
   callTool<const S extends TypedSchema>(
     name: string,
@@ -219,11 +219,12 @@ export class McpClient implements AsyncDisposable {
   callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
   callTool(name: string, args?: Record<string, unknown>, options?: CallOptions & { outputSchema?: TypedSchema }): Promise<CallToolResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    const call: Promise<CallToolResult> = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options));
     const schema = options?.outputSchema;
-    if (schema !== undefined) return call.then((result) => this.#structured.check(name, result, schema));
-    if (!this.#settings.validateToolOutput) return call;
-    return call.then((result) => this.#validator.check(name, result, () => this.listAllTools()));
+    let check: ((result: CallToolResult) => CallToolResult | Promise<CallToolResult>) | undefined;
+    if (schema !== undefined) check = (result) => this.#structured.check(name, result, schema);
+    else if (this.#settings.validateToolOutput && !this.#validator.knownWithoutSchema(name))
+      check = (result) => this.#validator.check(name, result, () => this.listAllTools());
+    return this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options, undefined, check));
   }
 
   /** One page of `resources/list`. */
