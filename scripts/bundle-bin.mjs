@@ -55,4 +55,3 @@ await build({
   logLevel: 'warning',
   plugins: [keepModuleUrls],
 });
-process.stderr.write(`bundled ${relative(process.cwd(), join(outdir, 'bin.js'))}\n`);
