@@ -9,6 +9,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { Readable } from 'node:stream';
 import { BODY_READER, type BodyReader } from '../server/read-body.js';
+import { WRITES_RAW_BODY } from '../server/responses.js';
 
 /** A Node request of either API. */
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -117,6 +118,11 @@ class NodeRequestView {
 
   get bodyUsed(): boolean {
     return this.#bodyTaken;
+  }
+
+  /** The adapter writes JSON responses from their text (`writeResponse`), so the handler skips their body streams. */
+  get [WRITES_RAW_BODY](): boolean {
+    return true;
   }
 
   /** Reads the body straight from the Node stream, stopping past `maxBytes` (see `BodyReader`). */

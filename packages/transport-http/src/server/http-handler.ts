@@ -16,7 +16,7 @@ import { openSseSession, serveSseMessage } from './legacy/sse-routes.js';
 import { serveSessionDelete, serveSessionGet } from './legacy/streamable-routes.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
 import { acceptance, hostAllowed, hostOf, originAllowed, type HttpConnectionInfo } from './request-checks.js';
-import { emptyResponse, NOT_HANDLED, rpcErrorResponse, type RawBodyResponse } from './responses.js';
+import { emptyResponse, NOT_HANDLED, rpcErrorResponse, withBody, writesRawBody, type RawBodyResponse } from './responses.js';
 import type { HttpServable } from './servable.js';
 import { MemorySessionStore } from './session-store.js';
 import { SsePool } from './sse-connection.js';
@@ -104,7 +104,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
       response.headers.set('access-control-expose-headers', EXPOSED);
       response.headers.append('vary', 'Origin');
     }
-    return response;
+    return writesRawBody(request) ? response : withBody(response);
   };
   const close = async (graceMs = 1000): Promise<void> => {
     await registry.closeAll(graceMs);

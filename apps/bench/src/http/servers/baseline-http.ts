@@ -38,6 +38,8 @@ function result(message: Message): Record<string, unknown> | undefined {
     return row ? conjugateResult(row) : { content: [{ type: 'text', text: 'not in the table' }], isError: true };
   }
   if (message.method === 'tools/list') return { tools: TOOLS };
+  if (message.method === 'server/discover')
+    return { supportedVersions: ['2026-07-28', '2025-11-25'], capabilities: { tools: {} }, serverInfo: SERVER_INFO };
   return undefined;
 }
 
@@ -68,7 +70,11 @@ const server = createServer((req, res) => {
         .writeHead(404, { 'content-type': 'application/json' })
         .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } }));
     }
-    if (modern) answer = { resultType: 'complete', ...answer, _meta: { [META_SERVER_INFO]: SERVER_INFO } };
+    if (modern) {
+      answer = { resultType: 'complete', ...answer, _meta: { [META_SERVER_INFO]: SERVER_INFO } };
+      if (message.method === 'tools/list' || message.method === 'server/discover')
+        Object.assign(answer, { ttlMs: 0, cacheScope: 'public' });
+    }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: answer }));
   });
 });
