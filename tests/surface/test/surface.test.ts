@@ -74,7 +74,7 @@ const ALLOWED: Record<string, string[]> = {
     'node:stream',
     'node:util',
   ],
-  'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:net', 'node:stream'],
+  'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:https', 'node:net', 'node:stream'],
   auth: [
     'jose',
     'oauth4webapi',
@@ -401,7 +401,7 @@ describe('pinned exports', () => {
       'httpTransportFactory',
       'scanToolHeaders',
     ],
-    'transport-http/node': ['listen', 'toNodeHandler'],
+    'transport-http/node': ['listen', 'nodeFetch', 'toNodeHandler'],
   };
 
   test.each(Object.entries(NAMES))('%s runtime exports', async (entry, names) => {

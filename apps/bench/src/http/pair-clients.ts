@@ -1,10 +1,11 @@
 // The MCP clients of the HTTP pair rows, each written as its documentation shows: wiremcp's McpClient over
-// `httpTransportFactory` (the era configured, no standalone GET stream), and the official SDK v2 Client over its
+// `httpTransportFactory` with `nodeFetch` (the era configured, no standalone GET stream), and the official SDK v2 Client over its
 // StreamableHTTPClientTransport (legacy by default, `versionNegotiation: { mode: 'auto' }` for 2026-07-28). A pair
 // row runs one client (one session) with its calls in flight concurrently, as an application would.
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from '@modelcontextprotocol/client';
 import { McpClient } from '@wiremcp/client';
 import { httpTransportFactory } from '@wiremcp/transport-http';
+import { nodeFetch } from '@wiremcp/transport-http/node';
 import { argumentsFor, type ToolName } from '../workload.js';
 import type { Era } from '../wire.js';
 
@@ -19,11 +20,15 @@ export type PairClientKind = 'wiremcp' | 'sdk-v2';
 
 async function wiremcp(url: URL, era: Era): Promise<PairClient> {
   const client = new McpClient({ name: 'bench-wiremcp-http', version: '1.0.0' }, { era });
-  await client.connect(httpTransportFactory(url, { standaloneStream: false }));
+  const fetch = nodeFetch();
+  await client.connect(httpTransportFactory(url, { standaloneStream: false, fetch }));
   await client.listAllTools();
   return {
     call: (tool, i) => client.callTool(tool, argumentsFor(tool, i)),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      fetch.close();
+    },
   };
 }
 

@@ -44,6 +44,11 @@ function result(message: Message): Record<string, unknown> | undefined {
 }
 
 const server = createServer((req, res) => {
+  if (req.method === 'DELETE') {
+    sessions.delete(String(req.headers['mcp-session-id']));
+    return void res.writeHead(200).end();
+  }
+  if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST, DELETE' }).end();
   void readBody(req).then((body) => {
     const message = JSON.parse(body) as Message;
     const modern = message.params?._meta?.[META_PROTOCOL_VERSION] !== undefined;
