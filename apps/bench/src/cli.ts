@@ -30,7 +30,7 @@ async function main(options: CliOptions): Promise<number> {
   const startLoad = loadavg();
   const selection = select(ROWS, options.only);
   const workload = options.quick ? QUICK : FULL;
-  const repetitions = options.repetitions ?? (options.quick ? 2 : 7);
+  const repetitions = options.repetitions ?? (options.quick ? 2 : 5);
   const ticks = clockTicks();
   const cpu = pinnedCpu(options.pin, cpus().length);
   const isolated = { timeoutMs: DRIVER_TIMEOUT_MS, cpu };

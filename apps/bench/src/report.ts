@@ -43,8 +43,8 @@ export interface RunReport {
   repetitions: RepetitionRecord[];
 }
 
-/** The line standing for the Streamable HTTP metrics until wiremcp has that transport. */
-export const HTTP_NOT_MEASURED = 'not measured: wiremcp has no HTTP transport yet';
+/** Where the Streamable HTTP figures are: a command of their own. */
+export const HTTP_NOT_MEASURED = 'measured by `npm run bench -- http`, see [http.md](http.md)';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -53,6 +53,7 @@ function formatValue(value: number, unit: string): string {
   if (unit === 'calls/s') return integer.format(value);
   if (unit === 'MB') return value.toFixed(1);
   if (unit === 'ms') return value.toFixed(0);
+  if (unit === 'writes') return value.toFixed(3);
   return value >= 100 ? integer.format(value) : value.toFixed(1);
 }
 
@@ -137,6 +138,7 @@ export function renderMarkdown(report: RunReport): string {
     `pipe.${tool}.callsPerSec`,
     `pipe.${tool}.serverCpuUs`,
     `pipe.${tool}.clientCpuUs`,
+    `pipe.${tool}.serverWrites`,
     `seq.${tool}.serverCpuUs`,
   ];
   const toolHeaders = [
@@ -146,6 +148,7 @@ export function renderMarkdown(report: RunReport): string {
     `pipelined (${meta.workload.inFlight} in flight) calls/s`,
     'server CPU µs/call (pipelined)',
     'client CPU µs/call (pipelined)',
+    'server writes/call (pipelined)',
     'server CPU µs/call (sequential)',
   ];
   for (const tool of TOOLS) {
@@ -166,7 +169,7 @@ export function renderMarkdown(report: RunReport): string {
     '',
   );
 
-  out.push('## Streamable HTTP', '', `Sequential, 32 concurrent sessions, memory per idle session: ${HTTP_NOT_MEASURED}.`, '');
+  out.push('## Streamable HTTP', '', `Sequential, 32 concurrent, client ↔ server pairs, heap per idle session: ${HTTP_NOT_MEASURED}.`, '');
 
   out.push('## Micro-benchmarks (apps/bench/src/micro, one run each, medians of their own repetitions)', '');
   const micro = report.micro;
