@@ -2,6 +2,7 @@
 import { METRICS, type CellSummary, type RepetitionRecord, type RunSummary, type TargetCheck } from './metrics.js';
 import { rowLabel, type Row, type Workload } from './plan.js';
 import type { Summary } from './stats.js';
+import type { TypedToolsResult } from './micro/typed-tools-bench.js';
 import { TOOLS } from './workload.js';
 
 /** Where and how a run happened. */
@@ -29,6 +30,8 @@ export interface RunMeta {
 export interface MicroResults {
   framing: Array<{ name: string; mbPerSec: number; framesPerSec: number }>;
   jsonrpc: Array<{ name: string; roundTripsPerSec: number }>;
+  /** CPU per call by tool registration style (src/micro/typed-tools-bench.ts). */
+  typed?: TypedToolsResult[];
 }
 
 /** Everything a run writes to JSON. */
@@ -180,6 +183,18 @@ export function renderMarkdown(report: RunReport): string {
     for (const r of micro.framing) out.push(`| ${r.name} | ${integer.format(r.mbPerSec)} | ${integer.format(r.framesPerSec)} |`);
     out.push('', '| in-memory jsonrpc (two Peers, linked pair) | round trips/s |', '| --- | ---: |');
     for (const r of micro.jsonrpc) out.push(`| ${r.name} | ${integer.format(r.roundTripsPerSec)} |`);
+    if (micro.typed !== undefined) {
+      out.push(
+        '',
+        '| typed authoring: tool registration (McpClient ↔ McpServer in memory, 64 in flight; client + server CPU) | echo µs/call | conjugate µs/call |',
+        '| --- | ---: | ---: |',
+      );
+      for (const r of micro.typed) {
+        out.push(
+          `| ${r.name} | ${r.echoUs.toFixed(1)} (${r.echoRatio.toFixed(2)}×) | ${r.conjugateUs.toFixed(1)} (${r.conjugateRatio.toFixed(2)}×) |`,
+        );
+      }
+    }
   }
   out.push('');
 
