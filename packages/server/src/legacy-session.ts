@@ -70,10 +70,11 @@ export class LegacySessionState implements LegacySession, Subscriber {
   readonly subscriptions = new Set<string>();
   readonly #peer: ServerPeer;
   readonly #host: Pick<LegacyHost, 'subscriptionHooks' | 'report'>;
+  // Both made on first use: most sessions never subscribe, and an idle session should cost little heap.
   /** The request that subscribed to each URI (what `onUnsubscribe` gets back). */
-  readonly #contexts = new Map<string, HandlerContext>();
+  #contexts: Map<string, HandlerContext> | undefined;
   /** Subscriptions whose `onSubscribe` has not settled yet. */
-  readonly #pending = new Map<string, Promise<void>>();
+  #pending: Map<string, Promise<void>> | undefined;
   #closed = false;
 
   constructor(
@@ -91,7 +92,7 @@ export class LegacySessionState implements LegacySession, Subscriber {
   /** `resources/subscribe`: once per URI, after `onSubscribe` accepted it. */
   subscribe(uri: string, context: HandlerContext): Outcome<EraNeutralResult<'resources/subscribe'>> {
     if (this.subscriptions.has(uri)) return DONE;
-    const pending = this.#pending.get(uri);
+    const pending = this.#pending?.get(uri);
     if (pending) return pending.then(() => DONE);
     const hooks = this.#host.subscriptionHooks;
     const started = startSubscription(hooks, uri, context);
@@ -109,22 +110,23 @@ export class LegacySessionState implements LegacySession, Subscriber {
         throw refusal(uri, error);
       },
     );
-    this.#pending.set(uri, settled);
-    const forget = (): void => void this.#pending.delete(uri);
+    const pendings = (this.#pending ??= new Map());
+    pendings.set(uri, settled);
+    const forget = (): void => void pendings.delete(uri);
     settled.then(forget, forget);
     return settled.then(() => DONE);
   }
 
   /** `resources/unsubscribe` (after a pending subscription to the same URI settled). */
   unsubscribe(uri: string): Outcome<EraNeutralResult<'resources/unsubscribe'>> {
-    const pending = this.#pending.get(uri);
+    const pending = this.#pending?.get(uri);
     if (pending) {
       const again = () => this.unsubscribe(uri);
       return pending.then(again, again);
     }
-    const context = this.#contexts.get(uri);
+    const context = this.#contexts?.get(uri);
     if (!this.subscriptions.delete(uri) || !context) return DONE;
-    this.#contexts.delete(uri);
+    this.#contexts!.delete(uri);
     endSubscription(this.#host.subscriptionHooks, uri, context, this.#host.report);
     return DONE;
   }
@@ -133,14 +135,14 @@ export class LegacySessionState implements LegacySession, Subscriber {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const [uri, context] of this.#contexts) endSubscription(this.#host.subscriptionHooks, uri, context, this.#host.report);
-    this.#contexts.clear();
+    for (const [uri, context] of this.#contexts ?? []) endSubscription(this.#host.subscriptionHooks, uri, context, this.#host.report);
+    this.#contexts?.clear();
     this.subscriptions.clear();
   }
 
   #add(uri: string, context: HandlerContext): void {
     this.subscriptions.add(uri);
-    this.#contexts.set(uri, context);
+    (this.#contexts ??= new Map()).set(uri, context);
   }
 
   listChanged(kind: ListKind): void {
