@@ -61,16 +61,21 @@ export interface LegacyHost {
 }
 
 const DONE: EraNeutralResult<'resources/subscribe'> = Object.freeze({});
+const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
 
 /** The session of one connection; it hears server-wide events and forwards what the client asked for. */
 export class LegacySessionState implements LegacySession, Subscriber {
   readonly era = 'legacy' as const;
   logLevel: LogLevel | undefined = 'debug';
   initialized = false;
-  readonly subscriptions = new Set<string>();
+  #subscriptions: Set<string> | undefined;
   readonly #peer: ServerPeer;
   readonly #host: Pick<LegacyHost, 'subscriptionHooks' | 'report'>;
-  // Both made on first use: most sessions never subscribe, and an idle session should cost little heap.
+  /** The URIs subscribed to (see {@link LegacySession.subscriptions}). */
+  get subscriptions(): ReadonlySet<string> {
+    return this.#subscriptions ?? NO_SUBSCRIPTIONS;
+  }
+  // These three are made on first use: most sessions never subscribe, and an idle session should cost little heap.
   /** The request that subscribed to each URI (what `onUnsubscribe` gets back). */
   #contexts: Map<string, HandlerContext> | undefined;
   /** Subscriptions whose `onSubscribe` has not settled yet. */
@@ -125,7 +130,7 @@ export class LegacySessionState implements LegacySession, Subscriber {
       return pending.then(again, again);
     }
     const context = this.#contexts?.get(uri);
-    if (!this.subscriptions.delete(uri) || !context) return DONE;
+    if (!this.#subscriptions?.delete(uri) || !context) return DONE;
     this.#contexts!.delete(uri);
     endSubscription(this.#host.subscriptionHooks, uri, context, this.#host.report);
     return DONE;
@@ -137,12 +142,17 @@ export class LegacySessionState implements LegacySession, Subscriber {
     this.#closed = true;
     for (const [uri, context] of this.#contexts ?? []) endSubscription(this.#host.subscriptionHooks, uri, context, this.#host.report);
     this.#contexts?.clear();
-    this.subscriptions.clear();
+    this.#subscriptions?.clear();
   }
 
   #add(uri: string, context: HandlerContext): void {
-    this.subscriptions.add(uri);
+    this.restoreSubscription(uri);
     (this.#contexts ??= new Map()).set(uri, context);
+  }
+
+  /** Marks `uri` subscribed (a restored session's subscriptions, which have no request context). */
+  restoreSubscription(uri: string): void {
+    (this.#subscriptions ??= new Set()).add(uri);
   }
 
   listChanged(kind: ListKind): void {
@@ -248,7 +258,7 @@ export function restoreLegacySession(host: LegacyHost, state: LegacySessionResto
   );
   session.logLevel = state.logLevel ?? 'debug';
   session.initialized = state.initialized ?? true;
-  for (const uri of state.subscriptions ?? []) if (typeof uri === 'string') session.subscriptions.add(uri);
+  for (const uri of state.subscriptions ?? []) if (typeof uri === 'string') session.restoreSubscription(uri);
   peer.acceptBatches = supportsBatching(version);
   return session;
 }
