@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // The one command of the bench: every implementation × every metric, interleaved repetitions, then the markdown
 // table and the JSON. `npm run bench` (root) builds first and runs this; `--help` lists the options.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem, type } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,69 +11,14 @@ import { parseOptions, select, selectedMetrics, USAGE, type CliOptions } from '.
 import { FULL, QUICK, ROWS, type Row, type Workload } from './plan.js';
 import { HTTP_NOT_MEASURED, renderMarkdown, type MicroResults, type RunReport } from './report.js';
 import { runDriver, runIsolated } from './run-driver.js';
+import { clockTicks, commandLine, gitCommit, PACKAGE_ROOT, packageVersion, pinnedCpu } from './run-env.js';
 import { rotate } from './stats.js';
 
-const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const REPO_ROOT = resolve(PACKAGE_ROOT, '../..');
 /** A driver that takes longer than this is killed (with its server) and its repetition recorded as failed. */
 const DRIVER_TIMEOUT_MS = 120_000;
 
-function clockTicks(): number {
-  try {
-    const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-    return Number.isFinite(ticks) && ticks > 0 ? ticks : 100;
-  } catch {
-    return 100;
-  }
-}
-
-/**
- * The CPU that drivers and their servers share, or undefined (not pinned). On the bench VM two processes on different
- * vCPUs pay the hypervisor's wake-up latency on every message: sequential round trips were ~10 or ~20 µs depending
- * on where the scheduler happened to put the pair, which made per-repetition latency ratios bimodal. On one CPU they
- * measure the software. Needs Linux `taskset`; `--no-pin` turns it off.
- */
-function pinnedCpu(options: CliOptions, cores: number): number | undefined {
-  if (!options.pin || process.platform !== 'linux') return undefined;
-  try {
-    execFileSync('taskset', ['-c', String(cores - 1), 'true'], { stdio: 'ignore' });
-    return cores - 1;
-  } catch {
-    return undefined;
-  }
-}
-
-function gitCommit(): string | undefined {
-  try {
-    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', 'packages'], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-    }).trim();
-    return dirty === '' ? commit : `${commit} (packages/ with uncommitted changes)`;
-  } catch {
-    return undefined;
-  }
-}
-
-function packageVersion(name: string): string {
-  try {
-    const manifest = join(PACKAGE_ROOT, 'node_modules', ...name.split('/'), 'package.json');
-    return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
-  } catch {
-    return '?';
-  }
-}
-
 function job(row: Row, workload: Workload, parts: { cold: boolean; load: boolean }, clockTicksPerSec: number): DriverJob {
   return { client: row.client, server: row.server, era: row.era, workload, cold: parts.cold, load: parts.load, clockTicksPerSec };
-}
-
-/** The command as typed: `npm run bench -- …` when run through the root script (npm sets the lifecycle event). */
-function commandLine(): string {
-  const args = process.argv.slice(2).join(' ');
-  if (process.env.npm_lifecycle_event === 'bench') return `npm run bench${args === '' ? '' : ` -- ${args}`}`;
-  return `node ${relative(REPO_ROOT, process.argv[1] ?? 'apps/bench/dist/cli.js')}${args === '' ? '' : ` ${args}`}`;
 }
 
 function log(line: string): void {
@@ -86,9 +30,9 @@ async function main(options: CliOptions): Promise<number> {
   const startLoad = loadavg();
   const selection = select(ROWS, options.only);
   const workload = options.quick ? QUICK : FULL;
-  const repetitions = options.repetitions ?? (options.quick ? 2 : 7);
+  const repetitions = options.repetitions ?? (options.quick ? 2 : 5);
   const ticks = clockTicks();
-  const cpu = pinnedCpu(options, cpus().length);
+  const cpu = pinnedCpu(options.pin, cpus().length);
   const isolated = { timeoutMs: DRIVER_TIMEOUT_MS, cpu };
   const full = !options.quick && options.only.length === 0;
   // A full run is the one committed (results/, linked from the README); other runs go to out/ (git-ignored).
@@ -191,6 +135,15 @@ async function main(options: CliOptions): Promise<number> {
 }
 
 let options: CliOptions;
+if (process.argv[2] === 'http') {
+  // Streamable HTTP side by side (src/http/).
+  const { runHttpBench } = await import('./http/http-bench.js');
+  process.exitCode = await runHttpBench(process.argv.slice(3)).catch((error: unknown) => {
+    process.stderr.write(`bench http: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  });
+  process.exit();
+}
 if (process.argv[2] === 'filesystem') {
   // A benchmark of its own: the filesystem server beside the official one (src/filesystem/).
   const { runFilesystemBench } = await import('./filesystem/fs-bench.js');

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ClientKind, ClientSession, SessionOpener } from './clients/session.js';
 import { RESULT_PREFIX, type DriverJob, type DriverResult, type PhaseResult } from './job.js';
 import type { ServerKind } from './plan.js';
-import { processCpuMs, processRssKb } from './proc-stats.js';
+import { processCpuMs, processRssKb, processWriteCalls } from './proc-stats.js';
 import { percentileSorted } from './stats.js';
 import { checkResult, TOOLS, type ToolName } from './workload.js';
 
@@ -14,6 +14,8 @@ async function opener(kind: ClientKind): Promise<SessionOpener> {
   switch (kind) {
     case 'raw':
       return (await import('./clients/raw-client.js')).openRawSession;
+    case 'raw-each':
+      return (await import('./clients/raw-client.js')).openRawEachSession;
     case 'wiremcp':
       return (await import('./clients/wiremcp-client.js')).openWiremcpSession;
     case 'sdk-v1':
@@ -45,6 +47,7 @@ async function callChecked(session: ClientSession, tool: ToolName, i: number): P
 async function sequential(session: ClientSession, tool: ToolName, calls: number, maxMs: number, job: DriverJob): Promise<PhaseResult> {
   const latencies: number[] = [];
   const serverBefore = processCpuMs(session.serverPid, job.clockTicksPerSec);
+  const writesBefore = processWriteCalls(session.serverPid);
   const clientBefore = cpuMicros();
   const start = performance.now();
   const deadline = start + maxMs;
@@ -56,7 +59,7 @@ async function sequential(session: ClientSession, tool: ToolName, calls: number,
     latencies.push(now - t0);
   }
   const elapsedMs = now - start;
-  return finish(latencies.length, elapsedMs, serverBefore, clientBefore, session, job, latencies);
+  return finish(latencies.length, elapsedMs, serverBefore, writesBefore, clientBefore, session, job, latencies);
 }
 
 async function pipelined(
@@ -71,6 +74,7 @@ async function pipelined(
   let done = 0;
   let failure: unknown;
   const serverBefore = processCpuMs(session.serverPid, job.clockTicksPerSec);
+  const writesBefore = processWriteCalls(session.serverPid);
   const clientBefore = cpuMicros();
   const start = performance.now();
   const deadline = start + ms;
@@ -89,13 +93,14 @@ async function pipelined(
   await Promise.all(Array.from({ length: inFlight }, lane));
   const elapsedMs = performance.now() - start;
   if (failure !== undefined) throw failure;
-  return finish(done, elapsedMs, serverBefore, clientBefore, session, job, undefined);
+  return finish(done, elapsedMs, serverBefore, writesBefore, clientBefore, session, job, undefined);
 }
 
 function finish(
   calls: number,
   elapsedMs: number,
   serverBefore: number | undefined,
+  writesBefore: number | undefined,
   clientBefore: number,
   session: ClientSession,
   job: DriverJob,
@@ -110,6 +115,8 @@ function finish(
     clientCpuUsPerCall: clientCpu / calls,
   };
   if (serverBefore !== undefined && serverAfter !== undefined) result.serverCpuUsPerCall = ((serverAfter - serverBefore) * 1000) / calls;
+  const writesAfter = processWriteCalls(session.serverPid);
+  if (writesBefore !== undefined && writesAfter !== undefined) result.serverWritesPerCall = (writesAfter - writesBefore) / calls;
   if (latencies !== undefined) {
     const sorted = latencies.map((ms) => ms * 1000).sort((a, b) => a - b);
     result.p50Us = percentileSorted(sorted, 50);

@@ -27,6 +27,8 @@ export interface PhaseResult {
   /** CPU time per call in µs of the server process and of this (client) process. */
   serverCpuUsPerCall?: number;
   clientCpuUsPerCall: number;
+  /** Write system calls of the server process per call (`/proc/<pid>/io`). */
+  serverWritesPerCall?: number;
 }
 
 /** What a driver prints. */

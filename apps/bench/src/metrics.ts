@@ -22,7 +22,7 @@ function phaseMetric(
   unit: string,
   better: 'higher' | 'lower',
   phase: string,
-  field: 'callsPerSec' | 'p50Us' | 'p99Us' | 'serverCpuUsPerCall' | 'clientCpuUsPerCall',
+  field: 'callsPerSec' | 'p50Us' | 'p99Us' | 'serverCpuUsPerCall' | 'clientCpuUsPerCall' | 'serverWritesPerCall',
 ): MetricDef {
   return { key, label, unit, better, phase: 'load', read: (r) => r.phases[phase]?.[field] };
 }
@@ -36,6 +36,14 @@ function toolMetrics(tool: ToolName): MetricDef[] {
     phaseMetric(`pipe.${tool}.callsPerSec`, 'pipelined calls/s', 'calls/s', 'higher', `pipe.${tool}`, 'callsPerSec'),
     phaseMetric(`pipe.${tool}.serverCpuUs`, 'server CPU per call, pipelined', 'µs', 'lower', `pipe.${tool}`, 'serverCpuUsPerCall'),
     phaseMetric(`pipe.${tool}.clientCpuUs`, 'client CPU per call, pipelined', 'µs', 'lower', `pipe.${tool}`, 'clientCpuUsPerCall'),
+    phaseMetric(
+      `pipe.${tool}.serverWrites`,
+      'server write syscalls per call, pipelined',
+      'writes',
+      'lower',
+      `pipe.${tool}`,
+      'serverWritesPerCall',
+    ),
   ];
 }
 
@@ -142,6 +150,16 @@ export function checkTargets(repetitions: readonly RepetitionRecord[], rowIds: R
         add('sequential p50 ≤ 1.3× baseline', row, `seq.${tool}.p50Us`, reference, '<=', 1.3);
       }
       add('cold start ≤ 1.2× baseline', row, 'coldStartMs', reference, '<=', 1.2);
+    }
+    // The limit itself: a pipelined server at 0.9× the hand-written one's throughput and 1.3× its CPU, under both
+    // raw client kinds (a round per write, a request per write).
+    for (const kind of ['raw', 'raw-each']) {
+      for (const tool of TOOLS) {
+        const row = `${kind}/wiremcp${suffix}`;
+        const base = `${kind}/baseline${suffix}`;
+        add('pipelined throughput ≥ 0.9× baseline (the limit)', row, `pipe.${tool}.callsPerSec`, base, '>=', 0.9);
+        add('server CPU per call ≤ 1.3× baseline (the limit)', row, `pipe.${tool}.serverCpuUs`, base, '<=', 1.3);
+      }
     }
     for (const tool of TOOLS) {
       add(

@@ -27,7 +27,7 @@ Options:
   --only <list>         comma-separated; repeatable. Metric groups: ${METRIC_GROUPS.join(', ')}.
                         Anything else selects implementations whose id contains it (e.g. wiremcp, sdk-v2,
                         raw/, @2026); the baselines are always included, ratios need them.
-  --repetitions <n>     interleaved repetitions (default 7; 2 with --quick)
+  --repetitions <n>     interleaved repetitions (default 5; 2 with --quick)
   --no-pin              do not run each driver and its server on one CPU (the default on Linux, with taskset)
   --out <dir>           where to write the results (default: see below)
   --help                this text

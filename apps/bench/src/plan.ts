@@ -21,8 +21,11 @@ export interface Row {
 
 function row(client: ClientKind, server: ServerKind, era: Era): Row {
   const suffix = era === 'modern' ? '@2026' : '';
-  const group = client === 'raw' ? 'server' : server === 'baseline' ? 'client' : 'pair';
-  return { id: `${client}/${server}${suffix}`, client, server, era, reference: `raw/baseline${suffix}`, group };
+  const raw = client === 'raw' || client === 'raw-each';
+  const group = raw ? 'server' : server === 'baseline' ? 'client' : 'pair';
+  // A raw-each row is compared with the baseline under the same client kind.
+  const reference = `${client === 'raw-each' ? 'raw-each' : 'raw'}/baseline${suffix}`;
+  return { id: `${client}/${server}${suffix}`, client, server, era, reference, group };
 }
 
 /** Every row, in table order. */
@@ -34,6 +37,13 @@ export const ROWS: readonly Row[] = [
   row('raw', 'baseline', 'modern'),
   row('raw', 'wiremcp', 'modern'),
   row('raw', 'sdk-v2', 'modern'),
+  row('raw-each', 'baseline', 'legacy'),
+  row('raw-each', 'wiremcp', 'legacy'),
+  row('raw-each', 'sdk-v1', 'legacy'),
+  row('raw-each', 'sdk-v2', 'legacy'),
+  row('raw-each', 'baseline', 'modern'),
+  row('raw-each', 'wiremcp', 'modern'),
+  row('raw-each', 'sdk-v2', 'modern'),
   row('wiremcp', 'wiremcp', 'legacy'),
   row('sdk-v1', 'sdk-v1', 'legacy'),
   row('sdk-v2', 'sdk-v2', 'legacy'),
@@ -51,13 +61,15 @@ export function rowLabel(row: Row): string {
   const name = (kind: string): string =>
     kind === 'raw'
       ? 'raw client'
-      : kind === 'baseline'
-        ? 'baseline'
-        : kind === 'sdk-v1'
-          ? 'SDK v1'
-          : kind === 'sdk-v2'
-            ? 'SDK v2'
-            : 'wiremcp';
+      : kind === 'raw-each'
+        ? 'raw client (a write per request)'
+        : kind === 'baseline'
+          ? 'baseline'
+          : kind === 'sdk-v1'
+            ? 'SDK v1'
+            : kind === 'sdk-v2'
+              ? 'SDK v2'
+              : 'wiremcp';
   const era = row.era === 'modern' ? ' (2026-07-28)' : '';
   return `${name(row.client)} → ${name(row.server)}${era}`;
 }

@@ -22,6 +22,16 @@ export function processCpuMs(pid: number, clockTicksPerSec: number): number | un
   return ((utime + stime) * 1000) / clockTicksPerSec;
 }
 
+/** Write system calls the process has made so far (`syscw` of `/proc/<pid>/io`; readable by its owner or root). */
+export function processWriteCalls(pid: number): number | undefined {
+  try {
+    const match = /^syscw:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resident set size of the process in KiB (`VmRSS` of `/proc/<pid>/status`). */
 export function processRssKb(pid: number): number | undefined {
   try {

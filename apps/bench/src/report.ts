@@ -2,6 +2,7 @@
 import { METRICS, type CellSummary, type RepetitionRecord, type RunSummary, type TargetCheck } from './metrics.js';
 import { rowLabel, type Row, type Workload } from './plan.js';
 import type { Summary } from './stats.js';
+import type { TypedToolsResult } from './micro/typed-tools-bench.js';
 import { TOOLS } from './workload.js';
 
 /** Where and how a run happened. */
@@ -29,6 +30,8 @@ export interface RunMeta {
 export interface MicroResults {
   framing: Array<{ name: string; mbPerSec: number; framesPerSec: number }>;
   jsonrpc: Array<{ name: string; roundTripsPerSec: number }>;
+  /** CPU per call by tool registration style (src/micro/typed-tools-bench.ts). */
+  typed?: TypedToolsResult[];
 }
 
 /** Everything a run writes to JSON. */
@@ -43,8 +46,8 @@ export interface RunReport {
   repetitions: RepetitionRecord[];
 }
 
-/** The line standing for the Streamable HTTP metrics until wiremcp has that transport. */
-export const HTTP_NOT_MEASURED = 'not measured: wiremcp has no HTTP transport yet';
+/** Where the Streamable HTTP figures are: a command of their own. */
+export const HTTP_NOT_MEASURED = 'measured by `npm run bench -- http`, see [http.md](http.md)';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -53,6 +56,7 @@ function formatValue(value: number, unit: string): string {
   if (unit === 'calls/s') return integer.format(value);
   if (unit === 'MB') return value.toFixed(1);
   if (unit === 'ms') return value.toFixed(0);
+  if (unit === 'writes') return value.toFixed(3);
   return value >= 100 ? integer.format(value) : value.toFixed(1);
 }
 
@@ -137,6 +141,7 @@ export function renderMarkdown(report: RunReport): string {
     `pipe.${tool}.callsPerSec`,
     `pipe.${tool}.serverCpuUs`,
     `pipe.${tool}.clientCpuUs`,
+    `pipe.${tool}.serverWrites`,
     `seq.${tool}.serverCpuUs`,
   ];
   const toolHeaders = [
@@ -146,6 +151,7 @@ export function renderMarkdown(report: RunReport): string {
     `pipelined (${meta.workload.inFlight} in flight) calls/s`,
     'server CPU µs/call (pipelined)',
     'client CPU µs/call (pipelined)',
+    'server writes/call (pipelined)',
     'server CPU µs/call (sequential)',
   ];
   for (const tool of TOOLS) {
@@ -166,7 +172,7 @@ export function renderMarkdown(report: RunReport): string {
     '',
   );
 
-  out.push('## Streamable HTTP', '', `Sequential, 32 concurrent sessions, memory per idle session: ${HTTP_NOT_MEASURED}.`, '');
+  out.push('## Streamable HTTP', '', `Sequential, 32 concurrent, client ↔ server pairs, heap per idle session: ${HTTP_NOT_MEASURED}.`, '');
 
   out.push('## Micro-benchmarks (apps/bench/src/micro, one run each, medians of their own repetitions)', '');
   const micro = report.micro;
@@ -177,6 +183,18 @@ export function renderMarkdown(report: RunReport): string {
     for (const r of micro.framing) out.push(`| ${r.name} | ${integer.format(r.mbPerSec)} | ${integer.format(r.framesPerSec)} |`);
     out.push('', '| in-memory jsonrpc (two Peers, linked pair) | round trips/s |', '| --- | ---: |');
     for (const r of micro.jsonrpc) out.push(`| ${r.name} | ${integer.format(r.roundTripsPerSec)} |`);
+    if (micro.typed !== undefined) {
+      out.push(
+        '',
+        '| typed authoring: tool registration (McpClient ↔ McpServer in memory, 64 in flight; client + server CPU) | echo µs/call | conjugate µs/call |',
+        '| --- | ---: | ---: |',
+      );
+      for (const r of micro.typed) {
+        out.push(
+          `| ${r.name} | ${r.echoUs.toFixed(1)} (${r.echoRatio.toFixed(2)}×) | ${r.conjugateUs.toFixed(1)} (${r.conjugateRatio.toFixed(2)}×) |`,
+        );
+      }
+    }
   }
   out.push('');
 

@@ -13,16 +13,35 @@ export type UntypedNotificationHandler = (params: Params, info: MessageInfo | un
  * requests for methods without a handler of their own; without it those get `-32601`).
  */
 export class HandlerTable<C = RequestContext> {
-  readonly requests = new Map<string, UntypedRequestHandler<C>>();
-  readonly notifications = new Map<string, UntypedNotificationHandler>();
+  // Made on first use: a peer that serves through `fallback` (a server connection, one per HTTP session) keeps
+  // no empty tables (an empty Map is ~170 bytes of heap).
+  #requests: Map<string, UntypedRequestHandler<C>> | undefined;
+  #notifications: Map<string, UntypedNotificationHandler> | undefined;
   fallback: FallbackRequestHandler<C> | undefined;
+
+  /** The request handler of `method`, if one was set. */
+  request(method: string): UntypedRequestHandler<C> | undefined {
+    return this.#requests?.get(method);
+  }
+
+  /** Sets (or, with `undefined`, removes) the request handler of `method`. */
+  setRequest(method: string, handler: UntypedRequestHandler<C> | undefined): void {
+    if (handler !== undefined) (this.#requests ??= new Map()).set(method, handler);
+    else this.#requests?.delete(method);
+  }
+
+  /** Sets (or, with `undefined`, removes) the notification handler of `method`. */
+  setNotification(method: string, handler: UntypedNotificationHandler | undefined): void {
+    if (handler !== undefined) (this.#notifications ??= new Map()).set(method, handler);
+    else this.#notifications?.delete(method);
+  }
 
   /**
    * Runs the handler of a notification, if any. Its failures (thrown or rejected) go to `report`: a
    * notification has no response to carry them.
    */
   notify(method: string, params: Params, info: MessageInfo | undefined, report: (error: unknown) => void): void {
-    const handler = this.notifications.get(method);
+    const handler = this.#notifications?.get(method);
     if (!handler) return;
     try {
       const outcome = handler(params, info);

@@ -52,7 +52,7 @@ export class InboundRequests<
     }
     // One lookup: a server routes everything through the fallback and registers no per-method handler.
     const handlers = this.handlers;
-    const handler = handlers.requests.size === 0 ? undefined : handlers.requests.get(method);
+    const handler = handlers.request(method);
     const fallback = handlers.fallback;
     if (handler === undefined && fallback === undefined) {
       this.respondError(batch, id, ErrorCode.MethodNotFound, methodNotFound(method).message);

@@ -163,17 +163,17 @@ export class Peer<
     method: M,
     handler: RequestHandler<InRequests[M]['params'], InRequests[M]['result'], RequestContext<OutRequests, OutNotifications>>,
   ): void {
-    this.#inbound.handlers.requests.set(method, handler as UntypedRequestHandler<RequestContext<OutRequests, OutNotifications>>);
+    this.#inbound.handlers.setRequest(method, handler as UntypedRequestHandler<RequestContext<OutRequests, OutNotifications>>);
   }
 
   /** Removes the handler of `method`; later requests for it get `-32601`. */
   removeRequestHandler(method: string): void {
-    this.#inbound.handlers.requests.delete(method);
+    this.#inbound.handlers.setRequest(method, undefined);
   }
 
   /** True when a handler is registered for `method`. */
   hasRequestHandler(method: string): boolean {
-    return this.#inbound.handlers.requests.has(method);
+    return this.#inbound.handlers.request(method) !== undefined;
   }
 
   /** Handles requests for methods with no handler of their own (instead of answering `-32601`). */
@@ -183,12 +183,12 @@ export class Peer<
 
   /** Registers the handler of inbound notifications for `method`, replacing any previous one. */
   setNotificationHandler<M extends keyof InNotifications & string>(method: M, handler: NotificationHandler<InNotifications[M]>): void {
-    this.#inbound.handlers.notifications.set(method, handler as UntypedNotificationHandler);
+    this.#inbound.handlers.setNotification(method, handler as UntypedNotificationHandler);
   }
 
   /** Removes the notification handler of `method`. */
   removeNotificationHandler(method: string): void {
-    this.#inbound.handlers.notifications.delete(method);
+    this.#inbound.handlers.setNotification(method, undefined);
   }
 
   /** Sends a request and resolves with its result; rejects with an RpcError (peer) or a LocalError (here). */

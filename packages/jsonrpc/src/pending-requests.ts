@@ -25,7 +25,11 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * elsewhere it is cleared. When it fires with nothing pending it is simply not re-armed.
  */
 export class PendingRequests {
-  readonly #byId = new Map<RequestId, PendingRequest>();
+  // Made on first use: a server session that never asks its client anything keeps no empty Map (~170 bytes).
+  #map: Map<RequestId, PendingRequest> | undefined;
+  get #byId(): Map<RequestId, PendingRequest> {
+    return (this.#map ??= new Map());
+  }
   readonly #expire: (pending: PendingRequest, error: LocalError) => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The deadline the timer is armed for (`Infinity`: no timer). */
@@ -41,7 +45,7 @@ export class PendingRequests {
 
   /** How many requests are pending. */
   get size(): number {
-    return this.#byId.size;
+    return this.#map?.size ?? 0;
   }
 
   add(pending: PendingRequest): void {

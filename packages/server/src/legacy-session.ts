@@ -61,19 +61,25 @@ export interface LegacyHost {
 }
 
 const DONE: EraNeutralResult<'resources/subscribe'> = Object.freeze({});
+const NO_SUBSCRIPTIONS: ReadonlySet<string> = new Set();
 
 /** The session of one connection; it hears server-wide events and forwards what the client asked for. */
 export class LegacySessionState implements LegacySession, Subscriber {
   readonly era = 'legacy' as const;
   logLevel: LogLevel | undefined = 'debug';
   initialized = false;
-  readonly subscriptions = new Set<string>();
+  #subscriptions: Set<string> | undefined;
   readonly #peer: ServerPeer;
   readonly #host: Pick<LegacyHost, 'subscriptionHooks' | 'report'>;
+  /** The URIs subscribed to (see {@link LegacySession.subscriptions}). */
+  get subscriptions(): ReadonlySet<string> {
+    return this.#subscriptions ?? NO_SUBSCRIPTIONS;
+  }
+  // These three are made on first use: most sessions never subscribe, and an idle session should cost little heap.
   /** The request that subscribed to each URI (what `onUnsubscribe` gets back). */
-  readonly #contexts = new Map<string, HandlerContext>();
+  #contexts: Map<string, HandlerContext> | undefined;
   /** Subscriptions whose `onSubscribe` has not settled yet. */
-  readonly #pending = new Map<string, Promise<void>>();
+  #pending: Map<string, Promise<void>> | undefined;
   #closed = false;
 
   constructor(
@@ -91,7 +97,7 @@ export class LegacySessionState implements LegacySession, Subscriber {
   /** `resources/subscribe`: once per URI, after `onSubscribe` accepted it. */
   subscribe(uri: string, context: HandlerContext): Outcome<EraNeutralResult<'resources/subscribe'>> {
     if (this.subscriptions.has(uri)) return DONE;
-    const pending = this.#pending.get(uri);
+    const pending = this.#pending?.get(uri);
     if (pending) return pending.then(() => DONE);
     const hooks = this.#host.subscriptionHooks;
     const started = startSubscription(hooks, uri, context);
@@ -109,22 +115,23 @@ export class LegacySessionState implements LegacySession, Subscriber {
         throw refusal(uri, error);
       },
     );
-    this.#pending.set(uri, settled);
-    const forget = (): void => void this.#pending.delete(uri);
+    const pendings = (this.#pending ??= new Map());
+    pendings.set(uri, settled);
+    const forget = (): void => void pendings.delete(uri);
     settled.then(forget, forget);
     return settled.then(() => DONE);
   }
 
   /** `resources/unsubscribe` (after a pending subscription to the same URI settled). */
   unsubscribe(uri: string): Outcome<EraNeutralResult<'resources/unsubscribe'>> {
-    const pending = this.#pending.get(uri);
+    const pending = this.#pending?.get(uri);
     if (pending) {
       const again = () => this.unsubscribe(uri);
       return pending.then(again, again);
     }
-    const context = this.#contexts.get(uri);
-    if (!this.subscriptions.delete(uri) || !context) return DONE;
-    this.#contexts.delete(uri);
+    const context = this.#contexts?.get(uri);
+    if (!this.#subscriptions?.delete(uri) || !context) return DONE;
+    this.#contexts!.delete(uri);
     endSubscription(this.#host.subscriptionHooks, uri, context, this.#host.report);
     return DONE;
   }
@@ -133,14 +140,19 @@ export class LegacySessionState implements LegacySession, Subscriber {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const [uri, context] of this.#contexts) endSubscription(this.#host.subscriptionHooks, uri, context, this.#host.report);
-    this.#contexts.clear();
-    this.subscriptions.clear();
+    for (const [uri, context] of this.#contexts ?? []) endSubscription(this.#host.subscriptionHooks, uri, context, this.#host.report);
+    this.#contexts?.clear();
+    this.#subscriptions?.clear();
   }
 
   #add(uri: string, context: HandlerContext): void {
-    this.subscriptions.add(uri);
-    this.#contexts.set(uri, context);
+    this.restoreSubscription(uri);
+    (this.#contexts ??= new Map()).set(uri, context);
+  }
+
+  /** Marks `uri` subscribed (a restored session's subscriptions, which have no request context). */
+  restoreSubscription(uri: string): void {
+    (this.#subscriptions ??= new Set()).add(uri);
   }
 
   listChanged(kind: ListKind): void {
@@ -246,7 +258,7 @@ export function restoreLegacySession(host: LegacyHost, state: LegacySessionResto
   );
   session.logLevel = state.logLevel ?? 'debug';
   session.initialized = state.initialized ?? true;
-  for (const uri of state.subscriptions ?? []) if (typeof uri === 'string') session.subscriptions.add(uri);
+  for (const uri of state.subscriptions ?? []) if (typeof uri === 'string') session.restoreSubscription(uri);
   peer.acceptBatches = supportsBatching(version);
   return session;
 }

@@ -76,7 +76,7 @@ const ALLOWED: Record<string, string[]> = {
     'node:stream',
     'node:util',
   ],
-  'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:net', 'node:stream'],
+  'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:https', 'node:net', 'node:stream'],
   redis: ['@wiremcp/transport-http', 'ioredis'],
   cli: [
     '@wiremcp/auth/client',
@@ -434,7 +434,7 @@ describe('pinned exports', () => {
       'httpTransportFactory',
       'scanToolHeaders',
     ],
-    'transport-http/node': ['listen', 'toNodeHandler'],
+    'transport-http/node': ['listen', 'nodeFetch', 'toNodeHandler'],
     redis: ['RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'connectRedisState'],
     cli: [
       'CLI_EXIT_CODES',

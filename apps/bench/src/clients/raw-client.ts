@@ -1,6 +1,6 @@
 // The raw client: speaks NDJSON to the server directly, with pre-serialised requests, one JSON.parse per response
-// line and writes coalesced per microtask. It does the least a client can do, so that what a row with this client
-// costs is (nearly) all server.
+// line and writes coalesced per microtask (`raw`: a round per write) or one write per request (`raw-each`). It does
+// the least a client can do, so that what a row with this client costs is (nearly) all server.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { stopChildProcess } from '@wiremcp/process';
@@ -36,8 +36,11 @@ class RawSession implements ClientSession {
     if (data !== '' && this.#closed === undefined) this.#child.stdin.write(data);
   };
 
-  constructor(child: ChildProcessByStdio<Writable, Readable, null>, era: Era) {
+  readonly #eachOnItsOwn: boolean;
+
+  constructor(child: ChildProcessByStdio<Writable, Readable, null>, era: Era, eachOnItsOwn: boolean) {
     this.#child = child;
+    this.#eachOnItsOwn = eachOnItsOwn;
     this.serverPid = child.pid!;
     this.#era = era;
     const meta = era === 'modern' ? MODERN_META : undefined;
@@ -95,6 +98,10 @@ class RawSession implements ClientSession {
   }
 
   #send(line: string): void {
+    if (this.#eachOnItsOwn) {
+      if (this.#closed === undefined) this.#child.stdin.write(line);
+      return;
+    }
     this.#queued += line;
     if (!this.#scheduled) {
       this.#scheduled = true;
@@ -140,14 +147,23 @@ export function serverEnvironment(): Record<string, string> {
   return env;
 }
 
-/** Spawns the server and runs the handshake of `era` over raw NDJSON. */
-export async function openRawSession(server: ServerCommand, era: Era): Promise<ClientSession> {
+/** Spawns the server and runs the handshake of `era` over raw NDJSON; the requests of a round in one write. */
+export function openRawSession(server: ServerCommand, era: Era): Promise<ClientSession> {
+  return openRaw(server, era, false);
+}
+
+/** As {@link openRawSession}, but every request in a write of its own. */
+export function openRawEachSession(server: ServerCommand, era: Era): Promise<ClientSession> {
+  return openRaw(server, era, true);
+}
+
+async function openRaw(server: ServerCommand, era: Era, eachOnItsOwn: boolean): Promise<ClientSession> {
   const child = spawn(server.command, server.args, { stdio: ['pipe', 'pipe', 'inherit'], env: serverEnvironment() });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);
   });
-  const session = new RawSession(child, era);
+  const session = new RawSession(child, era, eachOnItsOwn);
   try {
     await session.handshake();
   } catch (error) {

@@ -2,7 +2,11 @@ import type { ToolName } from '../workload.js';
 import type { Era } from '../wire.js';
 
 /** The clients the bench drives servers with. */
-export type ClientKind = 'raw' | 'wiremcp' | 'sdk-v1' | 'sdk-v2';
+/**
+ * `raw` writes the requests of one round (all those sent in one microtask) in one write; `raw-each` writes every
+ * request in a write of its own (a server then reads them in chunks of any size).
+ */
+export type ClientKind = 'raw' | 'raw-each' | 'wiremcp' | 'sdk-v1' | 'sdk-v2';
 
 /** How to start a server process. */
 export interface ServerCommand {

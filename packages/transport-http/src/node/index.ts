@@ -2,3 +2,4 @@
 export { toNodeHandler, type NodeHandler, type NodeHandlerOptions, type FetchHandler } from './to-node-handler.js';
 export { listen, type ListenOptions, type Listening } from './listen.js';
 export type { NodeRequest, NodeResponse } from './node-request.js';
+export { nodeFetch, type NodeFetch, type NodeFetchOptions } from './node-fetch.js';

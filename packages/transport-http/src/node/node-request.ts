@@ -8,7 +8,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { Readable } from 'node:stream';
-import { BODY_READER, type BodyReader } from '../server/read-body.js';
+import { BODY_READER, ON_CLIENT_GONE, type BodyReader } from '../server/read-body.js';
+import { WRITES_RAW_BODY } from '../server/responses.js';
 
 /** A Node request of either API. */
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -117,6 +118,25 @@ class NodeRequestView {
 
   get bodyUsed(): boolean {
     return this.#bodyTaken;
+  }
+
+  /** Calls `callback` when the client disconnects before the response is finished (see `ON_CLIENT_GONE`). */
+  [ON_CLIENT_GONE](callback: () => void): () => void {
+    const res = this.#res;
+    if (res.destroyed && !res.writableFinished) {
+      callback();
+      return () => {};
+    }
+    const onClose = (): void => {
+      if (!res.writableFinished) callback();
+    };
+    res.once('close', onClose);
+    return () => void res.off('close', onClose);
+  }
+
+  /** The adapter writes JSON responses from their text (`writeResponse`), so the handler skips their body streams. */
+  get [WRITES_RAW_BODY](): boolean {
+    return true;
   }
 
   /** Reads the body straight from the Node stream, stopping past `maxBytes` (see `BodyReader`). */

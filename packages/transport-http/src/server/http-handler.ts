@@ -17,7 +17,7 @@ import { serveSessionDelete, serveSessionGet } from './legacy/streamable-routes.
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
 import type { BusMessage } from './session-bus.js';
 import { acceptance, hostAllowed, hostOf, originAllowed, type HttpConnectionInfo } from './request-checks.js';
-import { emptyResponse, NOT_HANDLED, rpcErrorResponse, type RawBodyResponse } from './responses.js';
+import { emptyResponse, NOT_HANDLED, rpcErrorResponse, withBody, writesRawBody, type RawBodyResponse } from './responses.js';
 import type { HttpServable } from './servable.js';
 import { MemorySessionStore } from './session-store.js';
 import { SsePool } from './sse-connection.js';
@@ -115,7 +115,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
       response.headers.set('access-control-expose-headers', EXPOSED);
       response.headers.append('vary', 'Origin');
     }
-    return response;
+    return writesRawBody(request) ? response : withBody(response);
   };
   const unsubscribe = bus?.subscribe((message) => {
     if (message.origin === instance) return;

@@ -6,6 +6,7 @@
 import type { MessageInfo } from '@wiremcp/jsonrpc';
 import { LocalError, type RpcNotification, type RpcRequest, type RpcResponse } from '@wiremcp/protocol';
 import { encodeSseMessage } from '../sse/encode.js';
+import { onClientGone } from './read-body.js';
 import { emptyResponse, jsonResponse, modernStatusFor, rpcErrorResponse } from './responses.js';
 import type { HttpServable } from './servable.js';
 import type { SseConnection, SsePool } from './sse-connection.js';
@@ -35,9 +36,7 @@ export function serveModernRequest(host: ModernHost, message: RpcRequest, info: 
   }
   return new Promise<Response>((resolve) => {
     const controller = new AbortController();
-    const onAbort = (): void => controller.abort(CANCELLED);
-    const clientSignal = request.signal;
-    clientSignal.addEventListener('abort', onAbort, { once: true });
+    const stopListening = onClientGone(request, () => controller.abort(CANCELLED));
     let connection: SseConnection | undefined;
     let settled = false;
     const answer = (response: Response): void => {
@@ -59,18 +58,16 @@ export function serveModernRequest(host: ModernHost, message: RpcRequest, info: 
       openStream()?.write(encodeSseMessage(JSON.stringify(notification)));
     };
     if (listen) openStream();
-    host.server
-      .dispatch(message, { info, signal: controller.signal, notify })
-      .then(
-        (response) => finish(response),
-        (error: unknown) => {
-          host.report(error);
-          finish({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'Internal error' } });
-        },
-      )
-      .finally(() => clientSignal.removeEventListener('abort', onAbort));
+    host.server.dispatch(message, { info, signal: controller.signal, notify }).then(
+      (response) => finish(response),
+      (error: unknown) => {
+        host.report(error);
+        finish({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'Internal error' } });
+      },
+    );
 
     function finish(response: RpcResponse | undefined): void {
+      stopListening();
       if (connection !== undefined) {
         if (response !== undefined && !controller.signal.aborted) connection.write(encodeSseMessage(JSON.stringify(response)));
         connection.close();

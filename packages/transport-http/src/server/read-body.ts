@@ -10,6 +10,28 @@ import type { Deadlines } from './deadlines.js';
 export const BODY_READER: unique symbol = Symbol.for('@wiremcp/transport-http.body-reader') as never;
 
 /**
+ * Where a request may carry a direct way to hear that its client went away (the node adapter's), cheaper than
+ * `request.signal` (no `AbortController` and `EventTarget` per request): called with a callback, it returns the
+ * function that stops listening. Shared across module copies.
+ */
+export const ON_CLIENT_GONE: unique symbol = Symbol.for('@wiremcp/transport-http.on-client-gone') as never;
+
+/** See {@link ON_CLIENT_GONE}. */
+export type ClientGoneHook = (callback: () => void) => () => void;
+
+/**
+ * Calls `callback` when the client of `request` goes away before its response is finished; returns the function
+ * that stops listening. Through the adapter's {@link ON_CLIENT_GONE} when it has one, else `request.signal`.
+ */
+export function onClientGone(request: Request, callback: () => void): () => void {
+  const hook = (request as Request & { [ON_CLIENT_GONE]?: ClientGoneHook })[ON_CLIENT_GONE];
+  if (hook !== undefined) return hook.call(request, callback);
+  const signal = request.signal;
+  signal.addEventListener('abort', callback, { once: true });
+  return () => signal.removeEventListener('abort', callback);
+}
+
+/**
  * A direct body reader, called as a method of the request: reads at most `maxBytes`, resolving with the bytes, or `undefined` once the body proved
  * larger (having stopped reading it). `cancel` abandons the read; the promise then rejects.
  */

@@ -1,7 +1,7 @@
 /**
  * The responses the handler builds: JSON bodies, JSON-RPC errors with the HTTP status each one takes, empty
- * statuses. A JSON response also carries its body text under a symbol, so the node adapter can write it without
- * reading the body stream back (a `Response` read through its stream costs more than the rest of a small call).
+ * statuses. A JSON response carries its body text under a symbol, so the node adapter can write it without a body
+ * stream (a `Response` body stream costs more than the rest of a small call).
  */
 import { ErrorCode, type RequestId } from '@wiremcp/protocol';
 
@@ -21,14 +21,43 @@ export function isNotHandled(response: Response): boolean {
 
 export const JSON_CONTENT_TYPE = 'application/json';
 
-/** A `Response` with a JSON body (already serialised). */
+/**
+ * Marks a request whose adapter writes a JSON response's body from its text (the node adapter's request views): the
+ * handler then returns the response without a body stream. Shared across module copies.
+ */
+export const WRITES_RAW_BODY: unique symbol = Symbol.for('@wiremcp/transport-http.writes-raw-body') as never;
+
+/**
+ * A `Response` with a JSON body (already serialised). It is built bodiless, with the text under {@link RAW_BODY}:
+ * a web body stream costs more than the rest of a small call (about 10 µs on Node 20). The handler gives it a real
+ * body ({@link withBody}) before returning it, unless the request comes from an adapter that writes the text itself.
+ */
 export function jsonResponse(status: number, json: string, headers?: Record<string, string>): Response {
-  const response = new Response(json, {
+  const response = new Response(null, {
     status,
     headers: headers === undefined ? { 'content-type': JSON_CONTENT_TYPE } : { 'content-type': JSON_CONTENT_TYPE, ...headers },
   }) as RawBodyResponse;
   response[RAW_BODY] = json;
   return response;
+}
+
+/** True when `request` comes from an adapter that writes {@link RAW_BODY} texts itself (see {@link WRITES_RAW_BODY}). */
+export function writesRawBody(request: Request): boolean {
+  return (request as Request & { [WRITES_RAW_BODY]?: boolean })[WRITES_RAW_BODY] === true;
+}
+
+/** `response` with its {@link RAW_BODY} text as a real body (for any caller of the handler but the node adapter). */
+export function withBody(response: Response): Response {
+  const raw = (response as RawBodyResponse)[RAW_BODY];
+  if (raw === undefined || response.body !== null) return response;
+  const real = new Response(raw, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  }) as RawBodyResponse;
+  real[RAW_BODY] = raw;
+  if ((response as RawBodyResponse)[NOT_HANDLED]) real[NOT_HANDLED] = true;
+  return real;
 }
 
 /** The body text of a response built by {@link jsonResponse}, when it is one. */

@@ -1,0 +1,155 @@
+// `npm run bench -- http`: Streamable HTTP, side by side in one run — the hand-written node:http server, wiremcp,
+// SDK v1 and SDK v2 (sessionful), SDK v2's createMcpHandler (stateless), driven by a raw client, and the client ↔
+// server pairs (wiremcp, SDK v2) — in both eras. Interleaved repetitions (the order rotates by one row each time),
+// each row in a driver process of its own, medians and per-repetition ratios. Writes results/http.md and .json
+// (`--quick` or `--only`: out/http-partial.*).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, release, type } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runIsolated } from '../run-driver.js';
+import { clockTicks, commandLine, gitCommit, PACKAGE_ROOT, packageVersion, pinnedCpu } from '../run-env.js';
+import { rotate } from '../stats.js';
+import { HTTP_FULL, HTTP_QUICK, HTTP_ROWS, type HttpDriverResult, type HttpJob, type HttpRow } from './http-plan.js';
+import { checkHttpTargets, renderHttpMarkdown, summarizeHttp, type HttpReport, type HttpRepetition } from './http-report.js';
+
+const DRIVER = fileURLToPath(new URL('./http-driver.js', import.meta.url));
+/** A driver that takes longer than this is killed with its server, and its repetition recorded as failed. */
+const DRIVER_TIMEOUT_MS = 90_000;
+
+/** Usage of `npm run bench -- http`. */
+export const HTTP_USAGE = `Usage: npm run bench -- http [--quick] [--repetitions <n>] [--only <ids>] [--no-pin] [--out <dir>]
+
+Streamable HTTP side by side: raw client → hand-written node:http / wiremcp / SDK v1 / SDK v2 sessionful /
+SDK v2 createMcpHandler, and the wiremcp and SDK v2 client ↔ server pairs, in the 2025-11-25 (session) and
+2026-07-28 (stateless) eras. Default: 3 repetitions (about 4 minutes); --quick: 1 short repetition.
+--only takes comma-separated substrings of row ids (the baselines always run).`;
+
+interface HttpOptions {
+  quick: boolean;
+  repetitions: number | undefined;
+  only: string[];
+  pin: boolean;
+  out: string | undefined;
+}
+
+function parse(argv: readonly string[]): HttpOptions {
+  const options: HttpOptions = { quick: false, repetitions: undefined, only: [], pin: true, out: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${argv[i - 1]} needs a value`);
+      return v;
+    };
+    switch (argv[i]) {
+      case '--quick':
+        options.quick = true;
+        break;
+      case '--no-pin':
+        options.pin = false;
+        break;
+      case '--repetitions': {
+        const n = Number(value());
+        if (!Number.isInteger(n) || n < 1 || n > 20) throw new Error('--repetitions must be an integer from 1 to 20');
+        options.repetitions = n;
+        break;
+      }
+      case '--only':
+        options.only.push(
+          ...value()
+            .split(',')
+            .filter((s) => s !== ''),
+        );
+        break;
+      case '--out':
+        options.out = value();
+        break;
+      default:
+        throw new Error(`unknown option ${argv[i]}\n\n${HTTP_USAGE}`);
+    }
+  }
+  return options;
+}
+
+function selectRows(only: readonly string[]): HttpRow[] {
+  if (only.length === 0) return [...HTTP_ROWS];
+  const wanted = HTTP_ROWS.filter((row) => only.some((f) => row.id.includes(f)));
+  if (wanted.length === 0) throw new Error(`--only ${only.join(',')} matches no row (ids: ${HTTP_ROWS.map((r) => r.id).join(', ')})`);
+  const ids = new Set(wanted.flatMap((row) => [row.id, row.reference]));
+  return HTTP_ROWS.filter((row) => ids.has(row.id));
+}
+
+/** Runs the HTTP bench with `argv` (after `http`); resolves with the exit code. */
+export async function runHttpBench(argv: readonly string[]): Promise<number> {
+  const options = parse(argv);
+  const started = performance.now();
+  const startLoad = loadavg();
+  const rows = selectRows(options.only);
+  const workload = options.quick ? HTTP_QUICK : HTTP_FULL;
+  const repetitions = options.repetitions ?? (options.quick ? 1 : 3);
+  const ticks = clockTicks();
+  const cpu = pinnedCpu(options.pin, cpus().length);
+  const full = !options.quick && options.only.length === 0;
+  const outDir = resolve(options.out ?? join(PACKAGE_ROOT, full ? 'results' : 'out'));
+  const baseName = full ? 'http' : 'http-partial';
+  const log = (line: string): boolean => process.stderr.write(`${line}\n`);
+  log(
+    `bench http: ${rows.length} rows × ${repetitions} repetitions${cpu === undefined ? ', not pinned' : `, each driver and its server on CPU ${cpu}`}`,
+  );
+
+  const records: HttpRepetition[] = [];
+  for (let index = 0; index < repetitions; index++) {
+    const order = rotate(rows, index);
+    const record: HttpRepetition = { index, order: order.map((r) => r.id), loadAverage: loadavg(), results: {} };
+    for (const row of order) {
+      const t0 = performance.now();
+      const job: HttpJob = { client: row.client, server: row.server, era: row.era, heap: row.heap, workload, clockTicksPerSec: ticks };
+      try {
+        record.results[row.id] = await runIsolated<HttpDriverResult>(DRIVER, [JSON.stringify(job)], { timeoutMs: DRIVER_TIMEOUT_MS, cpu });
+        log(`  [${index + 1}/${repetitions}] ${row.id.padEnd(30)} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        record.results[row.id] = { error: message };
+        log(`  [${index + 1}/${repetitions}] ${row.id.padEnd(30)} FAILED: ${message.split('\n').slice(0, 6).join(' / ')}`);
+      }
+    }
+    records.push(record);
+  }
+
+  const cpuInfo = cpus();
+  const report: HttpReport = {
+    meta: {
+      date: new Date().toISOString(),
+      command: commandLine(),
+      wallTimeSec: (performance.now() - started) / 1000,
+      node: process.versions.node,
+      machine: `${type()} ${release()} · ${cpuInfo[0]?.model.trim() ?? 'unknown CPU'}, ${cpuInfo.length} cores`,
+      pinnedCpu: cpu,
+      loadAverage: { start: startLoad, end: loadavg() },
+      gitCommit: gitCommit(),
+      repetitions,
+      quick: options.quick,
+      workload,
+      packages: Object.fromEntries(
+        [
+          '@modelcontextprotocol/sdk',
+          '@modelcontextprotocol/server',
+          '@modelcontextprotocol/client',
+          '@modelcontextprotocol/node',
+          'zod',
+        ].map((n) => [n, packageVersion(n)]),
+      ),
+    },
+    rows,
+    summary: summarizeHttp(rows, records),
+    targets: checkHttpTargets(records, new Set(rows.map((r) => r.id))),
+    repetitions: records,
+  };
+  mkdirSync(outDir, { recursive: true });
+  const markdown = renderHttpMarkdown(report);
+  writeFileSync(join(outDir, `${baseName}.md`), markdown);
+  writeFileSync(join(outDir, `${baseName}.json`), JSON.stringify(report, null, 1) + '\n');
+  process.stdout.write(`${markdown}\n`);
+  log(`bench http: wrote ${relative(process.cwd(), join(outDir, baseName))}.md and .json in ${Math.round(report.meta.wallTimeSec)} s`);
+  return records.some((r) => Object.values(r.results).some((result) => 'error' in result)) ? 1 : 0;
+}
