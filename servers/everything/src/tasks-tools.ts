@@ -8,6 +8,8 @@ import { ErrorCode, RpcError } from '@wiremcp/protocol';
 import type { HandlerContext, McpServer } from '@wiremcp/server';
 import { abortableSleep } from './abortable-sleep.js';
 import { acceptedField } from './client-answers.js';
+import { INTERACTIVE } from './client-request-tools.js';
+import { READ_ONLY } from './content-tools.js';
 
 const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false } as const;
 /** Longest `slow_compute` run, in seconds: long enough to cancel, bounded so a forgotten task ends. */
@@ -29,6 +31,7 @@ export function registerTaskTools(server: McpServer): void {
     {
       name: 'greet',
       description: 'Says hello; never runs as a task. Conformance: tasks-* (the synchronous tool).',
+      annotations: READ_ONLY,
       inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
     },
     ({ name }) => text(`Hello, ${name}!`),
@@ -38,6 +41,7 @@ export function registerTaskTools(server: McpServer): void {
     {
       name: 'slow_compute',
       description: 'Sleeps `seconds` seconds, then reports it; a task when the client supports tasks, cancelled by tasks/cancel.',
+      annotations: READ_ONLY,
       inputSchema: {
         type: 'object',
         properties: { seconds: { type: 'number', minimum: 0, maximum: MAX_SECONDS }, label: { type: 'string', maxLength: 200 } },
@@ -55,6 +59,7 @@ export function registerTaskTools(server: McpServer): void {
     {
       name: 'failing_job',
       description: 'Always a task; after about a second the tool reports an error (a completed task whose result has isError).',
+      annotations: READ_ONLY,
       inputSchema: NO_ARGUMENTS,
       execution: { taskSupport: 'required' },
     },
@@ -68,6 +73,7 @@ export function registerTaskTools(server: McpServer): void {
     {
       name: 'protocol_error_job',
       description: 'Fails with a JSON-RPC error (-32603): as a task, the task ends failed with that error inlined.',
+      annotations: READ_ONLY,
       inputSchema: NO_ARGUMENTS,
       execution: { taskSupport: 'optional' },
     },
@@ -80,6 +86,7 @@ export function registerTaskTools(server: McpServer): void {
     {
       name: 'confirm_delete',
       description: 'Asks the user to confirm deleting `filename` (input key "confirm"), then reports the decision.',
+      annotations: INTERACTIVE,
       inputSchema: { type: 'object', properties: { filename: { type: 'string', maxLength: 200 } }, required: ['filename'] },
       execution: { taskSupport: 'optional' },
     },
@@ -93,6 +100,7 @@ export function registerTaskTools(server: McpServer): void {
     {
       name: 'multi_input',
       description: 'Asks two questions at once (input keys "name" and "confirm"), then reports both answers.',
+      annotations: INTERACTIVE,
       inputSchema: NO_ARGUMENTS,
       execution: { taskSupport: 'optional' },
     },
@@ -111,6 +119,7 @@ export function registerTaskTools(server: McpServer): void {
       description:
         'Asks for the user\'s name (input key "user_name") in the request itself, then runs as a task that greets them. ' +
         'Conformance: tasks-mrtr-composition.',
+      annotations: INTERACTIVE,
       inputSchema: NO_ARGUMENTS,
       execution: {
         taskSupport: 'required',
