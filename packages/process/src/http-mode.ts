@@ -6,7 +6,7 @@
  */
 import { createHttpHandler, type HttpServable } from '@wiremcp/transport-http';
 import { listen } from '@wiremcp/transport-http/node';
-import { AUTH_FLAGS, AUTH_USAGE, createAuthenticator, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
+import { AUTH_FLAGS, AUTH_USAGE, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
 import type { ServeMode } from './serve-mode.js';
 import { UsageError } from './server-flags.js';
 
@@ -77,6 +77,8 @@ export const httpMode: ServeMode = {
       async serve(server, process) {
         if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');
         const authenticator = auth ? new DeferredAuthenticator() : undefined;
+        // Loaded only when asked for (jose, oauth4webapi), and before listening: set synchronously once bound.
+        const createAuthenticator = auth ? (await import('./auth-authenticator.js')).createAuthenticator : undefined;
         const handler = createHttpHandler(server, {
           path,
           legacySse,
@@ -89,7 +91,7 @@ export const httpMode: ServeMode = {
         const listening = await listen(handler, { host, port, shutdownGraceMs: HTTP_SHUTDOWN_GRACE_MS });
         // Without --auth-audience the resource is the URL listened on, known only now (with port 0).
         const resource = auth?.audience ?? listening.url.href;
-        if (auth && authenticator) authenticator.set(createAuthenticator(auth, resource));
+        if (auth && authenticator && createAuthenticator) authenticator.set(createAuthenticator(auth, resource));
         const protection = auth ? `; OAuth: tokens from ${auth.issuers.join(', ')} for ${resource}` : '';
         const closed = new Promise<Error | undefined>((resolve) => listening.server.once('close', () => resolve(undefined)));
         const endpoints = legacySse ? `; HTTP+SSE (2024-11-05) at ${new URL('/sse', listening.url).href}` : '';
