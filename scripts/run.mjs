@@ -118,7 +118,19 @@ switch (task) {
     await build();
     run(process.execPath, [join(root, 'apps/bench/dist/cli.js'), ...rest]);
     break;
+  case 'cluster':
+    // Runs until Ctrl-C; the cluster script stops its processes itself, so the signal is not an error here.
+    process.on('SIGINT', () => {});
+    install();
+    await build();
+    spawnSync(bin('tsx'), [join(root, 'scripts/cluster/cli.ts'), ...rest], { cwd: root, stdio: 'inherit', env });
+    break;
+  case 'bench-cluster':
+    install();
+    await build();
+    run(bin('tsx'), [join(root, 'scripts/cluster/bench.ts'), ...rest]);
+    break;
   default:
-    process.stderr.write('usage: node scripts/run.mjs <build|test|start|bench> [args...]\n');
+    process.stderr.write('usage: node scripts/run.mjs <build|test|start|bench|bench-cluster|cluster> [args...]\n');
     process.exit(2);
 }

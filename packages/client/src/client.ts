@@ -20,6 +20,7 @@ import type { NotificationListener, ParamsOf, ServerNotification } from './notif
 import { NotificationRouter } from './notification-router.js';
 import type { CallOptions, ClientOptions, ListOptions } from './options.js';
 import { OutputValidator } from './output-validator.js';
+import { ClientTasks } from './client-tasks.js';
 import { CurrentSession } from './current-session.js';
 import { ListReader } from './list-reader.js';
 import { ResultCache } from './result-cache.js';
@@ -70,6 +71,8 @@ export interface ConnectOptions {
 export class McpClient implements AsyncDisposable {
   /** Who this client is (`clientInfo`). */
   readonly clientInfo: Implementation;
+  /** Tool calls as tasks, both eras: start, poll, answer, cancel, await. */
+  readonly tasks = new ClientTasks((method, run) => this.#call(method, run));
   readonly #settings: ClientSettings;
   readonly #options: ClientOptions;
   readonly #report: (error: unknown) => void;
@@ -206,7 +209,7 @@ export class McpClient implements AsyncDisposable {
    * Calls a tool. Modern: input-required rounds are served by the handlers transparently. The result's
    * `structuredContent` is validated against the tool's `outputSchema` (`INVALID_RESULT` on mismatch) — or, with
    * `options.outputSchema` (a Standard Schema or a JSON Schema literal), against that schema instead, which then
-   * types the result (a Standard Schema's output is what it carries).
+   * types the result (a Standard Schema's output is what it carries); a tool known to have no outputSchema is not checked.
    */
   callTool<const S extends TypedSchema>(
     name: string,
@@ -216,11 +219,12 @@ export class McpClient implements AsyncDisposable {
   callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolResult>;
   callTool(name: string, args?: Record<string, unknown>, options?: CallOptions & { outputSchema?: TypedSchema }): Promise<CallToolResult> {
     const params: JsonObject = args === undefined ? { name } : { name, arguments: args };
-    const call: Promise<CallToolResult> = this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options));
     const schema = options?.outputSchema;
-    if (schema !== undefined) return call.then((result) => this.#structured.check(name, result, schema));
-    if (!this.#settings.validateToolOutput) return call;
-    return call.then((result) => this.#validator.check(name, result, () => this.listAllTools()));
+    let check: ((result: CallToolResult) => CallToolResult | Promise<CallToolResult>) | undefined;
+    if (schema !== undefined) check = (result) => this.#structured.check(name, result, schema);
+    else if (this.#settings.validateToolOutput && !this.#validator.knownWithoutSchema(name))
+      check = (result) => this.#validator.check(name, result, () => this.listAllTools());
+    return this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options, undefined, check));
   }
 
   /** One page of `resources/list`. */
@@ -252,10 +256,7 @@ export class McpClient implements AsyncDisposable {
     return this.#lists.read(uri, options);
   }
 
-  /**
-   * Subscribes to updates of a resource (`onResourceUpdated`). Legacy: `resources/subscribe`. Modern: the uri is
-   * added to the client's managed listen stream; resolves once the server acknowledged it.
-   */
+  /** Subscribes to a resource's updates (`onResourceUpdated`): legacy `resources/subscribe`, modern the managed listen stream. */
   subscribeResource(uri: string, options?: CallOptions): Promise<void> {
     return this.#call('resources/subscribe', (s) => this.#router.subscribeResource(s, uri, true, options));
   }
@@ -314,8 +315,7 @@ export class McpClient implements AsyncDisposable {
 
   /**
    * Any request, shaped for the era (modern `_meta`, gates, input rounds); the escape hatch for methods without a
-   * typed method of their own (the 2025-11-25 `tasks/*`, extensions). Typed from the spec for its methods (params
-   * without the reserved `_meta` keys, the complete result), JSON objects for any other.
+   * typed method of their own (extensions). Typed from the spec for its methods, JSON objects for any other.
    */
   request<M extends string>(method: M, params?: ClientRequestParams<M>, options?: CallOptions): Promise<ClientRequestResult<M>> {
     const wire = params as JsonObject | undefined;

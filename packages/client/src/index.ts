@@ -21,3 +21,5 @@ export { DEFAULT_MAX_PAGES } from './pagination.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
 export { LocalError, RpcError, isLocalError, type LocalErrorCode } from '@wiremcp/protocol';
 export type * from './types.js';
+export { ClientTasks, type TaskCallOptions, type TaskResultOptions, type ToolTaskStart } from './client-tasks.js';
+export { TASKS_EXTENSION, isTerminal, type ClientTask, type ClientTaskStatus } from './task-shapes.js';

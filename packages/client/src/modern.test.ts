@@ -191,6 +191,25 @@ describe('modern era against McpServer', () => {
     await client.close();
   });
 
+  test('capability gates follow a fresh discover: a method allowed before is refused once the server drops its capability', async () => {
+    let capabilities: Record<string, unknown> = { tools: {}, prompts: {} };
+    const fake = await scripted((method) => {
+      if (method === 'server/discover') return { supportedVersions: ['2026-07-28'], capabilities };
+      if (method === 'prompts/list') return { prompts: [] };
+      return { tools: [] };
+    });
+    const client = new McpClient({ name: 'c', version: '1' });
+    await client.connect(fake.transport);
+    expect(await client.listPrompts()).toEqual({ prompts: [] });
+    capabilities = { tools: {} };
+    await client.discover();
+    await expect(client.listPrompts()).rejects.toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', details: { capability: 'prompts' } });
+    capabilities = { tools: {}, prompts: {} };
+    await client.discover();
+    expect(await client.listPrompts()).toEqual({ prompts: [] });
+    await client.close();
+  });
+
   test('aborting during an input round stops the exchange (handler signal aborted, no retry sent)', async () => {
     const controller = new AbortController();
     let handlerSignal: AbortSignal | undefined;

@@ -29,6 +29,8 @@ export interface InputLoop {
   readonly maxRounds: number;
   /** The answer to the first round when the caller sent it itself (the common single-round case stays cheap). */
   readonly first?: ResultBase;
+  /** A `CreateTaskResult` (`resultType: "task"`, tasks extension) ends the exchange too. */
+  readonly acceptTask?: boolean;
 }
 
 /** The `INVALID_RESULT` error for a `resultType` the client does not know. */
@@ -45,7 +47,7 @@ export async function requestWithInputs(loop: InputLoop): Promise<ResultBase> {
   for (let round = 1; ; round++) {
     const result = round === 1 && loop.first !== undefined ? loop.first : await loop.send(params);
     const type = result.resultType;
-    if (type === undefined || type === 'complete') return result;
+    if (type === undefined || type === 'complete' || (type === 'task' && loop.acceptTask === true)) return result;
     if (type !== 'input_required') throw unknownResultType(loop.method, result);
     const { inputRequests, requestState } = result as { inputRequests?: unknown; requestState?: unknown };
     const hasRequests = typeof inputRequests === 'object' && inputRequests !== null && !Array.isArray(inputRequests);
@@ -116,7 +118,7 @@ async function gather(loop: InputLoop, requests: Record<string, InputRequest>, k
 }
 
 /** Waits `ms`, or rejects with `REQUEST_CANCELLED` when `signal` aborts first. */
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(abortError(signal.reason));

@@ -43,6 +43,12 @@ export class OutputValidator {
     return this.#tools.get(name);
   }
 
+  /** True when `name` is a known tool without an `outputSchema` (its results need no check). */
+  knownWithoutSchema(name: string): boolean {
+    const tool = this.#tools.get(name);
+    return tool !== undefined && tool.outputSchema === undefined;
+  }
+
   /**
    * Checks a tool result. Resolves with the result, or rejects with `INVALID_RESULT` listing the problems.
    * `listAll` is called at most once (until `reset`) to learn tools the client has not seen.

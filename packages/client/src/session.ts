@@ -9,6 +9,7 @@ import type { Negotiated } from './handshake.js';
 import { ListenStream, type ListenOptions } from './listen.js';
 import { buildModernMeta, withExtraMeta, withMeta } from './modern-meta.js';
 import { requestWithInputs, unknownResultType } from './mrtr.js';
+import { TASKS_EXTENSION } from './task-shapes.js';
 import type { CallOptions, InputHandlers } from './options.js';
 import type {
   ClientCapabilities,
@@ -38,12 +39,14 @@ export interface SessionConfig {
   readonly report: (error: unknown) => void;
 }
 
+/** How many allowed methods a session remembers (the spec has a few dozen). */
+const MAX_ALLOWED_CACHED = 128;
+
 /** A connected, negotiated session. */
 export class Session {
   readonly peer: ClientPeer;
   readonly era: Era;
   readonly protocolVersion: string;
-  serverCapabilities: ServerCapabilities;
   serverInfo: Implementation | undefined;
   instructions: string | undefined;
   /** The capabilities this client declares in this session. */
@@ -55,17 +58,29 @@ export class Session {
   /** Modern: the `_meta` of every request (rebuilt when the log level changes). */
   meta: Readonly<Meta>;
   readonly #config: SessionConfig;
+  #serverCapabilities: ServerCapabilities;
+  /** Methods the server's capabilities were found to allow (cleared when they change): one lookup per request. */
+  readonly #allowed = new Set<string>();
 
   constructor(peer: ClientPeer, negotiated: Negotiated, config: SessionConfig, logLevel: LogLevel | undefined) {
     this.peer = peer;
     this.era = negotiated.era;
     this.protocolVersion = negotiated.protocolVersion;
-    this.serverCapabilities = negotiated.serverCapabilities;
+    this.#serverCapabilities = negotiated.serverCapabilities;
     this.serverInfo = negotiated.serverInfo;
     this.instructions = negotiated.instructions;
     this.#config = config;
     this.clientCapabilities = clientCapabilitiesFor(config.handlers, negotiated.protocolVersion, config.capabilities);
     this.meta = this.era === 'modern' ? buildModernMeta(this.protocolVersion, this.clientCapabilities, config.clientInfo, logLevel) : {};
+  }
+
+  /** The server's capabilities (from the handshake, refreshed by discover). */
+  get serverCapabilities(): ServerCapabilities {
+    return this.#serverCapabilities;
+  }
+  set serverCapabilities(capabilities: ServerCapabilities) {
+    this.#serverCapabilities = capabilities;
+    this.#allowed.clear();
   }
 
   /** Uses a new log level in every later modern request. */
@@ -83,7 +98,11 @@ export class Session {
 
   /** The `CAPABILITY_NOT_SUPPORTED` error when the server did not declare what `method` needs. */
   gate(method: string): LocalError | undefined {
-    return this.#config.enforceCapabilities ? missingServerCapability(method, this.serverCapabilities, this.protocolVersion) : undefined;
+    if (!this.#config.enforceCapabilities || this.#allowed.has(method)) return undefined;
+    const missing = missingServerCapability(method, this.#serverCapabilities, this.protocolVersion);
+    // Bounded: `request()` takes any method name, and a caller inventing names must not grow it without end.
+    if (missing === undefined && this.#allowed.size < MAX_ALLOWED_CACHED) this.#allowed.add(method);
+    return missing;
   }
 
   /** The error for a method that does not exist in this session's era. */
@@ -115,26 +134,32 @@ export class Session {
 
   /**
    * Sends a request that may need input from the client. Modern: loops over input-required rounds (see mrtr.ts).
-   * `onFirstRound` sees a result that came without any retry (only those may be cached).
+   * `onFirstRound` sees a result that came without any retry (only those may be cached). `finish` (a check of the
+   * complete result, e.g. output validation) runs in the same promise step as the era's own checks: one promise
+   * less per call than chaining it after.
    */
   requestWithInputs<M extends string>(
     method: M,
     params: JsonObject,
     options: CallOptions | undefined,
     onFirstRound?: (result: ResultBase) => void,
+    finish?: (result: SessionResult<M>) => SessionResult<M> | Promise<SessionResult<M>>,
   ): Promise<SessionResult<M>> {
     const missing = this.gate(method);
     if (missing) return Promise.reject(missing);
-    if (this.era === 'legacy') return this.#send(method, withExtraMeta(params, options?.meta), options);
+    if (this.era === 'legacy') {
+      const sent = this.#send(method, withExtraMeta(params, options?.meta), options);
+      return finish === undefined ? sent : sent.then(finish);
+    }
     const send = (roundParams: JsonObject): Promise<ResultBase> =>
       this.#send(method, withMeta(roundParams, this.meta, options?.meta), options) as Promise<ResultBase>;
     return send(params).then((first) => {
       const type = first.resultType;
       if (type === undefined || type === 'complete') {
         onFirstRound?.(first);
-        return first as SessionResult<M>;
+        return finish === undefined ? (first as SessionResult<M>) : finish(first as SessionResult<M>);
       }
-      return requestWithInputs({
+      const rounds = requestWithInputs({
         method,
         params,
         send,
@@ -145,6 +170,37 @@ export class Session {
         closed: this.closed.signal,
         maxRounds: this.#config.maxInputRounds,
       }) as Promise<SessionResult<M>>;
+      return finish === undefined ? rounds : rounds.then(finish);
+    });
+  }
+
+  /** The client's input handlers (sampling, elicitation, roots). */
+  get inputHandlers(): InputHandlers | undefined {
+    return this.#config.handlers;
+  }
+
+  /**
+   * Sends a request that may become a task. Modern: the request declares the `io.modelcontextprotocol/tasks`
+   * extension (only this request: others keep the session's capabilities), its input rounds are served, and the
+   * answer may be a `CreateTaskResult` (`resultType: "task"`). Legacy: sent as it is (`params.task` asks for one).
+   */
+  requestAllowingTask(method: string, params: JsonObject, options: CallOptions | undefined): Promise<ResultBase> {
+    const missing = this.gate(method);
+    if (missing) return Promise.reject(missing);
+    if (this.era === 'legacy') return this.#send(method, withExtraMeta(params, options?.meta), options) as Promise<ResultBase>;
+    const caps = this.clientCapabilities as Record<string, unknown>;
+    const extensions = { ...(caps.extensions as Record<string, unknown> | undefined), [TASKS_EXTENSION]: {} };
+    const meta = { ...this.meta, [MetaKey.clientCapabilities]: { ...caps, extensions } };
+    return requestWithInputs({
+      method,
+      params,
+      send: (roundParams) => this.#send(method, withMeta(roundParams, meta, options?.meta), options) as Promise<ResultBase>,
+      handlers: this.#config.handlers,
+      protocolVersion: this.protocolVersion,
+      signal: options?.signal,
+      closed: this.closed.signal,
+      maxRounds: this.#config.maxInputRounds,
+      acceptTask: true,
     });
   }
 

@@ -307,18 +307,45 @@ describe('timeouts and progress', () => {
     }
   });
 
-  test('the timer is cleared once nothing is pending, and a settled request never times out later', async () => {
+  test('a settled request never times out later; the timer, left armed, then fires once and is gone', async () => {
     vi.useFakeTimers();
     try {
       const { client, server } = await connectedPair();
       server.setRequestHandler('quick', () => ({ ok: true }));
       await expect(client.request('quick', {}, { timeoutMs: 50 })).resolves.toEqual({ ok: true });
-      expect(vi.getTimerCount()).toBe(0);
       await vi.advanceTimersByTimeAsync(1000);
       expect(client.pendingCount).toBe(0);
+      expect(vi.getTimerCount()).toBe(0);
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  test('once nothing is pending the timer does not hold the process; the next request holds it again', async () => {
+    const { client, server } = await connectedPair();
+    server.setRequestHandler('quick', () => ({ ok: true }));
+    let release!: () => void;
+    server.setRequestHandler('held', () => new Promise<{ ok: boolean }>((resolve) => (release = () => resolve({ ok: true }))));
+    const timers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+    const before = timers();
+    const first = client.request('quick', {});
+    expect(timers()).toBe(before + 1);
+    await first;
+    expect(timers()).toBe(before);
+    const second = client.request('held', {});
+    expect(timers()).toBe(before + 1);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    release();
+    await second;
+    expect(timers()).toBe(before);
+    // A request without a timeout does not make the timer hold the process either.
+    const untimed = client.request('held', {}, { timeoutMs: 0 });
+    expect(timers()).toBe(before);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    release();
+    await untimed;
+    await client.close();
+    expect(timers()).toBe(before);
   });
 
   test('progress pushes a deadline back past the shared timer; maxTotalTimeoutMs still ends it', async () => {

@@ -31,6 +31,15 @@ import type {
 
 type Params = Record<string, unknown> | undefined;
 
+/** One promise returned by `Transport.send` for requests, and what became of it. */
+interface SendWatch {
+  readonly promise: Promise<void>;
+  /** The requests sent with it while it is unsettled; `undefined` once it settled. */
+  waiting: PendingRequest[] | undefined;
+  failed: boolean;
+  error: unknown;
+}
+
 const PROGRESS = 'notifications/progress';
 
 /**
@@ -73,6 +82,8 @@ export class Peer<
   #nextId = 0;
   #closing: Promise<void> | undefined;
   readonly #onSendFailure = (error: unknown): void => this.#internalError(error, {});
+  /** The last promise a send of a request returned, and the requests waiting on it (see `#watchRequestSend`). */
+  #sendWatch: SendWatch | undefined;
   /** The last promise a send of a response returned, already watched for failure (see `#write`). */
   #watchedSend: Promise<void> | undefined;
   /** What request contexts use to talk back: the untyped halves of `request` and `notify`. */
@@ -215,11 +226,43 @@ export class Peer<
       this.#pending.add(pending);
       const message = requestMessage(id, method, params, options);
       const relatedRequestId = options?.relatedRequestId;
-      transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }).catch((error: unknown) => {
-        this.#pending.remove(pending);
-        pending.reject(error instanceof LocalError ? error : new LocalError('SEND_FAILED', `Could not send '${method}'`, { cause: error }));
-      });
+      this.#watchRequestSend(transport.send(message, relatedRequestId === undefined ? undefined : { relatedRequestId }), pending);
     });
+  }
+
+  /**
+   * Fails `pending` if its send fails. A transport may hand back one shared promise for every message it accepted
+   * at once (the stdio writer returns the same resolved promise outside backpressure): the requests that got the
+   * same promise share one handler, instead of a `.catch` (a promise, a closure and a microtask) per request,
+   * about 4% of a pipelined stdio client's CPU per call.
+   */
+  #watchRequestSend(sent: Promise<void>, pending: PendingRequest): void {
+    let watch = this.#sendWatch;
+    if (watch === undefined || watch.promise !== sent) {
+      const fresh: SendWatch = { promise: sent, waiting: [], failed: false, error: undefined };
+      this.#sendWatch = watch = fresh;
+      sent.then(
+        () => {
+          fresh.waiting = undefined;
+        },
+        (error: unknown) => {
+          const waiting = fresh.waiting ?? [];
+          fresh.waiting = undefined;
+          fresh.failed = true;
+          fresh.error = error;
+          for (const each of waiting) this.#requestSendFailed(each, error);
+        },
+      );
+    }
+    if (watch.waiting !== undefined) watch.waiting.push(pending);
+    else if (watch.failed) this.#requestSendFailed(pending, watch.error);
+  }
+
+  #requestSendFailed(pending: PendingRequest, error: unknown): void {
+    this.#pending.remove(pending);
+    pending.reject(
+      error instanceof LocalError ? error : new LocalError('SEND_FAILED', `Could not send '${pending.method}'`, { cause: error }),
+    );
   }
 
   /** Sends a notification. Rejects with a LocalError when it cannot be sent. */

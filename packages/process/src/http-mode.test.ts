@@ -38,6 +38,31 @@ describe('the command line', () => {
     ).toMatchObject({ kind: 'run' });
   });
 
+  test('--redis URL and --allow-host: checked, and refused without --http', () => {
+    expect(parseServerArgs(['--redis', 'redis://127.0.0.1:6379'])).toEqual({ kind: 'error', message: '--redis applies to --http only' });
+    expect(parseServerArgs(['--allow-host', 'a.example'])).toEqual({ kind: 'error', message: '--allow-host applies to --http only' });
+    expect(parseServerArgs(['--http', '1', '--redis', 'localhost:6379'])).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/^--redis needs a URL such as redis:\/\/127\.0\.0\.1:6379/),
+    });
+    expect(parseServerArgs(['--http', '1', '--allow-host', 'a b'])).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/^--allow-host needs/),
+    });
+    expect(
+      parseServerArgs([
+        '--http',
+        '1',
+        '--redis',
+        'rediss://user:pw@redis.example:6380/2',
+        '--allow-host',
+        'mcp.example.com',
+        '--allow-host',
+        '[::1]:8080',
+      ]),
+    ).toMatchObject({ kind: 'run' });
+  });
+
   test('positional arguments reach the bin when it takes some; otherwise they are usage errors', () => {
     const spec = {
       positionals: '<directory>...',
@@ -147,5 +172,20 @@ describe('serving over HTTP', () => {
     expect(second.err()).toMatch(/b: cannot start: .*EADDRINUSE/);
     first.signal('SIGTERM');
     expect(await running).toBe(0);
+  });
+});
+
+describe('--redis', () => {
+  test('a Redis that cannot be reached: cannot start, exit 1, the URL named without its password', async () => {
+    const { createServer } = await import('node:net');
+    const closed = createServer();
+    const port = await new Promise<number>((resolve) =>
+      closed.listen(0, '127.0.0.1', () => resolve((closed.address() as { port: number }).port)),
+    );
+    await new Promise((resolve) => closed.close(resolve));
+    const process = fakeProcess(['--http', '0', '--redis', `redis://user:secret@127.0.0.1:${port}`]);
+    expect(await runServerMain({ name: 'r', version: '1', usage: 'x', createServer: httpServer, process })).toBe(1);
+    expect(process.err()).toMatch(new RegExp(`r: cannot start: cannot reach Redis at redis://\\*\\*\\*@127\\.0\\.0\\.1:${port}`));
+    expect(process.err()).not.toContain('secret');
   });
 });

@@ -4,9 +4,9 @@
  * `--legacy-sse`, the 2024-11-05 HTTP+SSE endpoints (`/sse`, `/messages`). Binds 127.0.0.1 unless a host is given;
  * on a loopback address `Host` and `Origin` are checked against the loopback names (DNS-rebinding protection).
  */
-import { createHttpHandler, type HttpServable } from '@wiremcp/transport-http';
-import { listen } from '@wiremcp/transport-http/node';
+import type { HttpHandlerOptions, HttpServable } from '@wiremcp/transport-http';
 import { AUTH_FLAGS, AUTH_USAGE, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
+import type { MainProcess } from './main-process.js';
 import type { ServeMode } from './serve-mode.js';
 import { UsageError } from './server-flags.js';
 
@@ -30,6 +30,32 @@ function isServableOverHttp(server: unknown): server is HttpServable {
   return typeof candidate?.dispatch === 'function' && typeof candidate.connect === 'function';
 }
 
+/** The shared state of `--redis`, from `@wiremcp/redis` (an optional peer: loaded only when the flag is given). */
+interface SharedState {
+  readonly handlerOptions: Pick<HttpHandlerOptions, 'eventStore' | 'sessionStore' | 'bus'>;
+  sharedSecret(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function connectShared(url: string, onError: (error: unknown) => void): Promise<SharedState> {
+  let redis: { connectRedisState(options: { url: string; onError: (error: unknown) => void }): Promise<SharedState> };
+  try {
+    redis = (await import('@wiremcp/redis')) as typeof redis;
+  } catch {
+    throw new Error('--redis needs the @wiremcp/redis package: npm install @wiremcp/redis');
+  }
+  try {
+    return await redis.connectRedisState({ url, onError });
+  } catch (error) {
+    throw new Error(`cannot reach Redis at ${redactUrl(url)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The URL without its password, for messages. */
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^@/]*)@/, '//***@');
+}
+
 /** Bound on closing the HTTP server inside the main's own shutdown bound (1 800 ms by default). */
 const HTTP_SHUTDOWN_GRACE_MS = 1500;
 
@@ -40,6 +66,8 @@ export const httpMode: ServeMode = {
     path: { type: 'string' },
     'legacy-sse': { type: 'boolean' },
     'allow-origin': { type: 'string', multiple: true },
+    'allow-host': { type: 'string', multiple: true },
+    redis: { type: 'string' },
     ...AUTH_FLAGS,
   },
   usage:
@@ -52,9 +80,17 @@ export const httpMode: ServeMode = {
     '  --allow-origin ORIGIN\n' +
     '              an Origin that may call the server from a browser (repeatable;\n' +
     '              default: same-origin, and loopback origins on a loopback bind)\n' +
+    '  --allow-host HOST[:PORT]\n' +
+    '              a Host header to serve (repeatable), e.g. the public address of a\n' +
+    '              load balancer in front (default: loopback names on the bound port)\n' +
+    '  --redis URL keep sessions, SSE events and cross-process delivery in this Redis\n' +
+    '              (redis://host:port), so that several processes serve one endpoint\n' +
+    '              behind a load balancer without affinity (needs @wiremcp/redis)\n' +
     AUTH_USAGE,
   select(values) {
-    const onlyHttp = ['path', 'legacy-sse', 'allow-origin', ...Object.keys(AUTH_FLAGS)].filter((flag) => values[flag] !== undefined);
+    const onlyHttp = ['path', 'legacy-sse', 'allow-origin', 'allow-host', 'redis', ...Object.keys(AUTH_FLAGS)].filter(
+      (flag) => values[flag] !== undefined,
+    );
     if (values.http === undefined) {
       if (onlyHttp.length > 0) throw new UsageError(`--${onlyHttp[0]} applies to --http only`);
       return undefined;
@@ -71,37 +107,75 @@ export const httpMode: ServeMode = {
         throw new UsageError(`--allow-origin needs an origin such as https://app.example.com (or *), got ${JSON.stringify(origin)}`);
       }
     }
+    const hosts = (values['allow-host'] as string[] | undefined) ?? [];
+    for (const allowed of hosts) {
+      if (!/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(allowed)) {
+        throw new UsageError(`--allow-host needs a host or host:port such as mcp.example.com, got ${JSON.stringify(allowed.slice(0, 80))}`);
+      }
+    }
+    const redisUrl = values.redis === undefined ? undefined : String(values.redis);
+    if (redisUrl !== undefined && !/^rediss?:\/\/\S+$/.test(redisUrl)) {
+      throw new UsageError(`--redis needs a URL such as redis://127.0.0.1:6379, got ${JSON.stringify(redisUrl.slice(0, 80))}`);
+    }
+    let shared: SharedState | undefined;
+    const reporter =
+      (process: MainProcess) =>
+      (error: unknown): void => {
+        process.stderr.write(`HTTP handler error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      };
     const auth = parseAuthFlags(values, isLoopbackHost(host));
     return {
       description: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}${auth ? ' (OAuth required)' : ''}`,
+      async prepare(process) {
+        if (redisUrl === undefined) return {};
+        shared = await connectShared(redisUrl, reporter(process));
+        return { requestStateKey: await shared.sharedSecret('request-state') };
+      },
       async serve(server, process) {
         if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');
+        // Loaded only when serving HTTP: a stdio server (the common case, and the one whose cold start a host
+        // waits for) never reads the HTTP transport's modules.
+        const [{ createHttpHandler }, { listen }] = await Promise.all([
+          import('@wiremcp/transport-http'),
+          import('@wiremcp/transport-http/node'),
+        ]);
+        const report = reporter(process);
+        if (redisUrl !== undefined && shared === undefined) shared = await connectShared(redisUrl, report);
         const authenticator = auth ? new DeferredAuthenticator() : undefined;
         // Loaded only when asked for (jose, oauth4webapi), and before listening: set synchronously once bound.
         const createAuthenticator = auth ? (await import('./auth-authenticator.js')).createAuthenticator : undefined;
         const handler = createHttpHandler(server, {
+          ...shared?.handlerOptions,
           path,
           legacySse,
           ...(authenticator ? { authenticator } : {}),
           ...(auth?.audience !== undefined ? { resourceUrl: auth.audience } : {}),
           ...(origins.length > 0 ? { allowedOrigins: origins.includes('*') ? '*' : origins } : {}),
-          onError: (error) =>
-            process.stderr.write(`HTTP handler error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
+          ...(hosts.length > 0 ? { allowedHosts: hosts } : {}),
+          onError: report,
         });
-        const listening = await listen(handler, { host, port, shutdownGraceMs: HTTP_SHUTDOWN_GRACE_MS });
+        let listening;
+        try {
+          listening = await listen(handler, { host, port, shutdownGraceMs: HTTP_SHUTDOWN_GRACE_MS });
+        } catch (error) {
+          await shared?.close();
+          throw error;
+        }
         // Without --auth-audience the resource is the URL listened on, known only now (with port 0).
         const resource = auth?.audience ?? listening.url.href;
         if (auth && authenticator && createAuthenticator) authenticator.set(createAuthenticator(auth, resource));
         const protection = auth ? `; OAuth: tokens from ${auth.issuers.join(', ')} for ${resource}` : '';
         const closed = new Promise<Error | undefined>((resolve) => listening.server.once('close', () => resolve(undefined)));
         const endpoints = legacySse ? `; HTTP+SSE (2024-11-05) at ${new URL('/sse', listening.url).href}` : '';
+        const state = redisUrl === undefined ? '' : `; state in Redis at ${redactUrl(redisUrl)}`;
         return {
-          description: `${listening.url.href} (Streamable HTTP, every revision${endpoints}${protection})`,
+          description: `${listening.url.href} (Streamable HTTP, every revision${endpoints}${state}${protection})`,
           closed,
           close: async () => {
             // Listen streams end gracefully first (notifications/cancelled, then their response), then the sockets.
             await (server as { close?: () => Promise<void> }).close?.();
             await listening.close();
+            await shared?.close();
           },
         };
       },

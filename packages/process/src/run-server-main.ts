@@ -23,6 +23,12 @@ export interface ServerMainContext {
   log(message: string): void;
   /** Reports an error inside the server (a handler bug) on stderr, with its stack; pass it as `onInternalError`. */
   onInternalError(error: unknown): void;
+  /**
+   * With `--redis`: the `requestState` signing key shared by every process of the deployment (kept in Redis), so an
+   * input-required round answered on another process verifies. Pass it as the `McpServer` option `requestState`.
+   * Absent otherwise (each process then signs with a random key of its own).
+   */
+  readonly requestState?: { readonly key: string };
 }
 
 /** Options of {@link runServerMain}. */
@@ -165,7 +171,9 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
     onInternalError: (error) => say(`${name}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   };
   try {
-    const server = await options.createServer(parsed.args, context);
+    const shared = await parsed.target.prepare?.(proc);
+    const key = shared?.requestStateKey;
+    const server = await options.createServer(parsed.args, key === undefined ? context : { ...context, requestState: { key } });
     serving = await parsed.target.serve(server, proc);
   } catch (error) {
     say(`${name}: cannot start: ${describe(error)}`);

@@ -25,10 +25,18 @@ export interface Serving {
   readonly description?: string;
 }
 
+/** What every process of a deployment must agree on, found before the server is built (see `ServeTarget.prepare`). */
+export interface SharedConfiguration {
+  /** The key that signs 2026-07-28 `requestState`, the same in every process (`McpServer`'s `requestState.key`). */
+  readonly requestStateKey?: string;
+}
+
 /** Where and how to serve, as chosen from the command line. */
 export interface ServeTarget {
   /** For the start line: `stdio (framing: auto)` (replaced by the serving's own description when it has one). */
   readonly description: string;
+  /** Runs before the server is built: connects shared state (`--redis`) and returns the shared configuration. */
+  prepare?(process: MainProcess): Promise<SharedConfiguration>;
   serve(server: Servable, process: MainProcess): Promise<Serving>;
 }
 

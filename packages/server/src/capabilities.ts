@@ -1,4 +1,5 @@
 import type { ProtocolVersion } from '@wiremcp/protocol';
+import { TASKS_EXTENSION } from './task-wire.js';
 import type { Implementation } from './types.js';
 
 /** Capabilities a server author can force on or off; the rest follows from what is registered. */
@@ -25,6 +26,8 @@ export interface RegistryState {
   resources: number;
   prompts: number;
   completions: boolean;
+  /** Tasks are served (a task-capable tool is registered, or the `tasks` option is set). */
+  tasks: boolean;
 }
 
 /**
@@ -45,7 +48,12 @@ export function deriveCapabilities(options: CapabilityOptions, state: RegistrySt
     caps.resources = subscribe ? { subscribe: true, listChanged: true } : { listChanged: true };
   }
   if (options.tools ?? state.tools > 0) caps.tools = { listChanged: true };
-  if (options.extensions && version >= '2026-07-28') caps.extensions = options.extensions;
+  // 2025-11-25 tasks are a core capability; 2026-07-28 moved them to an extension.
+  if (state.tasks && version === '2025-11-25') caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+  if (version >= '2026-07-28') {
+    const extensions = state.tasks ? { ...options.extensions, [TASKS_EXTENSION]: {} } : options.extensions;
+    if (extensions) caps.extensions = extensions;
+  }
   return caps;
 }
 

@@ -31,6 +31,14 @@ export interface RequestScope {
   readonly logLevel: LogLevel | undefined;
 }
 
+/** What a handler running as a task knows of it. */
+export interface TaskInfo {
+  /** The task's id, as the client sees it. */
+  readonly taskId: string;
+  /** What the tool's `execution.beforeTask` returned in the creating request (`undefined` without one). */
+  readonly prepared: unknown;
+}
+
 /** Options of one input request (`elicit`, `sample`, `listRoots`). */
 export interface InputOptions {
   /**
@@ -65,6 +73,8 @@ export interface HandlerContext {
   readonly signal: AbortSignal;
   /** The request's `_meta`. */
   readonly meta: Record<string, unknown> | undefined;
+  /** Set when the handler runs as a task (see the tool option `execution.taskSupport`); `undefined` otherwise. */
+  readonly task?: TaskInfo;
   /** What the transport attached (HTTP headers, session, auth). */
   readonly transportInfo: MessageInfo | undefined;
   /** Reports progress when the client asked for it; a no-op otherwise. `progress` must increase. */
@@ -115,6 +125,25 @@ function missingInRevision(
     return 'Sampling with tools';
   }
   return undefined;
+}
+
+/**
+ * Why an input request (`elicit`, `sample`, `listRoots`) cannot be sent in `scope`, or `undefined` when it can:
+ * the revision lacks it, or the client did not declare the capability at `path` (`-32021` in 2026-07-28).
+ */
+export function inputRefusal(method: InputRequestMethod, params: unknown, path: readonly string[], scope: RequestScope): Error | undefined {
+  const missing = missingInRevision(method, params as { mode?: unknown; tools?: unknown }, scope.protocolVersion);
+  if (missing !== undefined) {
+    return new LocalError('CAPABILITY_NOT_SUPPORTED', `${missing} does not exist in protocol version ${scope.protocolVersion}`);
+  }
+  if (hasCapability(scope.clientCapabilities, path)) return undefined;
+  const required = path.length > 1 ? { [path[0]!]: { [path[1]!]: {} } } : { [path[0]!]: {} };
+  if (scope.era === 'modern') {
+    return new RpcError(ErrorCode.MissingRequiredClientCapability, `Server requires the ${path.join('.')} capability for this request`, {
+      requiredCapabilities: required,
+    });
+  }
+  return new LocalError('CAPABILITY_NOT_SUPPORTED', `The client did not declare the ${path.join('.')} capability`, { details: required });
 }
 
 /** The {@link HandlerContext} of one request (internal: handlers see the interface). */
@@ -185,25 +214,8 @@ export class RequestHandlerContext implements HandlerContext {
     path: readonly string[],
     options: InputOptions | undefined,
   ): Promise<InputResultOf<M>> {
-    const missing = missingInRevision(method, params as { mode?: unknown; tools?: unknown }, this.scope.protocolVersion);
-    if (missing !== undefined) {
-      return Promise.reject(
-        new LocalError('CAPABILITY_NOT_SUPPORTED', `${missing} does not exist in protocol version ${this.scope.protocolVersion}`),
-      );
-    }
-    if (!hasCapability(this.scope.clientCapabilities, path)) {
-      const required = path.length > 1 ? { [path[0]!]: { [path[1]!]: {} } } : { [path[0]!]: {} };
-      if (this.scope.era === 'modern') {
-        return Promise.reject(
-          new RpcError(ErrorCode.MissingRequiredClientCapability, `Server requires the ${path.join('.')} capability for this request`, {
-            requiredCapabilities: required,
-          }),
-        );
-      }
-      return Promise.reject(
-        new LocalError('CAPABILITY_NOT_SUPPORTED', `The client did not declare the ${path.join('.')} capability`, { details: required }),
-      );
-    }
+    const refused = inputRefusal(method, params, path, this.scope);
+    if (refused !== undefined) return Promise.reject(refused);
     const round = this.#round;
     if (this.scope.era === 'modern' && !round) {
       // 2026-07-28 has no server→client requests: only the MRTR methods can ask for input.

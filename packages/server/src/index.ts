@@ -4,12 +4,13 @@ export type { DispatchExchange } from './dispatch.js';
 export type { ServerConnection } from './server-connection.js';
 export type { LegacySession, LegacySessionRestore } from './legacy-session.js';
 export type { ServerPeer, ServerRequestContext } from './server-peer.js';
-export { InputRequiredError, type HandlerContext, type RequestScope, type InputOptions } from './handler-context.js';
+export { InputRequiredError, type HandlerContext, type RequestScope, type InputOptions, type TaskInfo } from './handler-context.js';
 export type { RequestedInput } from './input-round.js';
 export type { RegisteredTool } from './tool-registry.js';
 export type {
   ToolHandler,
   ToolConfig,
+  ToolExecution,
   ToolArgs,
   ToolStructured,
   ToolResultOf,
@@ -50,5 +51,20 @@ export type { PromptHandler, PromptOptions, RegisteredPrompt } from './prompt-re
 export type { CapabilityOptions } from './capabilities.js';
 export { UriTemplate, UriTemplateError, isUriTemplate, type TemplateValues } from './uri-template.js';
 export { RequestStateSigner, type RequestStateOptions } from './request-state.js';
+export {
+  TaskCursorError,
+  TaskStoreFullError,
+  TERMINAL_STATUSES,
+  type TaskError,
+  type TaskInputRequest,
+  type TaskPage,
+  type TaskPatch,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from './task-store.js';
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from './memory-task-store.js';
+export type { TaskOptions } from './task-manager.js';
+export { TASKS_EXTENSION } from './task-wire.js';
 export type { CacheableMethod } from '@wiremcp/protocol';
 export type * from './types.js';

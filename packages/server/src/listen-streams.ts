@@ -22,9 +22,16 @@ import { RequestHandlerContext, type RequestScope } from './handler-context.js';
 import type { ServerRequestContext, WireParams } from './server-peer.js';
 import type { ListKind, Subscriber, SubscriberRegistry } from './subscriber-registry.js';
 import { endSubscription, startSubscription, type SubscriptionHooks } from './subscription-hooks.js';
+import type { TaskService } from './task-service.js';
+import { extensionRequired, modernTask, TASKS_EXTENSION } from './task-wire.js';
+
+/** Most task ids one stream may follow. */
+const MAX_TASK_IDS = 100;
 
 /** What opening a stream needs from the server. */
 export interface ListenHost {
+  /** The task service, when the server serves tasks (streams may then follow tasks: `notifications.taskIds`). */
+  readonly tasks: TaskService | undefined;
   capabilitiesFor(version: ProtocolVersion): Readonly<Record<string, unknown>>;
   readonly subscribers: SubscriberRegistry;
   /** The author's subscription hooks. */
@@ -128,9 +135,10 @@ export function openListenStream(
     resources = requested.resourceSubscriptions.filter((uri): uri is string => typeof uri === 'string');
     honoured.resourceSubscriptions = resources;
   }
+  const followTasks = taskFollower(requested.taskIds, scope, rpc, host, honoured);
   const hooks = host.subscriptionHooks;
   if (resources.length === 0 || (!hooks.onSubscribe && !hooks.onUnsubscribe)) {
-    return new Promise((resolve) => open(rpc, lists, new Set(resources), honoured, host, owner, resolve));
+    return new Promise((resolve) => open(rpc, lists, new Set(resources), honoured, host, owner, resolve, followTasks?.()));
   }
   // The author hears of each distinct URI; the acknowledgement names those `onSubscribe` accepted.
   const context = new RequestHandlerContext(rpc, scope, undefined);
@@ -147,7 +155,9 @@ export function openListenStream(
     }),
   ).then((outcomes) => {
     const accepted = outcomes.filter((uri): uri is string => uri !== undefined);
+    const stopTasks = followTasks?.();
     const onEnd = () => {
+      stopTasks?.();
       for (const uri of accepted) endSubscription(hooks, uri, context, host.report);
     };
     honoured.resourceSubscriptions = accepted;
@@ -175,4 +185,40 @@ function open(
   rpc
     .notify('notifications/subscriptions/acknowledged', { _meta: { [MetaKey.subscriptionId]: rpc.id }, notifications: honoured })
     .catch(() => {});
+}
+
+/**
+ * The tasks extension's part of a listen filter: `taskIds` (strings, at most 100) asks for `notifications/tasks`,
+ * each carrying the task as `tasks/get` would return it, on every change of those tasks. Needs the extension on the
+ * request (`-32021`) and a server that serves tasks (otherwise not acknowledged). Returns what starts following
+ * (and returns the function that stops), or `undefined` when the stream follows no task.
+ */
+function taskFollower(
+  requested: unknown,
+  scope: RequestScope,
+  rpc: ServerRequestContext,
+  host: ListenHost,
+  honoured: SubscriptionFilter,
+): (() => () => void) | undefined {
+  if (requested === undefined) return undefined;
+  if (!hasCapability(scope.clientCapabilities, ['extensions', TASKS_EXTENSION])) throw extensionRequired('Task notifications');
+  if (!Array.isArray(requested) || requested.length > MAX_TASK_IDS || !requested.every((id) => typeof id === 'string')) {
+    throw invalidParams(`Invalid params: "taskIds" must be an array of at most ${MAX_TASK_IDS} strings`);
+  }
+  const tasks = host.tasks;
+  if (tasks === undefined) return undefined;
+  const ids = [...new Set(requested as string[])];
+  (honoured as Record<string, unknown>).taskIds = ids;
+  return () => {
+    const stops = ids.map((taskId) =>
+      tasks.manager.store.watch(taskId, (record) => {
+        if (record.era !== 'modern' || record.owner !== undefined) return;
+        const params = { ...modernTask(record, true), _meta: { [MetaKey.subscriptionId]: rpc.id } };
+        (rpc.notify as (method: string, params: unknown) => Promise<void>)('notifications/tasks', params).catch(() => {});
+      }),
+    );
+    return () => {
+      for (const stop of stops) stop();
+    };
+  };
 }

@@ -92,7 +92,8 @@ export function createMethodTable(host: MethodHost): ReadonlyMap<string, AnyBuil
     return (nextCursor === undefined ? { [key]: page } : { [key]: page, nextCursor }) as { [P in K]: T[] } & { nextCursor?: string };
   };
   const table: Table = {
-    'tools/call': (params, rpc, scope, round) =>
+    'tools/call': (params, rpc, scope, round, origin) =>
+      (host.tasks?.callTool(params, rpc, scope, round, origin.session) as Outcome<EraNeutralResult<'tools/call'>> | undefined) ??
       forRevision(host.tools.call(params, new RequestHandlerContext(rpc, scope, round)), scope.protocolVersion),
     'tools/list': (params) => list('tools', 'tools', host.tools.list(), params?.cursor),
     'resources/read': (params, rpc, scope, round) => read(host, params, new RequestHandlerContext(rpc, scope, round)),

@@ -24,6 +24,7 @@ import { InputRounds } from './input-rounds.js';
 import { createMethodTable, type AnyBuiltInHandler, type MethodHost, type RequestOrigin } from './method-table.js';
 import { isModernMeta, modernScope, stampModernResult } from './modern-envelope.js';
 import type { RequestStateSigner } from './request-state.js';
+import { MODERN_TASK_METHODS } from './task-service.js';
 import type { Outcome, ServerRequestContext, WireParams } from './server-peer.js';
 import type { CustomRequestHandler } from './server-options.js';
 import type { CacheHint, Implementation } from './types.js';
@@ -106,7 +107,7 @@ export class RequestRouter {
     if (route.modernOnly || isModernMeta(meta)) {
       const host = this.#host;
       const scope = modernScope(meta as Record<string, unknown> | undefined, host.modernVersions, host.versions);
-      if (route.legacyOnly) {
+      if (route.legacyOnly && !(host.tasks !== undefined && MODERN_TASK_METHODS.has(method))) {
         throw methodNotFound(method, { reason: `'${truncateInput(method)}' does not exist in ${scope.protocolVersion}` });
       }
       const cache = route.cacheable ? host.cacheHint(method) : undefined;
@@ -138,6 +139,10 @@ export class RequestRouter {
     const host = this.#host;
     const custom = host.customHandler(method);
     if (custom) return custom(params, new RequestHandlerContext(rpc, scope, round)) as Outcome<JsonObject>;
+    if (method.startsWith('tasks/')) {
+      const tasks = host.tasks;
+      if (tasks !== undefined) return tasks.serve(method, params, scope, scope.era === 'legacy' ? origin.session : undefined, rpc.signal);
+    }
     const revision = scope.protocolVersion;
     if (route.gateRevision !== revision) {
       route.gateRevision = revision;

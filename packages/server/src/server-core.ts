@@ -31,6 +31,7 @@ import type { ServerRequestContext, WireParams } from './server-peer.js';
 import type { CustomRequestHandler, PagedList, ServerOptions } from './server-options.js';
 import { SubscriberRegistry } from './subscriber-registry.js';
 import type { SubscriptionHooks } from './subscription-hooks.js';
+import { TaskService } from './task-service.js';
 import { ToolRegistry } from './tool-registry.js';
 import type { CacheHint, Implementation } from './types.js';
 
@@ -77,6 +78,7 @@ export class ServerCore implements RouterHost, LegacyHost {
   readonly #capabilities = new Map<ProtocolVersion, Readonly<Record<string, unknown>>>();
   readonly #pageSizes: ReadonlyMap<string, number>;
   #warmUpScheduled = false;
+  #tasks: TaskService | undefined;
 
   constructor(info: Implementation, options: ServerOptions, versions: readonly ProtocolVersion[]) {
     this.info = info;
@@ -122,12 +124,24 @@ export class ServerCore implements RouterHost, LegacyHost {
           resources: this.resources.size,
           prompts: this.prompts.size,
           completions: this.resources.hasCompletions || this.prompts.hasCompletions,
+          tasks: this.tasksEnabled,
         },
         version,
       );
       this.#capabilities.set(version, caps);
     }
     return caps;
+  }
+
+  /** True when the server serves tasks: a task-capable tool is registered, or the `tasks` option is set. */
+  get tasksEnabled(): boolean {
+    return this.options.tasks !== undefined || this.tools.hasTaskTools;
+  }
+
+  /** The task service, when tasks are served (created on first use: its store lives as long as the server). */
+  get tasks(): TaskService | undefined {
+    if (!this.tasksEnabled) return undefined;
+    return (this.#tasks ??= new TaskService(this.options.tasks ?? {}, this.tools, (error) => this.report(error, { method: 'tools/call' })));
   }
 
   /** The caching hint of a method's complete 2026-07-28 results (`undefined` for methods that are not cacheable). */

@@ -12,6 +12,7 @@ import type { HandlerContext } from './handler-context.js';
 import type { RequestStateOptions } from './request-state.js';
 import type { ResourceListOrder } from './resource-registry.js';
 import type { SubscriptionHooks } from './subscription-hooks.js';
+import type { TaskOptions } from './task-manager.js';
 import type { CacheHint } from './types.js';
 
 /** The lists a server pages (`resourceTemplates` is `resources/templates/list`). */
@@ -41,6 +42,12 @@ export interface ServerOptions extends SubscriptionHooks {
   clientRequestTimeoutMs?: number;
   /** Receives internal errors (their text is never sent to clients). Default: `console.error` (stderr). */
   onInternalError?: (error: unknown) => void;
+  /**
+   * Tasks (2025-11-25 `tasks/*`, the 2026-07-28 `io.modelcontextprotocol/tasks` extension): the store, TTLs,
+   * polling interval and page size. Tasks are served once a tool declares `execution.taskSupport`, or when this
+   * is set; the default store keeps at most 1000 tasks in memory.
+   */
+  tasks?: TaskOptions;
   /** The JSON Schema compiler used for tool schemas (default: a lazily loaded ajv). */
   schemaCompiler?: SchemaCompiler;
   /**

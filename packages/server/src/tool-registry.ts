@@ -9,7 +9,7 @@ import {
   type ValidationOutcome,
 } from '@wiremcp/json-schema';
 import { InputRequiredError, type HandlerContext } from './handler-context.js';
-import { prepareTool, type ToolConfig, type ToolHandler } from './typed-tool.js';
+import { prepareTool, type ToolConfig, type ToolExecution, type ToolHandler } from './typed-tool.js';
 import type { CallToolResult, ToolDefinition } from './types.js';
 
 export type { ToolHandler };
@@ -51,6 +51,8 @@ const PARSED: SchemaValidator = (): ValidationOutcome => ({ valid: true, errors:
 
 const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
+const NO_EXECUTION: ToolExecution = Object.freeze({});
+
 function text(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
@@ -68,6 +70,18 @@ function checkDefinition(definition: ToolDefinition): void {
   }
 }
 
+/** What `tools/list` shows of a tool's execution: the spec's `taskSupport` (never the server-side hooks). */
+function listedExecution(execution: ToolExecution): { taskSupport: string } {
+  const support = execution.taskSupport ?? 'forbidden';
+  if (support !== 'forbidden' && support !== 'optional' && support !== 'required') {
+    throw new LocalError('INVALID_ARGUMENT', `execution.taskSupport must be forbidden, optional or required, not ${String(support)}`);
+  }
+  if (execution.beforeTask !== undefined && typeof execution.beforeTask !== 'function') {
+    throw new LocalError('INVALID_ARGUMENT', 'execution.beforeTask must be a function');
+  }
+  return { taskSupport: support };
+}
+
 /** The registration turned into an entry's schemas; a Standard Schema without JSON Schema is `INVALID_ARGUMENT`. */
 function prepared(config: ToolConfig | ToolDefinition, converter: JsonSchemaConverter | undefined) {
   let tool;
@@ -77,9 +91,12 @@ function prepared(config: ToolConfig | ToolDefinition, converter: JsonSchemaConv
     if (error instanceof SchemaError) throw new LocalError('INVALID_ARGUMENT', `Tool '${String(config.name)}': ${error.message}`);
     throw error;
   }
-  checkDefinition(tool.definition);
+  const execution = (config as ToolConfig).execution;
+  const definition =
+    execution === undefined ? tool.definition : ({ ...tool.definition, execution: listedExecution(execution) } as ToolDefinition);
+  checkDefinition(definition);
   return {
-    definition: tool.definition,
+    definition,
     parseInput: tool.parseInput,
     parseOutput: tool.parseOutput,
     input: tool.parseInput ? PARSED : undefined,
@@ -94,6 +111,7 @@ export class ToolRegistry {
   readonly #converter: JsonSchemaConverter | undefined;
   readonly #changed: () => void;
   #listCache: ToolDefinition[] | undefined;
+  #hasTaskTools: boolean | undefined;
 
   constructor(compiler: SchemaCompiler, changed: () => void, converter?: JsonSchemaConverter) {
     this.#compiler = compiler;
@@ -108,6 +126,7 @@ export class ToolRegistry {
 
   #touch(): void {
     this.#listCache = undefined;
+    this.#hasTaskTools = undefined;
     this.#changed();
   }
 
@@ -130,7 +149,7 @@ export class ToolRegistry {
       update: (changes) => {
         const { handler: nextHandler, ...fields } = changes;
         const config = { ...entry.config, ...fields } as ToolConfig;
-        const schemasChanged = 'inputSchema' in fields || 'outputSchema' in fields;
+        const schemasChanged = 'inputSchema' in fields || 'outputSchema' in fields || 'execution' in fields;
         const next = schemasChanged
           ? prepared(config, this.#converter)
           : { definition: { ...entry.definition, ...fields } as ToolDefinition };
@@ -171,6 +190,21 @@ export class ToolRegistry {
   get(name: string): ToolDefinition | undefined {
     const entry = this.#entries.get(name);
     return entry?.enabled ? entry.definition : undefined;
+  }
+
+  /** How the enabled tool `name` runs as a task (its `execution` option), or `undefined` for an unknown tool. */
+  execution(name: string): ToolExecution | undefined {
+    const entry = this.#entries.get(name);
+    if (!entry?.enabled) return undefined;
+    return (entry.config as ToolConfig).execution ?? NO_EXECUTION;
+  }
+
+  /** True when some registered tool may run as a task (cached until the registry changes: read on every call). */
+  get hasTaskTools(): boolean {
+    return (this.#hasTaskTools ??= [...this.#entries.values()].some((entry) => {
+      const support = (entry.config as ToolConfig).execution?.taskSupport;
+      return support === 'optional' || support === 'required';
+    }));
   }
 
   /** The enabled tools' definitions in registration order (the same array until something changes). */

@@ -37,7 +37,26 @@ export type ObjectSchemaLiteral = { readonly type: 'object'; readonly [keyword: 
 export type ToolConfig = DeepReadonly<Omit<ToolDefinition, 'inputSchema' | 'outputSchema'>> & {
   readonly inputSchema: ObjectSchemaLiteral | StandardSchemaV1;
   readonly outputSchema?: { readonly [keyword: string]: unknown } | StandardSchemaV1;
+  /** Whether calls may run as tasks (see {@link ToolExecution}); listed to 2025-11-25 clients as `execution.taskSupport`. */
+  readonly execution?: ToolExecution;
 };
+
+/**
+ * How a tool runs as a task. `taskSupport`: `forbidden` (the default) never; `optional` when the client asks for a
+ * task (2025-11-25 `params.task`) or, in 2026-07-28, whenever the request declares the `io.modelcontextprotocol/tasks`
+ * extension (the server decides); `required` always — a call that cannot be a task is refused (`-32601` in
+ * 2025-11-25, `-32021` naming the extension in 2026-07-28). A task runs the handler in the background with a
+ * context whose `task` is set and whose `signal` aborts on `tasks/cancel`.
+ */
+export interface ToolExecution {
+  readonly taskSupport?: 'forbidden' | 'optional' | 'required';
+  /**
+   * Runs in the creating request before the task is created, with the request's context — where 2026-07-28 input
+   * rounds (MRTR) are still possible: gather what the task needs here. Its arguments are the call's arguments as
+   * sent (not yet validated); what it returns reaches the handler as `context.task.prepared`.
+   */
+  readonly beforeTask?: (args: Record<string, unknown>, context: HandlerContext) => unknown;
+}
 
 type InputSchemaOf<D> = D extends { readonly inputSchema: infer S } ? S : never;
 

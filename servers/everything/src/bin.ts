@@ -12,5 +12,7 @@ await runServerMain({
   usage: USAGE,
   options: OPTIONS,
   parseArgs: parseCliArgs,
-  createServer: ({ pageSize }, { onInternalError }) => createEverythingServer({ pageSize, onInternalError }),
+  // With --redis, every process signs input-required requestState with the deployment's shared key.
+  createServer: ({ pageSize }, { onInternalError, requestState }) =>
+    createEverythingServer({ pageSize, onInternalError, ...(requestState === undefined ? {} : { requestState }) }),
 });

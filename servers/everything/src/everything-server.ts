@@ -6,6 +6,7 @@ import { registerListChangeTools } from './list-change-tools.js';
 import { ICONS } from './media.js';
 import { registerEverythingPrompts } from './prompts.js';
 import { registerEverythingResources, WatchedResource } from './resources.js';
+import { registerTaskTools } from './tasks-tools.js';
 import { registerUtilityTools } from './utility-tools.js';
 
 /** The everything server's identity. */
@@ -38,5 +39,6 @@ export function createEverythingServer(options: ServerOptions = {}): McpServer {
   registerEverythingResources(server, watched);
   registerEverythingPrompts(server);
   registerInputRequiredFixtures(server);
+  registerTaskTools(server);
   return server;
 }

@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/bin.js';
+// The bundled bin (one file: a fast cold start); dist/bin.js is the same program unbundled.
+import '../dist/bundle/bin.js';

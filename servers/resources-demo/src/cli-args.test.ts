@@ -18,6 +18,10 @@ describe('command line', () => {
     expect(parse(['-h'])).toEqual({ kind: 'help' });
   });
 
+  test('--http serves Streamable HTTP on loopback by default', () => {
+    expect(parse(['--http', '8080'])).toMatchObject({ kind: 'run', target: { description: 'http://127.0.0.1:8080/mcp' } });
+  });
+
   test('bad values and unknown flags are usage errors', () => {
     expect(parse(['--page-size', '0'])).toEqual({ kind: 'error', message: '--page-size must be an integer from 1 to 1000, got "0"' });
     expect(parse(['--tick-ms', '5'])).toMatchObject({
@@ -26,8 +30,7 @@ describe('command line', () => {
     });
     expect(parse(['--tick-ms', '1e3'])).toMatchObject({ kind: 'error' });
     expect(parse(['--framing', 'xml'])).toMatchObject({ kind: 'error' });
-    expect(parse(['--http', 'nowhere'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--http needs [host:]port') });
-    expect(parse(['--http', '8080'])).toMatchObject({ kind: 'run', target: { description: 'http://127.0.0.1:8080/mcp' } });
+    expect(parse(['--http', '99999'])).toMatchObject({ kind: 'error', message: expect.stringMatching(/^--http needs \[host:\]port/) });
     expect(parse(['extra'])).toMatchObject({ kind: 'error' });
   });
 });

@@ -22,7 +22,7 @@ import type { CompleteResultOf } from '@wiremcp/protocol';
 import type { McpServer } from '@wiremcp/server';
 import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from '@wiremcp/transport-http';
 import { listen, type Listening } from '@wiremcp/transport-http/node';
-import { createEverythingServer } from 'wiremcp-server-everything';
+import { createEverythingServer } from '@wiremcp/server-everything';
 import {
   tap,
   V1_NOTIFICATION_SCHEMAS,

@@ -1,6 +1,6 @@
 /**
  * The 2026-07-28 request headers, mirrored from the body: `MCP-Protocol-Version` (= `_meta` protocolVersion),
- * `Mcp-Method`, `Mcp-Name` for `tools/call`, `prompts/get` and `resources/read`, and `Mcp-Param-{Name}` for the
+ * `Mcp-Method`, `Mcp-Name` for `tools/call`, `prompts/get`, `resources/read` and the `tasks/*` of the tasks extension, and `Mcp-Param-{Name}` for the
  * `tools/call` arguments the tool's `inputSchema` annotates with `x-mcp-header` — learnt from the `tools/list`
  * results this transport carried, from which tools with invalid annotations are dropped.
  */
@@ -107,6 +107,10 @@ export function modernRequestHeaders(
   } else if (method === 'resources/read') {
     const uri = params?.uri;
     if (typeof uri === 'string') headers['mcp-name'] = encodeHeaderValue(uri);
+  } else if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') {
+    // The tasks extension routes by task: intermediaries send every request of a task to the instance holding it.
+    const taskId = params?.taskId;
+    if (typeof taskId === 'string') headers['mcp-name'] = encodeHeaderValue(taskId);
   }
   return headers;
 }

@@ -57,6 +57,11 @@ export function authorizeMessage(core: HandlerCore, call: Call, message: unknown
  */
 export async function findSession(core: HandlerCore, call: Call, id: string): Promise<LiveSession | Response> {
   const found = await core.registry.lookup(id);
+  if ('unavailable' in found) {
+    return rpcErrorResponse(503, null, -32603, 'Service unavailable: the session store cannot be reached; try again later', undefined, {
+      'retry-after': '1',
+    });
+  }
   if ('missing' in found || found.session.principalKey !== call.principalKey) {
     return rpcErrorResponse(404, null, -32600, 'Session not found: it ended or expired; send initialize without Mcp-Session-Id');
   }

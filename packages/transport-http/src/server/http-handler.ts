@@ -10,11 +10,12 @@ import type { Call, HandlerCore } from './call.js';
 import { Deadlines } from './deadlines.js';
 import { serveEndpointPost, readJsonBody } from './endpoint-post.js';
 import { MemoryEventStore } from './event-store.js';
-import type { SessionHost } from './legacy/http-session.js';
+import { HttpSession, type SessionHost } from './legacy/http-session.js';
 import { SessionRegistry } from './legacy/session-registry.js';
 import { openSseSession, serveSseMessage } from './legacy/sse-routes.js';
 import { serveSessionDelete, serveSessionGet } from './legacy/streamable-routes.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
+import type { BusMessage } from './session-bus.js';
 import { acceptance, hostAllowed, hostOf, originAllowed, type HttpConnectionInfo } from './request-checks.js';
 import { emptyResponse, NOT_HANDLED, rpcErrorResponse, type RawBodyResponse } from './responses.js';
 import type { HttpServable } from './servable.js';
@@ -65,6 +66,15 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   const pool = new SsePool(resolved);
   const instance = Math.floor(Math.random() * 36 ** 6).toString(36);
   let streams = 0;
+  const bus = resolved.bus;
+  const publish = (message: BusMessage): void => {
+    try {
+      const sent = bus!.publish(message);
+      if (sent) sent.catch(report);
+    } catch (error) {
+      report(error);
+    }
+  };
   const sessionHost: SessionHost = {
     server,
     pool,
@@ -77,6 +87,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     now,
     newStreamId: () => `${instance}${(streams++).toString(36)}`,
     ended: (session) => registry.remove(session),
+    ...(bus === undefined ? {} : { bus: { origin: instance, publish } }),
   };
   const registry = new SessionRegistry(sessionHost, resolved);
   const core: HandlerCore = {
@@ -106,7 +117,15 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     }
     return response;
   };
+  const unsubscribe = bus?.subscribe((message) => {
+    if (message.origin === instance) return;
+    const held = registry.held(message.sessionId);
+    if (!(held instanceof HttpSession)) return;
+    if (message.kind === 'ended' || (message.kind === 'state' && !held.busy)) void held.forget();
+    else held.transport.forwarded(message);
+  });
   const close = async (graceMs = 1000): Promise<void> => {
+    unsubscribe?.();
     await registry.closeAll(graceMs);
     pool.closeAll();
     core.deadlines.clear();

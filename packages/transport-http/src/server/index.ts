@@ -14,4 +14,5 @@ export type {
 export type { HttpConnectionInfo } from './request-checks.js';
 export { MemoryEventStore, type EventStore, type StoredEvent, type EventReplay, type MemoryEventStoreOptions } from './event-store.js';
 export { MemorySessionStore, type SessionStore, type SessionState } from './session-store.js';
+export type { SessionBus, BusMessage } from './session-bus.js';
 export type { SessionInfo } from './message-info.js';

@@ -15,7 +15,15 @@ export interface Refusal {
   readonly message: string;
 }
 
-const NAMED: Readonly<Record<string, 'name' | 'uri'>> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' };
+/** The body field each named method mirrors into `Mcp-Name` (the tasks extension adds `taskId` for routing). */
+const NAMED: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
+};
 
 function invalidMeta(message: string): Refusal {
   return { status: 400, code: ErrorCode.InvalidParams, message };

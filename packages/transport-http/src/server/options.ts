@@ -5,6 +5,7 @@
 import { LocalError } from '@wiremcp/protocol';
 import type { EventStore } from './event-store.js';
 import type { HttpAuthenticator } from './servable.js';
+import type { SessionBus } from './session-bus.js';
 import type { SessionStore } from './session-store.js';
 
 /** The 2024-11-05 HTTP+SSE endpoints (deprecated transport), served on the same handler when enabled. */
@@ -59,6 +60,13 @@ export interface HttpHandlerOptions {
   readonly eventStore?: EventStore | false;
   /** Where the state of legacy sessions is kept (default: a {@link MemorySessionStore}). */
   readonly sessionStore?: SessionStore;
+  /**
+   * The channel to the other processes serving the same sessions (with a shared `sessionStore` and `eventStore`),
+   * e.g. `@wiremcp/redis`. With it, answers and cancellations reach the process running the request they name,
+   * messages for a standalone stream reach the process holding it, and a session idle here is dropped here only.
+   * Default: none (one process).
+   */
+  readonly bus?: SessionBus;
   /** Serve the 2024-11-05 HTTP+SSE transport too (default `false`); `true` uses `/sse` and `/messages`. */
   readonly legacySse?: boolean | LegacySseOptions;
   /** Authenticates every request (e.g. `createRequestAuthenticator` of `@wiremcp/auth/server`). */
@@ -91,6 +99,7 @@ export interface ResolvedOptions {
   readonly retryMs: number;
   readonly eventStore: EventStore | undefined;
   readonly sessionStore: SessionStore;
+  readonly bus: SessionBus | undefined;
   readonly legacySse: { readonly ssePath: string; readonly messagesPath: string } | undefined;
   readonly authenticator: HttpAuthenticator | undefined;
   readonly resourceUrl: URL | undefined;
@@ -172,6 +181,7 @@ export function resolveOptions(
     retryMs: Math.round(positive('retryMs', options.retryMs, d.retryMs, true)),
     eventStore: options.eventStore === false ? undefined : (options.eventStore ?? defaults.eventStore()),
     sessionStore: options.sessionStore ?? defaults.sessionStore(),
+    bus: options.bus,
     legacySse,
     authenticator: options.authenticator,
     resourceUrl: options.resourceUrl === undefined ? undefined : new URL(options.resourceUrl),

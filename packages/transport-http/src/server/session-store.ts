@@ -38,9 +38,9 @@ export interface SessionState {
  * - expire a record that is not `touch`ed or `set` for the handler's `sessionIdleTimeoutMs`, and return
  *   `undefined` for it afterwards (the client then gets 404 and initializes again);
  * - make `delete` final: a deleted id is never served again anywhere;
- * - and, for delivery across processes, pair with an {@link EventStore} shared the same way. Server-initiated
- *   messages (a sampling request, a list change) are delivered only by the process that holds the session live:
- *   routing them to another process is beyond this interface.
+ * - and, for delivery across processes, pair with an {@link EventStore} shared the same way and a `SessionBus`
+ *   (the handler's `bus` option), which carries answers, cancellations and standalone-stream messages to the
+ *   process they belong to.
  */
 export interface SessionStore {
   get(id: string): SessionState | undefined | Promise<SessionState | undefined>;

@@ -168,6 +168,18 @@ const MODERN: Row[] = [
     code: -32020,
   },
   {
+    name: 'Mcp-Name of tasks/get is the taskId (tasks extension): missing, -32020',
+    request: () => modernPost('tasks/get', { taskId: 't-1' }),
+    status: 400,
+    code: -32020,
+  },
+  {
+    name: 'Mcp-Name of tasks/cancel not matching the taskId: -32020',
+    request: () => modernPost('tasks/cancel', { taskId: 't-1' }, { 'mcp-name': 't-2' }),
+    status: 400,
+    code: -32020,
+  },
+  {
     name: 'Mcp-Name of resources/read is the uri, and may be Base64-encoded',
     request: () => modernPost('resources/read', { uri: 'x://é' }, { 'mcp-name': b64('x://é') }),
     status: 200,

@@ -74,7 +74,8 @@ describe('modern requests', () => {
     await request(2, 'resources/read', modern({ uri: 'file:///a b.txt' }));
     await request(3, 'prompts/get', modern({ name: 'review' }));
     await request(4, 'tools/list', modern());
-    const [call, read, prompt, list] = server.requests;
+    await request(5, 'tasks/get', modern({ taskId: 'task-7' }));
+    const [call, read, prompt, list, task] = server.requests;
     expect(call!.headers).toMatchObject({
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': 'tools/call',
@@ -86,6 +87,7 @@ describe('modern requests', () => {
     expect(read!.headers['mcp-name']).toBe('file:///a b.txt');
     expect(prompt!.headers['mcp-name']).toBe('review');
     expect(list!.headers['mcp-name']).toBeUndefined();
+    expect(task!.headers['mcp-name']).toBe('task-7');
     for (const recorded of server.requests) expect(recorded.headers['mcp-session-id']).toBeUndefined();
     expect(call!.json).toEqual({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: modern({ name: 'get weather ☀', arguments: {} }) });
   });

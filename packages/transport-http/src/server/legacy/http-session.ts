@@ -13,7 +13,7 @@ import type { HttpServable, HttpServedConnection, LegacySessionSnapshot } from '
 import type { SessionState, SessionStore } from '../session-store.js';
 import type { SsePool } from '../sse-connection.js';
 import { PostExchange } from './post-exchange.js';
-import { SessionTransport } from './session-transport.js';
+import { SessionTransport, type SessionTransportBus } from './session-transport.js';
 
 /** What a session needs from the handler. */
 export interface SessionHost {
@@ -29,6 +29,8 @@ export interface SessionHost {
   newStreamId(): string;
   /** The session's transport closed: forget it. */
   ended(session: HttpSession): void;
+  /** The bus to the other processes, when sessions are shared (see `SessionBus`). */
+  readonly bus?: SessionTransportBus;
 }
 
 /** Methods after whose answer the session's recorded state may have changed. */
@@ -53,6 +55,7 @@ export class HttpSession {
   #connection: HttpServedConnection | undefined;
   readonly #host: SessionHost;
   #closing: Promise<void> | undefined;
+  #keepsShared = false;
 
   constructor(host: SessionHost, id: string, principalKey: string | undefined, createdAt?: number) {
     this.#host = host;
@@ -71,12 +74,27 @@ export class HttpSession {
       primes: () => host.store !== undefined && (this.protocolVersion ?? '') >= '2025-11-25',
       newStreamId: () => host.newStreamId(),
       closed: () => this.#ended(),
+      ...(host.bus === undefined ? {} : { bus: host.bus }),
     });
   }
 
   /** The negotiated revision, once initialized. */
   get protocolVersion(): string | undefined {
     return this.#connection?.session?.protocolVersion;
+  }
+
+  /**
+   * True when the session ended here only (this process's copy was dropped), not everywhere: its recorded state and
+   * events stay in the shared stores, for the other processes.
+   */
+  get keepsShared(): boolean {
+    return this.#keepsShared;
+  }
+
+  /** Drops this process's copy of a shared session (idle here, or changed elsewhere); the shared state stays. */
+  forget(): Promise<void> {
+    if (this.#closing === undefined) this.#keepsShared = true;
+    return this.end(0);
   }
 
   /** True while a request is being answered or a stream is open. */
@@ -103,7 +121,14 @@ export class HttpSession {
       await this.end(0);
       return { response, opened: false };
     }
-    await this.#host.sessionStore.set(this.state());
+    try {
+      await this.#host.sessionStore.set(this.state());
+    } catch (error) {
+      // Not recorded, so not servable by another process: the session does not open.
+      this.#host.report(error);
+      await this.end(0);
+      return { response: storeUnavailable(request.id), opened: false };
+    }
     return { response, opened: true };
   }
 
@@ -113,7 +138,8 @@ export class HttpSession {
     const transport = this.transport;
     if (post.requests.length === 0) {
       transport.deliver(post.body, httpMessageInfo(request, auth, { sessionId: this.id }));
-      if (post.methods.includes('notifications/initialized')) this.#record();
+      // Recorded before the 202, so the client's next request finds the session initialized on any process.
+      if (post.methods.includes('notifications/initialized')) return this.#record().then(() => emptyResponse(202));
       return Promise.resolve(emptyResponse(202));
     }
     const exchange = new PostExchange(
@@ -125,7 +151,10 @@ export class HttpSession {
     transport.register(exchange);
     transport.deliver(post.body, httpMessageInfo(request, auth, { sessionId: this.id, closeSseStream, closeStandaloneSseStream }));
     if (post.methods.some((method) => STATEFUL.has(method))) {
-      void exchange.response.then(() => this.#record());
+      return exchange.response.then(async (response) => {
+        await this.#record();
+        return response;
+      });
     }
     return exchange.response;
   }
@@ -192,19 +221,29 @@ export class HttpSession {
     return state;
   }
 
-  #record(): void {
+  /** Records the state (failures reported, never thrown), then tells the other processes it changed. */
+  async #record(): Promise<void> {
     if (this.transport.isClosed) return;
     try {
-      const stored = this.#host.sessionStore.set(this.state());
-      if (stored) stored.catch((error: unknown) => this.#host.report(error));
+      await this.#host.sessionStore.set(this.state());
     } catch (error) {
       this.#host.report(error);
+      return;
     }
+    const bus = this.#host.bus;
+    bus?.publish({ kind: 'state', origin: bus.origin, sessionId: this.id });
   }
 
   #ended(): void {
     this.#host.ended(this);
   }
+}
+
+/** The 503 for a session store that cannot be reached (Redis down): the client retries later. */
+export function storeUnavailable(id: RequestId | null): Response {
+  return rpcErrorResponse(503, id, -32603, 'Service unavailable: the session store cannot be reached; try again later', undefined, {
+    'retry-after': '1',
+  });
 }
 
 /** `Retry-After` for a refusal that will pass later. */

@@ -12,6 +12,8 @@ export interface LiveSession {
   readonly principalKey: string | undefined;
   lastActivityAt: number;
   readonly busy: boolean;
+  /** True when it ended in this process only: the shared stores keep its state (see `HttpSession.forget`). */
+  readonly keepsShared?: boolean;
   end(graceMs?: number): Promise<void>;
 }
 
@@ -31,14 +33,14 @@ export function newSessionId(): string {
 }
 
 /** The outcome of a lookup. */
-export type Lookup = { readonly session: LiveSession } | { readonly missing: true };
+export type Lookup = { readonly session: LiveSession } | { readonly missing: true } | { readonly unavailable: true };
 
 /** See the module comment. */
 export class SessionRegistry {
   readonly #sessions = new Map<string, LiveSession>();
   readonly #host: SessionHost;
   readonly #options: RegistryOptions;
-  readonly #rehydrating = new Map<string, Promise<LiveSession | undefined>>();
+  readonly #rehydrating = new Map<string, Promise<LiveSession | undefined | 'unavailable'>>();
   #opening = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #lastSweep = 0;
@@ -51,6 +53,11 @@ export class SessionRegistry {
   /** Sessions held now. */
   get size(): number {
     return this.#sessions.size;
+  }
+
+  /** The session held here under `id`, if any (no store lookup). */
+  held(id: string): LiveSession | undefined {
+    return this.#sessions.get(id);
   }
 
   /** Every session held (for shutdown and tests). */
@@ -92,9 +99,11 @@ export class SessionRegistry {
   remove(session: LiveSession): void {
     if (this.#sessions.get(session.id) !== session) return;
     this.#sessions.delete(session.id);
-    this.#settle(() => this.#host.sessionStore.delete(session.id));
-    const store = this.#host.store;
-    if (store !== undefined) this.#settle(() => store.deleteSession(session.id));
+    if (session.keepsShared !== true) {
+      this.#settle(() => this.#host.sessionStore.delete(session.id));
+      const store = this.#host.store;
+      if (store !== undefined) this.#settle(() => store.deleteSession(session.id));
+    }
     if (this.#sessions.size === 0) this.#stop();
   }
 
@@ -109,6 +118,7 @@ export class SessionRegistry {
       void pending.finally(() => this.#rehydrating.delete(id));
     }
     const session = await pending;
+    if (session === 'unavailable') return { unavailable: true };
     return session === undefined ? { missing: true } : { session };
   }
 
@@ -121,8 +131,10 @@ export class SessionRegistry {
     for (const session of [...this.#sessions.values()]) {
       if (session.busy) session.lastActivityAt = now;
       if (now - session.lastActivityAt >= idle) {
-        // Closing it ends its transport, which removes it from here and from the stores.
-        void session.end(0).finally(() => this.remove(session));
+        // Closing it ends its transport, which removes it from here and from the stores — or, when sessions are
+        // shared, from here only: the other processes may be serving it, and the shared store expires it.
+        const ending = this.#host.bus !== undefined && session instanceof HttpSession ? session.forget() : session.end(0);
+        void ending.finally(() => this.remove(session));
       } else if (session.lastActivityAt >= since) {
         this.#settle(() => this.#host.sessionStore.touch(session.id));
       }
@@ -136,13 +148,13 @@ export class SessionRegistry {
     await Promise.all([...this.#sessions.values()].map((session) => session.end(graceMs)));
   }
 
-  async #rehydrate(id: string): Promise<LiveSession | undefined> {
+  async #rehydrate(id: string): Promise<LiveSession | undefined | 'unavailable'> {
     let state: SessionState | undefined;
     try {
       state = await this.#host.sessionStore.get(id);
     } catch (error) {
       this.#host.report(error);
-      return undefined;
+      return 'unavailable';
     }
     if (state === undefined || state.protocolVersion === '' || this.#sessions.has(id)) return this.#sessions.get(id);
     if (!this.hasRoom()) return undefined;

@@ -11,6 +11,7 @@ import type { MessageInfo, SendOptions, Transport } from '@wiremcp/jsonrpc';
 import { LocalError, type RequestId, type RpcMessage } from '@wiremcp/protocol';
 import type { EventStore } from '../event-store.js';
 import { rpcErrorResponse } from '../responses.js';
+import { tagRequestId, untagRequestId, type BusMessage } from '../session-bus.js';
 import type { SseConnection, SsePool } from '../sse-connection.js';
 import { LegacyStream, parseEventId, type StreamHost } from './legacy-stream.js';
 import type { PostExchange } from './post-exchange.js';
@@ -30,6 +31,14 @@ export interface SessionTransportHost {
   newStreamId(): string;
   /** The transport closed (whoever closed it). */
   closed(): void;
+  /** The bus to the other processes of the deployment, when sessions are shared. */
+  readonly bus?: SessionTransportBus;
+}
+
+/** A transport's view of the {@link SessionBus}: this process's tag (`origin`), and publishing (failures reported by it). */
+export interface SessionTransportBus {
+  readonly origin: string;
+  publish(message: BusMessage): void;
 }
 
 const RESOLVED = Promise.resolve();
@@ -88,22 +97,87 @@ export class SessionTransport implements Transport, StreamHost {
     for (const id of exchange.outstanding) this.#exchanges.set(id, exchange);
   }
 
-  /** Hands a message of a POST to the server; a client's cancellation ends the cancelled request's POST. */
+  /**
+   * Hands a message of a POST to the server; a client's cancellation ends the cancelled request's POST. With a bus,
+   * answers to another process's requests, and cancellations of requests not running here, go to the other
+   * processes too.
+   */
   deliver(message: unknown, info: MessageInfo): void {
-    this.onmessage?.(message, info);
+    const bus = this.#host.bus;
+    const local = bus === undefined ? message : this.#routeIncoming(message, bus);
+    if (local !== undefined) this.onmessage?.(local, info);
+    this.#cancelExchange(message);
+  }
+
+  /** A message another process handed over on the bus (see {@link SessionBus}). */
+  forwarded(message: BusMessage): void {
+    if (this.#closed) return;
+    if (message.kind === 'standalone') {
+      if (this.#standalone !== undefined && (this.#standalone.connected || this.#host.store !== undefined))
+        this.#standalone.send(message.json);
+      return;
+    }
+    if (message.kind !== 'deliver') return;
+    let parsed: { id?: unknown; method?: unknown; params?: { requestId?: unknown } };
+    try {
+      parsed = JSON.parse(message.json) as typeof parsed;
+    } catch {
+      return;
+    }
+    if (parsed.method === undefined) {
+      const tag = untagRequestId(parsed.id);
+      if (tag !== undefined && tag.origin === this.#host.bus?.origin) this.onmessage?.({ ...parsed, id: tag.id });
+    } else if (parsed.method === 'notifications/cancelled' && this.#exchanges.has(parsed.params?.requestId as RequestId)) {
+      this.onmessage?.(parsed);
+      this.#cancelExchange(parsed);
+    }
+  }
+
+  /** What of a client's message is for this process; the rest is published on the bus. */
+  #routeIncoming(message: unknown, bus: SessionTransportBus): unknown {
+    if (Array.isArray(message)) {
+      const kept = message.map((element: unknown) => this.#routeIncoming(element, bus)).filter((element) => element !== undefined);
+      return kept.length === 0 ? undefined : kept;
+    }
+    const m = message as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
+    if (m.method === undefined) {
+      const tag = untagRequestId(m.id);
+      if (tag === undefined) return message;
+      if (tag.origin === bus.origin) return { ...m, id: tag.id };
+      bus.publish({ kind: 'deliver', origin: bus.origin, sessionId: this.#host.sessionId, json: JSON.stringify(message) });
+      return undefined;
+    }
+    if (m.method === 'notifications/cancelled' && !this.#exchanges.has(m.params?.requestId as RequestId)) {
+      bus.publish({ kind: 'deliver', origin: bus.origin, sessionId: this.#host.sessionId, json: JSON.stringify(message) });
+    }
+    return message;
+  }
+
+  #cancelExchange(message: unknown): void {
     const m = message as { method?: unknown; params?: { requestId?: unknown } };
-    if (m.method === 'notifications/cancelled') {
-      const id = m.params?.requestId as RequestId | undefined;
-      const exchange = id === undefined ? undefined : this.#exchanges.get(id);
-      if (exchange !== undefined) {
-        this.#exchanges.delete(id!);
-        exchange.cancelled(id!);
-      }
+    if (m.method !== 'notifications/cancelled') return;
+    const id = m.params?.requestId as RequestId | undefined;
+    const exchange = id === undefined ? undefined : this.#exchanges.get(id);
+    if (exchange !== undefined) {
+      this.#exchanges.delete(id!);
+      exchange.cancelled(id!);
     }
   }
 
   send(message: RpcMessage | RpcMessage[], options?: SendOptions): Promise<void> {
     if (this.#closed) return Promise.reject(new LocalError('NOT_CONNECTED', 'The HTTP session has ended'));
+    const bus = this.#host.bus;
+    const request = message as { method?: unknown; id?: RequestId | null };
+    if (
+      bus !== undefined &&
+      !Array.isArray(message) &&
+      request.method !== undefined &&
+      typeof request.id !== 'object' &&
+      request.id !== undefined
+    ) {
+      // A request to the client: its answer may reach another process, which routes it back by this tag.
+      message = { ...message, id: tagRequestId(bus.origin, request.id) } as RpcMessage;
+    }
     const json = JSON.stringify(message);
     if (Array.isArray(message)) {
       const ids = message
@@ -250,6 +324,12 @@ export class SessionTransport implements Transport, StreamHost {
     const standalone = this.#standalone;
     if (standalone !== undefined && (standalone.connected || this.#host.store !== undefined)) {
       standalone.send(json);
+      return;
+    }
+    const bus = this.#host.bus;
+    if (bus !== undefined) {
+      // The standalone stream, if any, is held by another process: it sends this (nothing is queued here).
+      bus.publish({ kind: 'standalone', origin: bus.origin, sessionId: this.#host.sessionId, json });
       return;
     }
     const queue = (this.#queue ??= []);

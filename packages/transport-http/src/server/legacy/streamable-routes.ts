@@ -97,5 +97,7 @@ export async function serveSessionDelete(core: HandlerCore, call: Call): Promise
   const session = await sessionOf(core, call, undefined);
   if (session instanceof Response) return session;
   await session.end();
+  const bus = core.sessionHost.bus;
+  bus?.publish({ kind: 'ended', origin: bus.origin, sessionId: session.id });
   return emptyResponse(200);
 }

@@ -1,0 +1,139 @@
+// Cold start of the bins, side by side: the hand-written baseline server, then each reference server as it ran
+// before bundling (its tsc output, dist/bin.js: Node's ESM loader reading every module of every package) and as
+// its bin runs now (bin/<name>.js → dist/bundle/bin.js, one file), and the wiremcp command the same way.
+//
+//   node apps/bench/dist/cold-start.js [--rounds N]      (after npm run build; default 21 rounds)
+//
+// A server's cold start is spawn → the `initialize` answer read (stdio, NDJSON); the command's is spawn → exit of
+// `wiremcp --version` (its baseline: `node -e` printing a version, the floor of any Node command). Rounds are
+// interleaved (every command once per round) so that load on the machine falls on all alike; the table gives
+// medians and the ratio of each median to its baseline's, against the ≤ 1.2× target.
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { median } from './stats.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const INITIALIZE =
+  '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"cold-start","version":"1"}}}\n';
+
+interface Subject {
+  readonly group: string;
+  readonly label: string;
+  readonly args: readonly string[];
+  /** `server`: until the initialize answer; `command`: until exit. */
+  readonly kind: 'server' | 'command';
+  readonly baseline?: boolean;
+}
+
+const FILESYSTEM_ARGS = ['--read-only', `${root}servers/filesystem/test/fixtures/conformance`];
+
+function serverSubjects(dir: string, bin: string, extra: readonly string[] = []): Subject[] {
+  return [
+    {
+      group: dir,
+      label: `node servers/${dir}/dist/bin.js (unbundled)`,
+      args: [`${root}servers/${dir}/dist/bin.js`, ...extra],
+      kind: 'server',
+    },
+    {
+      group: dir,
+      label: `node servers/${dir}/bin/${bin}.js (bundled)`,
+      args: [`${root}servers/${dir}/bin/${bin}.js`, ...extra],
+      kind: 'server',
+    },
+  ];
+}
+
+const SUBJECTS: readonly Subject[] = [
+  {
+    group: 'server',
+    label: 'node apps/bench/dist/servers/baseline-server.js (baseline)',
+    args: [`${root}apps/bench/dist/servers/baseline-server.js`],
+    kind: 'server',
+    baseline: true,
+  },
+  ...serverSubjects('grammar', 'wiremcp-grammar'),
+  ...serverSubjects('everything', 'wiremcp-everything'),
+  ...serverSubjects('resources-demo', 'wiremcp-resources-demo'),
+  ...serverSubjects('filesystem', 'wiremcp-filesystem', FILESYSTEM_ARGS),
+  {
+    group: 'command',
+    label: 'node -e \'console.log("0.1.0")\' (baseline)',
+    args: ['-e', 'console.log("0.1.0")'],
+    kind: 'command',
+    baseline: true,
+  },
+  {
+    group: 'command',
+    label: 'wiremcp --version, packages/cli/dist/bin.js (unbundled)',
+    args: [`${root}packages/cli/dist/bin.js`, '--version'],
+    kind: 'command',
+  },
+  {
+    group: 'command',
+    label: 'wiremcp --version, packages/cli/bin/wiremcp.js (bundled)',
+    args: [`${root}packages/cli/bin/wiremcp.js`, '--version'],
+    kind: 'command',
+  },
+];
+
+const TIMEOUT_MS = 30_000;
+
+/** One cold start of `subject`, in ms. */
+function once(subject: Subject): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [...subject.args], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${subject.label}: no answer in ${TIMEOUT_MS} ms`));
+    }, TIMEOUT_MS);
+    const done = (): void => {
+      clearTimeout(timer);
+      resolve(performance.now() - started);
+    };
+    child.once('error', reject);
+    if (subject.kind === 'command') {
+      child.stdin.end();
+      child.once('exit', (code) => (code === 0 ? done() : reject(new Error(`${subject.label} exited with ${code}`))));
+      return;
+    }
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (out.includes('\n')) return;
+      out += chunk;
+      if (!out.includes('\n')) return;
+      done();
+      child.stdin.end();
+    });
+    child.once('exit', (code) => {
+      if (!out.includes('\n')) reject(new Error(`${subject.label} exited with ${code} before answering`));
+    });
+    child.stdin.write(INITIALIZE);
+  });
+}
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '21' } } });
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds needs a positive integer');
+
+const times = new Map<Subject, number[]>(SUBJECTS.map((subject) => [subject, []]));
+for (const subject of SUBJECTS) await once(subject); // warm-up: files into the page cache, discarded
+for (let round = 0; round < rounds; round++) {
+  for (const subject of SUBJECTS) times.get(subject)!.push(await once(subject));
+}
+
+const lines = [
+  `Cold start, median of ${rounds} interleaved rounds (node ${process.version}); ratio to the baseline of its group; target ≤ 1.2×.`,
+  '',
+  '| what | median ms | × baseline |',
+  '| --- | ---: | ---: |',
+];
+let baseline = 0;
+for (const subject of SUBJECTS) {
+  const value = median(times.get(subject)!);
+  if (subject.baseline) baseline = value;
+  lines.push(`| ${subject.label} | ${value.toFixed(1)} | ${subject.baseline ? '1.00' : (value / baseline).toFixed(2)} |`);
+}
+process.stdout.write(`${lines.join('\n')}\n`);

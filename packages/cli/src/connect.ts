@@ -1,0 +1,150 @@
+/**
+ * Opens an {@link McpClient} on a target with the command line's connection options: era, revision, framing,
+ * headers, environment, OAuth login, tracing.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { authorizationCodeGrant, McpOAuthProvider } from '@wiremcp/auth/client';
+import { FileAuthStore, startLoopbackUserAgent, type LoopbackUserAgent } from '@wiremcp/auth/node';
+import { McpClient, type EraPreference } from '@wiremcp/client';
+import type { Framing } from '@wiremcp/framing';
+import { isLocalError, isProtocolVersion, RpcError, type ProtocolVersion } from '@wiremcp/protocol';
+import { httpTransportFactory } from '@wiremcp/transport-http';
+import { StdioClientTransport } from '@wiremcp/transport-stdio';
+import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
+import { describeTarget, type Target } from './target.js';
+import { tracingFetch, TracingTransport, type TraceSink } from './trace.js';
+
+/** The connection options every command takes. */
+export interface ConnectionOptions {
+  /** `auto` (default) detects the era; `legacy` or `modern` forces one. */
+  readonly era?: EraPreference;
+  /** The revision to ask for. */
+  readonly protocolVersion?: string;
+  /** HTTP headers, as `Name: value`. */
+  readonly headers?: readonly string[];
+  /** Environment variables for a stdio server, as `NAME=value` (on top of this process's environment). */
+  readonly env?: readonly string[];
+  /** The stdio framing (default `ndjson`). */
+  readonly framing?: Framing;
+  /** Log in with OAuth (authorization code with PKCE, the browser opened on a loopback redirect). */
+  readonly auth?: boolean;
+  /** The loopback port of the OAuth redirect (default: any free port). */
+  readonly authPort?: number;
+  /** Where OAuth registrations and tokens are kept (default `~/.config/wiremcp/auth.json`). */
+  readonly authStore?: string;
+  /** Timeout of each request, in ms (default 60 000). */
+  readonly timeoutMs?: number;
+  /** Shows the bytes both ways. */
+  readonly trace?: TraceSink;
+  /** A stdio server's stderr: kept and quoted when the server fails (`pipe`, default), passed through, or dropped. */
+  readonly serverStderr?: 'pipe' | 'inherit' | 'ignore';
+}
+
+/** An open connection; `close()` ends it (and stops a stdio server). */
+export interface Connection extends AsyncDisposable {
+  readonly client: McpClient;
+  close(): Promise<void>;
+}
+
+const CLIENT_INFO = { name: 'wiremcp-cli', version: '0.1.0' };
+
+/** Parses `Name: value` headers; a usage error for anything else. */
+export function parseHeaders(lines: readonly string[] = []): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new CliError(`--header needs 'Name: value', got ${JSON.stringify(line)}`, CLI_EXIT_CODES.usage);
+    headers[name] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function parseEnv(pairs: readonly string[] = []): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) throw new CliError(`--env needs NAME=value, got ${JSON.stringify(pair)}`, CLI_EXIT_CODES.usage);
+    env[pair.slice(0, equals)] = pair.slice(equals + 1);
+  }
+  return env;
+}
+
+function protocolVersionOf(text: string | undefined): ProtocolVersion | undefined {
+  if (text === undefined) return undefined;
+  if (!isProtocolVersion(text)) throw new CliError(`unknown protocol revision ${JSON.stringify(text)}`, CLI_EXIT_CODES.usage);
+  return text;
+}
+
+/** The exit code and message of a failure to connect or of a request. */
+export function cliErrorOf(error: unknown, doing: string): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof RpcError)
+    return new CliError(`${doing}: the server answered ${error.code} ${error.message}`, CLI_EXIT_CODES.serverError, { cause: error });
+  if (isLocalError(error, 'AUTHORIZATION_FAILED')) {
+    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return new CliError(`${doing}: authorization failed${cause}`, CLI_EXIT_CODES.authorization, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new CliError(`${doing}: ${message}`, CLI_EXIT_CODES.connection, { cause: error });
+}
+
+async function oauthProvider(url: URL, options: ConnectionOptions): Promise<{ provider: McpOAuthProvider; browser: LoopbackUserAgent }> {
+  const browser = await startLoopbackUserAgent(options.authPort === undefined ? {} : { port: options.authPort });
+  const provider = new McpOAuthProvider({
+    serverUrl: url,
+    grant: authorizationCodeGrant({ redirectUri: browser.redirectUri, userAgent: browser, clientName: 'wiremcp' }),
+    store: new FileAuthStore(options.authStore ?? join(homedir(), '.config', 'wiremcp', 'auth.json')),
+  });
+  return { provider, browser };
+}
+
+/** Connects to `target`; a {@link CliError} with the right exit code when it cannot. */
+export async function connectTarget(target: Target, options: ConnectionOptions = {}): Promise<Connection> {
+  const protocolVersion = protocolVersionOf(options.protocolVersion);
+  const client = new McpClient(CLIENT_INFO, {
+    era: options.era ?? 'auto',
+    ...(protocolVersion === undefined ? {} : { protocolVersion }),
+    ...(options.timeoutMs === undefined ? {} : { requestTimeoutMs: options.timeoutMs }),
+    // The command shows what the server sent; a result that fails its own outputSchema is still shown.
+    validateToolOutput: false,
+    onError: () => {},
+  });
+  let browser: LoopbackUserAgent | undefined;
+  try {
+    if (target.kind === 'http') {
+      const headers = parseHeaders(options.headers);
+      const auth = options.auth ? await oauthProvider(target.url, options) : undefined;
+      browser = auth?.browser;
+      const factory = httpTransportFactory(target.url, {
+        headers,
+        ...(auth ? { auth: auth.provider } : {}),
+        ...(options.trace ? { fetch: tracingFetch(options.trace) } : {}),
+      });
+      await client.connect(factory, { serverKey: factory.serverKey });
+    } else {
+      if (options.headers?.length) throw new CliError('--header applies to URL targets only', CLI_EXIT_CODES.usage);
+      if (options.auth) throw new CliError('--auth applies to URL targets only', CLI_EXIT_CODES.usage);
+      const framing = options.framing ?? 'ndjson';
+      const stdio = new StdioClientTransport({
+        command: target.command,
+        args: target.args,
+        env: { ...process.env, ...parseEnv(options.env) },
+        framing,
+        stderr: options.serverStderr ?? 'pipe',
+      });
+      await client.connect(options.trace ? new TracingTransport(stdio, options.trace, framing) : stdio);
+    }
+  } catch (error) {
+    await browser?.close();
+    await client.close().catch(() => {});
+    throw cliErrorOf(error, `cannot connect to ${describeTarget(target)}`);
+  }
+  const close = async (): Promise<void> => {
+    await client.close().catch(() => {});
+    await browser?.close();
+  };
+  return { client, close, [Symbol.asyncDispose]: close };
+}

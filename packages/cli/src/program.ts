@@ -1,0 +1,229 @@
+/**
+ * The `wiremcp` command line, parsed by commander: the subcommands, their options, and the exit codes.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import type { Framing } from '@wiremcp/framing';
+import type { ConnectionOptions } from './connect.js';
+import { runConformance } from './conformance.js';
+import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
+import { scaffoldServer } from './new-server.js';
+import {
+  callCommand,
+  completeCommand,
+  listCommand,
+  parseJsonObject,
+  parsePairs,
+  parseReference,
+  promptCommand,
+  readCommand,
+  type Output,
+} from './operations.js';
+import { runProxy } from './proxy.js';
+import { colourFor, createStyle } from './style.js';
+import { parseTarget } from './target.js';
+import { traceSink } from './trace.js';
+
+/** Where the command line writes; the real process's streams by default. */
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown; isTTY?: boolean };
+  readonly stderr: { write(text: string): unknown; isTTY?: boolean };
+  readonly cwd: string;
+}
+
+const VERSION = '0.1.0';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+const LIST_KINDS = ['tools', 'resources', 'templates', 'prompts'];
+const onlyKind = (value: string, previous: string[] = []): string[] => {
+  if (!LIST_KINDS.includes(value))
+    throw new CliError(`--only takes ${LIST_KINDS.join(', ')}; got ${JSON.stringify(value)}`, CLI_EXIT_CODES.usage);
+  return [...previous, value];
+};
+
+interface CommonFlags {
+  era?: 'auto' | 'legacy' | 'modern';
+  protocolVersion?: string;
+  header?: string[];
+  env?: string[];
+  framing?: Framing;
+  auth?: boolean;
+  authPort?: string;
+  authStore?: string;
+  timeout?: string;
+  trace?: boolean;
+  json?: boolean;
+  serverStderr?: boolean;
+}
+
+function withConnectionOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--era <era>', 'the era to speak').choices(['auto', 'legacy', 'modern']).default('auto'))
+    .option('--protocol-version <revision>', 'the revision to ask for (e.g. 2025-06-18)')
+    .option('-H, --header <header>', "an HTTP header, 'Name: value' (repeatable)", collect)
+    .option('-e, --env <NAME=value>', 'an environment variable for a stdio server (repeatable)', collect)
+    .addOption(new Option('--framing <framing>', 'the stdio framing').choices(['ndjson', 'content-length']))
+    .option('--auth', 'log in with OAuth (opens the browser; tokens kept in ~/.config/wiremcp/auth.json)')
+    .option('--auth-port <port>', 'the loopback port of the OAuth redirect (default: any free port)')
+    .option('--auth-store <file>', 'where OAuth registrations and tokens are kept')
+    .option('--timeout <ms>', 'timeout of each request in ms (default 60000)')
+    .option('--trace', 'show the bytes both ways on stderr')
+    .option('--server-stderr', "pass a stdio server's stderr through (default: quoted only when it fails)")
+    .option('--json', 'print the result as JSON')
+    .passThroughOptions();
+}
+
+function integer(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0)
+    throw new CliError(`${flag} needs a non-negative integer, got ${JSON.stringify(text)}`, CLI_EXIT_CODES.usage);
+  return value;
+}
+
+function connectionOptions(flags: CommonFlags, io: CliIo, forceTrace = false): ConnectionOptions {
+  const trace = forceTrace || flags.trace === true;
+  const authPort = integer(flags.authPort, '--auth-port');
+  const timeoutMs = integer(flags.timeout, '--timeout');
+  return {
+    ...(flags.era ? { era: flags.era } : {}),
+    ...(flags.protocolVersion ? { protocolVersion: flags.protocolVersion } : {}),
+    ...(flags.header ? { headers: flags.header } : {}),
+    ...(flags.env ? { env: flags.env } : {}),
+    ...(flags.framing ? { framing: flags.framing } : {}),
+    ...(flags.auth ? { auth: true } : {}),
+    ...(authPort === undefined ? {} : { authPort }),
+    ...(flags.authStore ? { authStore: flags.authStore } : {}),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(trace ? { trace: traceSink((text) => io.stderr.write(text), createStyle(colourFor(io.stderr))) } : {}),
+    serverStderr: flags.serverStderr === true ? 'inherit' : 'pipe',
+  };
+}
+
+function outputFor(flags: CommonFlags, io: CliIo): Output {
+  return { out: (text) => void io.stdout.write(text), json: flags.json === true, style: createStyle(colourFor(io.stdout)) };
+}
+
+/** Builds the program; `done` receives the exit code of the command that ran. */
+export function buildProgram(io: CliIo, done: (code: number | Promise<number>) => void): Command {
+  const program = new Command('wiremcp')
+    .description('Inspect, trace and bridge Model Context Protocol servers (stdio commands or http(s) URLs, either era).')
+    .version(VERSION)
+    .enablePositionalOptions()
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
+    .exitOverride();
+
+  for (const [name, description, trace] of [
+    ['list', 'list tools, resources, templates and prompts', false],
+    ['trace', 'connect, list (like list), and show the bytes both ways on stderr', true],
+  ] as const) {
+    withConnectionOptions(program.command(name).description(description))
+      .option('--only <kind>', 'list only this kind: tools, resources, templates or prompts (repeatable)', onlyKind)
+      .argument('<target...>', 'a URL, or a command and its arguments')
+      .action((words: string[], flags: CommonFlags & { only?: string[] }) =>
+        done(listCommand(parseTarget(words), connectionOptions(flags, io, trace), outputFor(flags, io), flags.only)),
+      );
+  }
+
+  withConnectionOptions(program.command('call').description('call a tool'))
+    .option('-a, --arg <key=value>', 'an argument (value parsed as JSON when it is JSON; repeatable)', collect)
+    .option('--args <json>', 'the arguments as one JSON object')
+    .argument('<tool>', 'the tool name')
+    .argument('<target...>', 'a URL, or a command and its arguments')
+    .action((tool: string, words: string[], flags: CommonFlags & { arg?: string[]; args?: string }) => {
+      const args = { ...parseJsonObject(flags.args, '--args'), ...parsePairs(flags.arg ?? [], '--arg', true) };
+      done(callCommand(parseTarget(words), connectionOptions(flags, io), outputFor(flags, io), tool, args));
+    });
+
+  withConnectionOptions(program.command('read').description('read a resource'))
+    .argument('<uri>', 'the resource URI')
+    .argument('<target...>', 'a URL, or a command and its arguments')
+    .action((uri: string, words: string[], flags: CommonFlags) =>
+      done(readCommand(parseTarget(words), connectionOptions(flags, io), outputFor(flags, io), uri)),
+    );
+
+  withConnectionOptions(program.command('prompt').description('get a prompt'))
+    .option('-a, --arg <key=value>', 'an argument (repeatable)', collect)
+    .argument('<name>', 'the prompt name')
+    .argument('<target...>', 'a URL, or a command and its arguments')
+    .action((name: string, words: string[], flags: CommonFlags & { arg?: string[] }) => {
+      const args = parsePairs(flags.arg ?? [], '--arg', false) as Record<string, string>;
+      done(promptCommand(parseTarget(words), connectionOptions(flags, io), outputFor(flags, io), name, args));
+    });
+
+  withConnectionOptions(program.command('complete').description('complete an argument of a prompt or a resource template'))
+    .option('-c, --context <key=value>', 'an already-chosen argument (repeatable)', collect)
+    .argument('<ref>', 'prompt:<name> or resource:<uri template>')
+    .argument('<argument>', 'the argument being completed, name=partial value')
+    .argument('<target...>', 'a URL, or a command and its arguments')
+    .action((ref: string, argument: string, words: string[], flags: CommonFlags & { context?: string[] }) => {
+      const [name, value] = Object.entries(parsePairs([argument], '<argument>', false))[0] as [string, string];
+      const context = parsePairs(flags.context ?? [], '--context', false) as Record<string, string>;
+      const params = { ref: parseReference(ref), argument: { name, value }, ...(flags.context ? { context: { arguments: context } } : {}) };
+      done(completeCommand(parseTarget(words), connectionOptions(flags, io), outputFor(flags, io), params));
+    });
+
+  withConnectionOptions(program.command('proxy').description('serve a target on stdio, or over Streamable HTTP with --http'))
+    .option('--http <[host:]port>', 'serve Streamable HTTP on this address (default host 127.0.0.1) instead of stdio')
+    .option('--path <path>', 'the HTTP endpoint (default /mcp)')
+    .option('--legacy-sse', 'also serve the 2024-11-05 HTTP+SSE endpoints /sse and /messages')
+    .option('--allow-origin <origin>', 'an Origin that may call from a browser (repeatable)', collect)
+    .argument('<target...>', 'a URL, or a command and its arguments')
+    .action((words: string[], flags: CommonFlags & { http?: string; path?: string; legacySse?: boolean; allowOrigin?: string[] }) => {
+      const serve = {
+        ...(flags.http ? { http: flags.http } : {}),
+        ...(flags.path ? { path: flags.path } : {}),
+        ...(flags.legacySse ? { legacySse: true } : {}),
+        ...(flags.allowOrigin ? { allowOrigin: flags.allowOrigin } : {}),
+      };
+      done(runProxy(parseTarget(words), connectionOptions(flags, io), serve));
+    });
+
+  program
+    .command('conformance')
+    .description('run the conformance app of this wiremcp checkout (arguments passed through; try --help)')
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .argument('[args...]')
+    .action((args: string[]) => done(runConformance(args, io.cwd)));
+
+  const create = program.command('new').description('scaffold something new');
+  create
+    .command('server')
+    .description('scaffold a reference server package in this workspace (servers/<name>)')
+    .option('--dir <workspace>', 'the workspace root (default: found from the current directory)')
+    .argument('<name>', 'the server name, kebab-case (e.g. weather)')
+    .action((name: string, flags: { dir?: string }) => done(scaffoldServer(name, flags.dir ?? io.cwd, (text) => io.stdout.write(text))));
+
+  return program;
+}
+
+/** Runs the command line `argv` (without node and the script); resolves with the exit code. */
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() },
+): Promise<number> {
+  const style = createStyle(colourFor(io.stderr));
+  let result: number | Promise<number> = CLI_EXIT_CODES.ok;
+  const program = buildProgram(io, (code) => (result = code));
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return await result;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)
+        ? CLI_EXIT_CODES.ok
+        : CLI_EXIT_CODES.usage;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`${style.red('wiremcp:')} ${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr.write(
+      `${style.red('wiremcp: unexpected error:')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return CLI_EXIT_CODES.serverError;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * `connectRedisState`: the connections to one Redis and the three shared parts a `createHttpHandler` needs to
+ * serve legacy sessions from any of several processes — `eventStore`, `sessionStore` and `bus` — plus the shared
+ * secrets every process of a deployment must agree on (the `requestState` signing key). Commands fail at once while
+ * Redis is unreachable (no offline queue), so requests get a clear 503 instead of hanging; the connections
+ * reconnect on their own and serving recovers.
+ */
+import type { SessionBus, EventStore, SessionStore } from '@wiremcp/transport-http';
+import { Redis } from 'ioredis';
+import { RedisEventStore } from './event-store.js';
+import { RedisSessionBus } from './session-bus.js';
+import { RedisSessionStore } from './session-store.js';
+
+/** Options of {@link connectRedisState}. */
+export interface RedisStateOptions {
+  /** The Redis URL (`redis://host:port/db`, `rediss://` for TLS). Default `redis://127.0.0.1:6379`. */
+  readonly url?: string;
+  /** Prefix of every key and of the bus channel (default `wiremcp:`): one per deployment sharing a Redis. */
+  readonly prefix?: string;
+  /** Events kept per SSE stream (default 512). */
+  readonly maxEventsPerStream?: number;
+  /** Lifetime of an SSE stream's events after its last one (default 5 minutes). */
+  readonly eventTtlMs?: number;
+  /** Lifetime of an idle session's state (default 30 minutes; match the handler's `sessionIdleTimeoutMs`). */
+  readonly sessionTtlMs?: number;
+  /** Time to wait for the first connection, in ms (default 5 000); then `connectRedisState` rejects. */
+  readonly connectTimeoutMs?: number;
+  /** Receives connection problems (one report per outage, one when it is over). Default: `console.error`. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** The shared state; spread `handlerOptions` into `createHttpHandler`'s options. */
+export interface RedisState {
+  readonly eventStore: RedisEventStore;
+  readonly sessionStore: RedisSessionStore;
+  readonly bus: RedisSessionBus;
+  /** `{ eventStore, sessionStore, bus }`, for `createHttpHandler(server, { ...state.handlerOptions })`. */
+  readonly handlerOptions: { readonly eventStore: EventStore; readonly sessionStore: SessionStore; readonly bus: SessionBus };
+  /** The command connection (for diagnostics such as `INFO memory`). */
+  readonly client: Redis;
+  /**
+   * A secret shared by every process of the deployment, created once (random, 32 bytes, base64url) and kept in
+   * Redis under `name`: e.g. `await state.sharedSecret('request-state')` as the server's `requestState.key`.
+   */
+  sharedSecret(name: string): Promise<string>;
+  /** Closes both connections. */
+  close(): Promise<void>;
+}
+
+function watch(client: Redis, role: string, report: (error: unknown) => void): void {
+  let down = false;
+  client.on('error', (error: Error) => {
+    // ioredis reports every failed reconnection attempt: one report per outage is enough.
+    if (down) return;
+    down = true;
+    report(new Error(`Redis ${role} connection lost (${error.message}); reconnecting, requests needing it get 503 meanwhile`));
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    report(new Error(`Redis ${role} connection restored`));
+  });
+}
+
+function connected(client: Redis, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (client.status === 'ready') return resolve();
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`Redis did not answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onReady = (): void => {
+      cleanup();
+      resolve();
+    };
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      client.off('ready', onReady);
+    };
+    client.on('ready', onReady);
+  });
+}
+
+/** Connects to Redis and builds the shared state; rejects when Redis cannot be reached in time. */
+export async function connectRedisState(options: RedisStateOptions = {}): Promise<RedisState> {
+  const prefix = options.prefix ?? 'wiremcp:';
+  const report = options.onError ?? ((error: unknown) => console.error('[@wiremcp/redis]', error instanceof Error ? error.message : error));
+  const settings = {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: options.connectTimeoutMs ?? 5000,
+    retryStrategy: (times: number) => Math.min(50 * times, 1000),
+  };
+  const url = options.url ?? 'redis://127.0.0.1:6379';
+  const client = new Redis(url, settings);
+  // The subscriber queues its own SUBSCRIBE again after a reconnection (ioredis' autoResubscribe).
+  const subscriber = new Redis(url, { ...settings, enableOfflineQueue: true });
+  watch(client, 'command', report);
+  watch(subscriber, 'subscriber', report);
+  try {
+    const timeout = options.connectTimeoutMs ?? 5000;
+    await Promise.all([connected(client, timeout), connected(subscriber, timeout)]);
+  } catch (error) {
+    client.disconnect();
+    subscriber.disconnect();
+    throw error;
+  }
+  const eventStore = new RedisEventStore(client, { prefix, maxEventsPerStream: options.maxEventsPerStream, ttlMs: options.eventTtlMs });
+  const sessionStore = new RedisSessionStore(client, { prefix, ttlMs: options.sessionTtlMs });
+  const bus = new RedisSessionBus(client, subscriber, { prefix });
+  await bus.start();
+  return {
+    eventStore,
+    sessionStore,
+    bus,
+    handlerOptions: { eventStore, sessionStore, bus },
+    client,
+    async sharedSecret(name: string): Promise<string> {
+      const key = `${prefix}secret:${name}`;
+      const bytes = crypto.getRandomValues(new Uint8Array(32));
+      const fresh = Buffer.from(bytes).toString('base64url');
+      await client.set(key, fresh, 'NX');
+      const value = await client.get(key);
+      if (value === null) throw new Error(`the shared secret ${name} vanished from Redis`);
+      return value;
+    },
+    async close(): Promise<void> {
+      await Promise.allSettled([client.quit(), subscriber.quit()]);
+    },
+  };
+}

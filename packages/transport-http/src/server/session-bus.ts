@@ -1,0 +1,52 @@
+/**
+ * How the processes serving one set of legacy sessions (several instances behind a load balancer, sharing a
+ * {@link SessionStore} and an {@link EventStore}) hand each other the messages that belong to a part of a session
+ * held by another process: a client's answer to a server→client request (sampling, elicitation, roots) or its
+ * `notifications/cancelled`, which must reach the process running that request; and a server message bound for
+ * the session's standalone GET stream, which must reach the process holding that stream; and word that a session
+ * ended or that its recorded state changed, so copies held elsewhere are dropped and restored afresh.
+ */
+
+/** One message on the bus. Plain data: it serialises as JSON. */
+export type BusMessage =
+  /** A client message (a response, or `notifications/cancelled`) for the process running the request it names. */
+  | { readonly kind: 'deliver'; readonly origin: string; readonly sessionId: string; readonly json: string }
+  /** A server message for the standalone GET stream of the session, wherever it is open. */
+  | { readonly kind: 'standalone'; readonly origin: string; readonly sessionId: string; readonly json: string }
+  /** The session's recorded state changed (`state`) or the session ended (`ended`): copies elsewhere are dropped. */
+  | { readonly kind: 'state' | 'ended'; readonly origin: string; readonly sessionId: string };
+
+/**
+ * A publish/subscribe channel between the processes of one deployment (e.g. Redis pub/sub). Contract:
+ * - `publish` hands a message to every subscribed process, the publisher's own subscription included (the handler
+ *   ignores its own messages by `origin`); delivery is at most once, in publish order per publisher;
+ * - `subscribe` returns a function that ends the subscription;
+ * - a failure to publish rejects (or throws); the handler reports it and goes on (the message is lost).
+ */
+export interface SessionBus {
+  publish(message: BusMessage): void | Promise<void>;
+  subscribe(listener: (message: BusMessage) => void): () => void;
+}
+
+/** The separator between the process tag and the original id in a server→client request id sent with a bus. */
+const TAG = '~';
+
+/**
+ * A server→client request id tagged with the process that sent it (`<process>~n<number>` or `<process>~s<string>`),
+ * so that an answer arriving at another process is routed back, and ids of different processes never collide.
+ */
+export function tagRequestId(origin: string, id: string | number): string {
+  return `${origin}${TAG}${typeof id === 'number' ? 'n' : 's'}${id}`;
+}
+
+/** Splits a tagged id: the process and the original id; `undefined` when the id is not tagged. */
+export function untagRequestId(id: unknown): { origin: string; id: string | number } | undefined {
+  if (typeof id !== 'string') return undefined;
+  const at = id.indexOf(TAG);
+  if (at <= 0) return undefined;
+  const kind = id[at + 1];
+  const rest = id.slice(at + 2);
+  if (kind === 's') return { origin: id.slice(0, at), id: rest };
+  if (kind === 'n' && /^-?\d+(\.\d+)?$/.test(rest)) return { origin: id.slice(0, at), id: Number(rest) };
+  return undefined;
+}

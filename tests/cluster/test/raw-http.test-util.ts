@@ -1,0 +1,137 @@
+// A deliberately plain MCP-over-HTTP client for the cluster tests: every request is one fetch whose status, body
+// and `X-Upstream` (the instance nginx chose) the test can see, and SSE bodies are read event by event.
+
+/** One SSE event (or a JSON body, as one event without id). */
+export interface RawEvent {
+  readonly id: string | undefined;
+  readonly data: string;
+}
+
+/** A response being read: status, headers, and its events as they arrive. */
+export interface RawResponse {
+  readonly status: number;
+  readonly upstream: string;
+  readonly headers: Headers;
+  /** The next event; `undefined` once the body ended (or broke). */
+  next(): Promise<RawEvent | undefined>;
+  /** Every remaining event. */
+  rest(): Promise<RawEvent[]>;
+  cancel(): Promise<void>;
+}
+
+/** Messages of events, parsed (priming events, with empty data, skipped). */
+export function messages(events: readonly RawEvent[]): Record<string, unknown>[] {
+  return events.filter((event) => event.data !== '').map((event) => JSON.parse(event.data) as Record<string, unknown>);
+}
+
+function reader(response: Response): Pick<RawResponse, 'next' | 'rest' | 'cancel'> {
+  const json = (response.headers.get('content-type') ?? '').includes('application/json');
+  const body = response.body;
+  if (body === null || json) {
+    let text: Promise<string> | undefined = response.text();
+    return {
+      async next() {
+        if (text === undefined) return undefined;
+        const data = await text;
+        text = undefined;
+        return data === '' ? undefined : { id: undefined, data };
+      },
+      async rest() {
+        const event = await this.next();
+        return event === undefined ? [] : [event];
+      },
+      async cancel() {},
+    };
+  }
+  const stream = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  let ended = false;
+  const next = async (): Promise<RawEvent | undefined> => {
+    for (;;) {
+      const end = buffer.search(/\r?\n\r?\n/);
+      if (end !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+        let id: string | undefined;
+        const data: string[] = [];
+        let fields = 0;
+        for (const line of block.split(/\r?\n/)) {
+          if (line.startsWith(':')) continue;
+          const colon = line.indexOf(':');
+          const name = colon === -1 ? line : line.slice(0, colon);
+          const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+          fields += 1;
+          if (name === 'id') id = value;
+          if (name === 'data') data.push(value);
+        }
+        if (fields > 0) return { id, data: data.join('\n') };
+        continue;
+      }
+      if (ended) return undefined;
+      try {
+        const chunk = await stream.read();
+        if (chunk.done) ended = true;
+        else buffer += chunk.value;
+      } catch {
+        ended = true;
+      }
+    }
+  };
+  return {
+    next,
+    async rest() {
+      const events: RawEvent[] = [];
+      for (let event = await next(); event !== undefined; event = await next()) events.push(event);
+      return events;
+    },
+    async cancel() {
+      ended = true;
+      await stream.cancel().catch(() => {});
+    },
+  };
+}
+
+/** Headers of a request in a session. */
+export function sessionHeaders(sessionId: string, version: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { 'mcp-session-id': sessionId, 'mcp-protocol-version': version, ...extra };
+}
+
+/** Sends one HTTP request to the endpoint. */
+export async function send(
+  url: string,
+  method: 'POST' | 'GET' | 'DELETE',
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
+  const response = await fetch(url, {
+    method,
+    headers: {
+      accept: method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, upstream: response.headers.get('x-upstream') ?? '', headers: response.headers, ...reader(response) };
+}
+
+/** Opens a legacy session (initialize + initialized); resolves with its id and the upstream of each of the two POSTs. */
+export async function openSession(
+  url: string,
+  version: string,
+  capabilities: Record<string, unknown> = {},
+): Promise<{ sessionId: string; upstreams: string[] }> {
+  const init = await send(url, 'POST', {
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities, clientInfo: { name: 'cluster-test', version: '1.0.0' } },
+  });
+  const sessionId = init.headers.get('mcp-session-id');
+  const body = await init.rest();
+  if (init.status !== 200 || sessionId === null) throw new Error(`initialize failed: ${init.status} ${body.map((e) => e.data).join()}`);
+  const initialized = await send(url, 'POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionHeaders(sessionId, version));
+  await initialized.rest();
+  if (initialized.status !== 202) throw new Error(`notifications/initialized got ${initialized.status}`);
+  return { sessionId, upstreams: [init.upstream, initialized.upstream] };
+}
