@@ -5,13 +5,9 @@
  * server publishes its RFC 9728 protected resource metadata and answers 401/403 with the challenges MCP clients
  * follow. Everything token-related is `@wiremcp/auth/server`'s; this module only maps flags onto it.
  */
-import {
-  createRequestAuthenticator,
-  JwtTokenVerifier,
-  type AuthenticateContext,
-  type RequestAuthenticator,
-  type TrustedIssuer,
-} from '@wiremcp/auth/server';
+// Types only: `@wiremcp/auth/server` (and the libraries under it) is loaded by `auth-authenticator.ts`, on demand,
+// so a server started without `--auth-issuer` does not pay for it at start-up.
+import type { AuthenticateContext, RequestAuthenticator } from '@wiremcp/auth/server';
 import type { HttpAuthenticator } from '@wiremcp/transport-http';
 import { UsageError, type FlagValues, type ServerFlags } from './server-flags.js';
 
@@ -129,23 +125,6 @@ export function parseAuthFlags(values: FlagValues, bindsLoopback: boolean): Auth
     toolScopes,
     dpop,
   };
-}
-
-/** The resource-server hook for `config`, guarding the endpoint whose canonical URI is `resource`. */
-export function createAuthenticator(config: AuthConfig, resource: string): RequestAuthenticator {
-  const issuers: TrustedIssuer[] = config.issuers.map((issuer) => ({
-    issuer,
-    ...(config.jwksUri !== undefined ? { jwksUri: config.jwksUri } : {}),
-  }));
-  const supported = [...new Set([...config.scopes, ...Object.values(config.toolScopes).flat()])];
-  return createRequestAuthenticator({
-    verifier: new JwtTokenVerifier({ issuers }),
-    resource,
-    authorizationServers: config.issuers,
-    ...(supported.length > 0 ? { scopesSupported: supported } : {}),
-    scopes: { always: config.scopes, tools: config.toolScopes },
-    dpop: { mode: config.dpop },
-  });
 }
 
 /**

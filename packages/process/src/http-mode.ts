@@ -5,7 +5,7 @@
  * on a loopback address `Host` and `Origin` are checked against the loopback names (DNS-rebinding protection).
  */
 import type { HttpHandlerOptions, HttpServable } from '@wiremcp/transport-http';
-import { AUTH_FLAGS, AUTH_USAGE, createAuthenticator, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
+import { AUTH_FLAGS, AUTH_USAGE, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
 import type { MainProcess } from './main-process.js';
 import type { ServeMode } from './serve-mode.js';
 import { UsageError } from './server-flags.js';
@@ -142,6 +142,8 @@ export const httpMode: ServeMode = {
         const report = reporter(process);
         if (redisUrl !== undefined && shared === undefined) shared = await connectShared(redisUrl, report);
         const authenticator = auth ? new DeferredAuthenticator() : undefined;
+        // Loaded only when asked for (jose, oauth4webapi), and before listening: set synchronously once bound.
+        const createAuthenticator = auth ? (await import('./auth-authenticator.js')).createAuthenticator : undefined;
         const handler = createHttpHandler(server, {
           ...shared?.handlerOptions,
           path,
@@ -161,7 +163,7 @@ export const httpMode: ServeMode = {
         }
         // Without --auth-audience the resource is the URL listened on, known only now (with port 0).
         const resource = auth?.audience ?? listening.url.href;
-        if (auth && authenticator) authenticator.set(createAuthenticator(auth, resource));
+        if (auth && authenticator && createAuthenticator) authenticator.set(createAuthenticator(auth, resource));
         const protection = auth ? `; OAuth: tokens from ${auth.issuers.join(', ')} for ${resource}` : '';
         const closed = new Promise<Error | undefined>((resolve) => listening.server.once('close', () => resolve(undefined)));
         const endpoints = legacySse ? `; HTTP+SSE (2024-11-05) at ${new URL('/sse', listening.url).href}` : '';
