@@ -273,6 +273,7 @@ describe('pinned exports', () => {
       'McpClient',
       'MemoryEraCache',
       'RpcError',
+      'applyElicitationDefaults',
       'clientCapabilitiesFor',
       'isLocalError',
     ],
