@@ -113,12 +113,17 @@ switch (task) {
     await build();
     run(process.execPath, [join(root, 'apps/conformance/dist/cli.js'), ...rest]);
     break;
+  case 'conformance:official':
+    install();
+    await build();
+    run(process.execPath, [join(root, 'apps/conformance/dist/official/cli.js'), ...rest]);
+    break;
   case 'bench':
     install();
     await build();
     run(process.execPath, [join(root, 'apps/bench/dist/cli.js'), ...rest]);
     break;
   default:
-    process.stderr.write('usage: node scripts/run.mjs <build|test|start|bench> [args...]\n');
+    process.stderr.write('usage: node scripts/run.mjs <build|test|start|bench|conformance:official> [args...]\n');
     process.exit(2);
 }
