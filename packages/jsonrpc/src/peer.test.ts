@@ -205,10 +205,7 @@ describe('cancellation', () => {
       (_params, ctx) =>
         new Promise((resolve) => {
           ctx.signal.addEventListener('abort', () => {
-            sent = Promise.all([
-              ctx.notify('notifications/message', { level: 'info', data: 'still working' }),
-              ctx.sendProgress(1, 2),
-            ]);
+            sent = Promise.all([ctx.notify('notifications/message', { level: 'info', data: 'still working' }), ctx.sendProgress(1, 2)]);
             resolve({});
           });
         }),
