@@ -113,6 +113,11 @@ switch (task) {
     await build();
     run(process.execPath, [join(root, 'apps/conformance/dist/cli.js'), ...rest]);
     break;
+  case 'conformance:official':
+    install();
+    await build();
+    run(process.execPath, [join(root, 'apps/conformance/dist/official/cli.js'), ...rest]);
+    break;
   case 'bench':
     install();
     await build();
@@ -131,6 +136,6 @@ switch (task) {
     run(bin('tsx'), [join(root, 'scripts/cluster/bench.ts'), ...rest]);
     break;
   default:
-    process.stderr.write('usage: node scripts/run.mjs <build|test|start|bench|bench-cluster|cluster> [args...]\n');
+    process.stderr.write('usage: node scripts/run.mjs <build|test|start|bench|bench-cluster|cluster|conformance:official> [args...]\n');
     process.exit(2);
 }

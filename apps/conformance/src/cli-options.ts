@@ -32,6 +32,10 @@ export interface CliOptions {
   readonly junit?: string;
   /** Results of the official conformance suite to include (see report/official-suite.ts). */
   readonly officialResults?: string;
+  /** Run the official conformance suite first (see official/include.ts). */
+  readonly official: boolean;
+  /** The client command for the official suite's client leg. */
+  readonly officialClient?: string;
   readonly plain: boolean;
   readonly help: boolean;
 }
@@ -93,7 +97,11 @@ Output:
   --out <dir>            where results.json and report.html go (default: apps/conformance/out)
   --no-html              do not write report.html
   --junit <file>         also write JUnit XML there
-  --official-results <f> include the official conformance suite's results (results.json "officialSuite")
+  --official-results <f> include the official conformance suite's results (results.json "officialSuite");
+                         by default the latest results of npm run conformance:official are included when present
+  --official             run the official conformance suite first: its server leg against --url (or
+                         servers/everything), its client leg with --official-client (or wiremcp's client)
+  --official-client <c>  the client command for the official suite's client leg (with --official)
   --plain                plain progress lines even on a terminal (also when CI is set)
   --list                 list the cells that would run (a --command/--url server is started and probed
                          first), and why others do not; run nothing
@@ -122,6 +130,8 @@ const OPTIONS = {
   'no-html': { type: 'boolean' },
   junit: { type: 'string' },
   'official-results': { type: 'string' },
+  official: { type: 'boolean' },
+  'official-client': { type: 'string' },
   plain: { type: 'boolean' },
   list: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -200,6 +210,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   const startupSeconds = v['startup-timeout'] === undefined ? DEFAULT_STARTUP_TIMEOUT_S : Number(v['startup-timeout']);
   if (!(startupSeconds > 0 && startupSeconds <= 3600)) throw new UsageError('--startup-timeout takes seconds above 0 (up to 3600)');
   if (v.command !== undefined && v.url !== undefined) throw new UsageError('give --command or --url, not both');
+  if (v['official-client'] !== undefined && !v.official) throw new UsageError('--official-client needs --official');
+  if (v.official && v['official-results'] !== undefined) throw new UsageError('give --official or --official-results, not both');
   const name = v.name ?? 'external';
   if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new UsageError('--name takes a kebab-case id');
   return {
@@ -222,6 +234,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     startupTimeoutMs: Math.round(startupSeconds * 1000),
     ...(v.junit === undefined ? {} : { junit: v.junit }),
     ...(v['official-results'] === undefined ? {} : { officialResults: v['official-results'] }),
+    official: v.official ?? false,
+    ...(v['official-client'] === undefined ? {} : { officialClient: v['official-client'] }),
     plain: v.plain ?? false,
     help: v.help ?? false,
   };

@@ -13,7 +13,8 @@ import { StdioHost } from './hosts/stdio-host.js';
 import { DEFAULT_BASELINE, DEFAULT_OUT_DIR, SCENARIOS_DIR } from './paths.js';
 import { applyBaseline, entryCovers, loadBaseline, type BaselineEntry } from './report/baseline.js';
 import { formatCellList } from './report/list-cells.js';
-import { loadOfficialResults, type OfficialSuiteResults } from './report/official-suite.js';
+import { officialResultsFor } from './official/include.js';
+import type { OfficialSuiteResults } from './report/official-suite.js';
 import { formatDuration, Progress } from './report/progress.js';
 import { buildReport, type ReportTarget, type RunReport } from './report/run-report.js';
 import { exitCodeOf, formatSummary, testedCount } from './report/summary.js';
@@ -97,10 +98,9 @@ export async function runConformance(
   const baselineFile = options.noBaseline ? undefined : resolve(options.baseline ?? DEFAULT_BASELINE);
   const entries: BaselineEntry[] =
     baselineFile !== undefined && (options.baseline !== undefined || existsSync(baselineFile)) ? loadBaseline(baselineFile) : [];
-  const official: OfficialSuiteResults | undefined =
-    options.officialResults === undefined ? undefined : loadOfficialResults(resolve(options.officialResults));
-  const hosts = createHosts(targets, options);
   const log = (line: string): void => void io.err.write(`${line}\n`);
+  const official: OfficialSuiteResults | undefined = await officialResultsFor(options, log);
+  const hosts = createHosts(targets, options);
   try {
     log(`start-up timeout: ${formatDuration(options.startupTimeoutMs)} per server start (--startup-timeout); ${options.jobs} jobs`);
     const prepared = await prepareTargets(targets, registry, hosts, {

@@ -15,10 +15,16 @@ describe('client capabilities', () => {
     expect(clientCapabilitiesFor(all, '2025-06-18', undefined)).toEqual({ sampling: {}, elicitation: {}, roots: { listChanged: true } });
     expect(clientCapabilitiesFor(all, '2025-11-25', undefined)).toEqual({
       sampling: {},
-      elicitation: { form: {}, url: {} },
+      elicitation: { form: {} },
       roots: { listChanged: true },
     });
-    expect(clientCapabilitiesFor(all, '2026-07-28', undefined)).toEqual({ sampling: {}, elicitation: { form: {}, url: {} }, roots: {} });
+    expect(clientCapabilitiesFor(all, '2026-07-28', undefined)).toEqual({ sampling: {}, elicitation: { form: {} }, roots: {} });
+  });
+
+  test('URL-mode elicitation is declared only when the host opts in', () => {
+    expect(clientCapabilitiesFor(all, '2025-11-25', undefined, { url: true })).toMatchObject({ elicitation: { form: {}, url: {} } });
+    expect(clientCapabilitiesFor(all, '2026-07-28', undefined, { url: false })).toMatchObject({ elicitation: { form: {} } });
+    expect(clientCapabilitiesFor(all, '2025-06-18', undefined, { url: true })).toMatchObject({ elicitation: {} });
   });
 
   test('override keys replace derived ones; an undefined key removes it', () => {

@@ -11,7 +11,7 @@ import {
   methodExistsIn,
   serverCapabilityPath,
 } from '@wiremcp/protocol';
-import type { InputHandlers } from './options.js';
+import type { ElicitationOptions, InputHandlers } from './options.js';
 import type { ClientCapabilities, ServerCapabilities } from './types.js';
 
 /**
@@ -19,8 +19,8 @@ import type { ClientCapabilities, ServerCapabilities } from './types.js';
  * with the keys of `override` replacing derived ones. No handlers and no override give `{}`.
  *
  * - sampling → `sampling: {}`;
- * - elicitation → `{form: {}, url: {}}` from 2025-11-25 (URL mode exists there), `{}` in 2025-06-18, nothing before
- *   (the feature does not exist);
+ * - elicitation → `{form: {}}` from 2025-11-25 (modes exist there; `url: {}` too when `elicitation.url` opts in),
+ *   `{}` in 2025-06-18, nothing before (the feature does not exist);
  * - roots → `{listChanged: true}` in legacy revisions (the client can notify changes), `{}` in 2026-07-28 (the
  *   notification was removed).
  */
@@ -28,12 +28,13 @@ export function clientCapabilitiesFor(
   handlers: InputHandlers | undefined,
   version: string,
   override: ClientCapabilities | undefined,
+  elicitation?: ElicitationOptions,
 ): ClientCapabilities {
   // Built as a plain record: which keys exist depends on the revision, and the override may add any.
   const caps: Record<string, unknown> = {};
   if (handlers?.sampling) caps.sampling = {};
   if (handlers?.elicitation) {
-    if (version >= '2025-11-25') caps.elicitation = { form: {}, url: {} };
+    if (version >= '2025-11-25') caps.elicitation = elicitation?.url === true ? { form: {}, url: {} } : { form: {} };
     else if (version >= '2025-06-18') caps.elicitation = {};
   }
   if (handlers?.roots) caps.roots = eraOf(version) === 'modern' ? {} : { listChanged: true };

@@ -33,7 +33,7 @@ import {
 import { clientCapabilitiesFor } from './capabilities.js';
 import type { CachedEra } from './era-cache.js';
 import { buildModernMeta } from './modern-meta.js';
-import type { EraPreference, InputHandlers } from './options.js';
+import type { ElicitationOptions, EraPreference, InputHandlers } from './options.js';
 import type { ClientCapabilities, ClientPeer, DiscoverResult, Implementation, InitializeResult, ServerCapabilities } from './types.js';
 
 /** Where handshake attempts run; see the module comment. */
@@ -52,6 +52,7 @@ export interface HandshakeSettings {
   readonly clientInfo: Implementation;
   readonly handlers: InputHandlers | undefined;
   readonly capabilities: ClientCapabilities | undefined;
+  readonly elicitation?: ElicitationOptions;
   /** Version asked for in `initialize`. */
   readonly legacyVersion: string;
   /** Version put in `_meta` first. */
@@ -135,7 +136,7 @@ async function probe(
     tried.set(version, (tried.get(version) ?? 0) + 1);
     const meta = buildModernMeta(
       version,
-      clientCapabilitiesFor(settings.handlers, version, settings.capabilities),
+      clientCapabilitiesFor(settings.handlers, version, settings.capabilities, settings.elicitation),
       settings.clientInfo,
       undefined,
     );
@@ -207,7 +208,12 @@ export function fromDiscover(result: DiscoverResult, protocolVersion: string): N
 
 async function initialize(peer: ClientPeer, settings: HandshakeSettings, requested: string): Promise<Negotiated> {
   // A legacy revision's capabilities have the 2025-11-25 shape (clientCapabilitiesFor shapes them by revision).
-  const capabilities = clientCapabilitiesFor(settings.handlers, requested, settings.capabilities) as Spec2025_11_25.ClientCapabilities;
+  const capabilities = clientCapabilitiesFor(
+    settings.handlers,
+    requested,
+    settings.capabilities,
+    settings.elicitation,
+  ) as Spec2025_11_25.ClientCapabilities;
   // What came back is the server's: every field is checked before it is used.
   const result: Partial<InitializeResult> = await peer.request(
     'initialize',

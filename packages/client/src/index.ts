@@ -4,6 +4,7 @@ export type {
   CallOptions,
   ListOptions,
   EraPreference,
+  ElicitationOptions,
   InputHandlers,
   InputContext,
   SamplingHandler,
@@ -16,6 +17,7 @@ export type { ListenOptions, ListenSubscription, ListenEnd, ListenEndReason } fr
 export type { ServerNotification, NotificationListener, ParamsOf } from './notification-hub.js';
 export type { ListenerHandle } from './listener-handle.js';
 export { clientCapabilitiesFor } from './capabilities.js';
+export { applyElicitationDefaults } from './elicitation.js';
 export { DEFAULT_PROBE_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from './settings.js';
 export { DEFAULT_MAX_PAGES } from './pagination.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';

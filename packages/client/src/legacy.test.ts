@@ -18,10 +18,10 @@ describe('legacy era against McpServer', () => {
     expect(client.protocolVersion).toBe('2025-11-25');
     expect(JSON.parse(written[0]!).params.capabilities).toEqual({
       sampling: {},
-      elicitation: { form: {}, url: {} },
+      elicitation: { form: {} },
       roots: { listChanged: true },
     });
-    expect(client.clientCapabilities).toEqual({ sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } });
+    expect(client.clientCapabilities).toEqual({ sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } });
     expect(client.serverInfo).toMatchObject({ name: 'demo', version: '1.0.0' });
     expect(client.instructions).toBe('Be nice.');
     expect(written[1]).toBe('{"jsonrpc":"2.0","method":"notifications/initialized"}');

@@ -30,7 +30,7 @@ describe('modern era against McpServer', () => {
     for (const meta of metas) {
       expect(meta).toEqual({
         [MetaKey.protocolVersion]: '2026-07-28',
-        [MetaKey.clientCapabilities]: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} },
+        [MetaKey.clientCapabilities]: { sampling: {}, elicitation: { form: {} }, roots: {} },
         [MetaKey.clientInfo]: { name: 'test-client', version: '1.0.0' },
       });
     }

@@ -52,6 +52,17 @@ export interface InputHandlers {
   roots?: RootsHandler;
 }
 
+/** How the client handles elicitation, besides the host's handler. */
+export interface ElicitationOptions {
+  /**
+   * Declare and accept URL-mode elicitation (2025-11-25 and later; default false). Opt in only when the host meets
+   * the URL mode's obligations: show the full URL, ask before opening it, never open it on its own.
+   */
+  url?: boolean;
+  /** Fill in the schema's `default` of every field an accepted form leaves out (SEP-1034; default true). */
+  applyDefaults?: boolean;
+}
+
 /** `auto` detects the era (discover first, then initialize); the others force one. */
 export type EraPreference = 'auto' | Era;
 
@@ -59,12 +70,14 @@ export type EraPreference = 'auto' | Era;
 export interface ClientOptions {
   /**
    * Capabilities to declare. By default they are derived from `handlers` (sampling → `sampling`, elicitation →
-   * `elicitation` with form and URL modes where the revision has them, roots → `roots`); keys given here replace
-   * the derived ones.
+   * `elicitation` with form mode where the revision has modes, and URL mode when `elicitation.url` opts in, roots →
+   * `roots`); keys given here replace the derived ones.
    */
   capabilities?: ClientCapabilities;
   /** Handlers of the server's input requests (legacy requests and modern input-required rounds). */
   handlers?: InputHandlers;
+  /** Elicitation modes and defaults (form mode only, defaults applied, unless said otherwise). */
+  elicitation?: ElicitationOptions;
   /** Era to speak (default `auto`). */
   era?: EraPreference;
   /**

@@ -4,6 +4,7 @@
  */
 import { eraOf, isProtocolVersion, LocalError, PROTOCOL_VERSIONS, type ProtocolVersion } from '@wiremcp/protocol';
 import type { HandshakeSettings } from './handshake.js';
+import { wrapElicitationHandler } from './elicitation.js';
 import { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
 import type { ClientOptions, EraPreference } from './options.js';
 import { DEFAULT_MAX_PAGES } from './pagination.js';
@@ -66,8 +67,11 @@ export function resolveSettings(clientInfo: Implementation, options: ClientOptio
   return {
     era,
     clientInfo,
-    handlers: options.handlers,
+    handlers: options.handlers?.elicitation
+      ? { ...options.handlers, elicitation: wrapElicitationHandler(options.handlers.elicitation, options.elicitation) }
+      : options.handlers,
     capabilities: options.capabilities,
+    elicitation: options.elicitation,
     legacyVersion: legacy ?? '',
     modernVersion: modern ?? '',
     accepted: supported,

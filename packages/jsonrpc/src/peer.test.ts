@@ -197,6 +197,30 @@ describe('cancellation', () => {
     expect(h.peer.inflightCount).toBe(0);
   });
 
+  test('after cancellation a handler sends nothing more for its request: no notification, no progress', async () => {
+    const h = await rawHarness();
+    let sent: Promise<unknown> | undefined;
+    h.peer.setRequestHandler(
+      'long',
+      (_params, ctx) =>
+        new Promise((resolve) => {
+          ctx.signal.addEventListener('abort', () => {
+            sent = Promise.all([ctx.notify('notifications/message', { level: 'info', data: 'still working' }), ctx.sendProgress(1, 2)]);
+            resolve({});
+          });
+        }),
+    );
+    h.peer.setRequestHandler('ping', () => ({}));
+    h.send({ jsonrpc: '2.0', id: 1, method: 'long', params: { _meta: { progressToken: 't' } } });
+    await h.settle();
+    h.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    h.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    await h.waitFor(1);
+    await sent;
+    await h.settle();
+    expect(h.received).toEqual([{ jsonrpc: '2.0', id: 2, result: {} }]);
+  });
+
   test('cancelling an unknown or finished request is ignored', async () => {
     const h = await rawHarness();
     h.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 12345 } });

@@ -104,8 +104,13 @@ export class RequestContext<
     }
   }
 
-  /** Sends a notification related to this request (routed onto its stream where the transport has streams). */
+  /**
+   * Sends a notification related to this request (routed onto its stream where the transport has streams). Once
+   * the request is cancelled nothing more is sent for it (log messages included), as with progress: the peer has
+   * stopped following it, and on transports with a stream per request the stream is gone.
+   */
   notify<M extends keyof OutNotifications & string>(method: M, params?: OutNotifications[M]): Promise<void> {
+    if (this.#cancelled) return Promise.resolve();
     return this.#host.notify(method, params as Record<string, unknown> | undefined, { relatedRequestId: this.id });
   }
 

@@ -69,6 +69,21 @@ describe.each(ERAS)('content tools (%s)', (era) => {
     const bad = await client.tool('json_schema_2020_12_tool', { name: 'Ada', address: { city: 5 }, extra: true });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/Invalid arguments for tool 'json_schema_2020_12_tool'/);
+    expect(tool?.inputSchema).toMatchObject({
+      $defs: { address: { $anchor: 'postalAddress' } },
+      allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }] }],
+      if: { required: ['contact'] },
+      then: { required: ['phone'] },
+      else: { not: { required: ['phone'] } },
+    });
+    const phone = await client.tool('json_schema_2020_12_tool', { name: 'Ada', contact: 'phone', phone: '555-0100' });
+    expect(phone.isError).toBeFalsy();
+    const noPhone = await client.tool('json_schema_2020_12_tool', { name: 'Ada', contact: 'phone' });
+    expect(noPhone.isError).toBe(true);
+    const strayPhone = await client.tool('json_schema_2020_12_tool', { name: 'Ada', contact: 'email', phone: '555-0100' });
+    expect(strayPhone.isError).toBe(true);
+    const nobody = await client.tool('json_schema_2020_12_tool', { contact: 'email' });
+    expect(nobody.isError).toBe(true);
   });
 
   test('test_structured_output returns structuredContent and the same JSON as text', async () => {

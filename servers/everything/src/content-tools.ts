@@ -18,6 +18,32 @@ export const ERROR_HANDLING_TEXT = 'This tool intentionally returns an error for
 /** The conditions `test_structured_output` reports (its `outputSchema` enumerates them). */
 const CONDITIONS = ['sunny', 'cloudy', 'rainy', 'windy', 'snowy'] as const;
 
+/**
+ * The input of json_schema_2020_12_tool, typed as a plain object schema: the keywords the typed authoring helpers do
+ * not model (`allOf`, `if`/`then`/`else`) must reach `tools/list` verbatim, and the handler takes the arguments as
+ * they come.
+ */
+const JSON_SCHEMA_2020_12_INPUT: { readonly type: 'object'; readonly [keyword: string]: unknown } = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  $defs: {
+    address: { $anchor: 'postalAddress', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
+  },
+  properties: {
+    name: { type: 'string' },
+    address: { $ref: '#/$defs/address' },
+    contact: { type: 'string', enum: ['email', 'phone'] },
+    phone: { type: 'string' },
+  },
+  // Someone is named by a name, an address or both.
+  allOf: [{ anyOf: [{ required: ['name'] }, { required: ['address'] }] }],
+  // A phone number is required when the contact method is "phone", and refused otherwise.
+  if: { properties: { contact: { const: 'phone' } }, required: ['contact'] },
+  then: { required: ['phone'] },
+  else: { not: { required: ['phone'] } },
+  additionalProperties: false,
+};
+
 /** The made-up weather of `test_structured_output`: deterministic per city, so tests can predict it. */
 export function weatherOf(city: string): { city: string; temperatureC: number; conditions: (typeof CONDITIONS)[number]; humidity: number } {
   let hash = 0;
@@ -123,20 +149,13 @@ export function registerContentTools(server: McpServer): void {
       name: 'json_schema_2020_12_tool',
       title: 'JSON Schema 2020-12 input',
       description:
-        'Takes a name and an address; its inputSchema uses JSON Schema 2020-12 ($schema, $defs, $ref, additionalProperties), ' +
-        'which clients must preserve. Conformance: json-schema-2020-12 (SEP-1613).',
-      inputSchema: {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        type: 'object',
-        $defs: {
-          address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } },
-        },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
-        additionalProperties: false,
-      },
+        'Takes a name and/or an address, and a phone number only when the contact method is "phone"; its inputSchema ' +
+        'uses JSON Schema 2020-12 ($schema, $defs with $anchor, $ref, allOf/anyOf, if/then/else, additionalProperties), ' +
+        'which clients must preserve. Conformance: json-schema-2020-12 (SEP-1613, SEP-2106).',
+      inputSchema: JSON_SCHEMA_2020_12_INPUT,
       annotations: READ_ONLY,
     },
-    (args: { name?: string; address?: { street?: string; city?: string } }) => ({
+    (args: Record<string, unknown>) => ({
       content: [{ type: 'text', text: `Received: ${JSON.stringify(args)}` }],
     }),
   );

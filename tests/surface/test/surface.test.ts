@@ -306,6 +306,7 @@ describe('pinned exports', () => {
       'McpClient',
       'MemoryEraCache',
       'RpcError',
+      'applyElicitationDefaults',
       'clientCapabilitiesFor',
       'isLocalError',
     ],

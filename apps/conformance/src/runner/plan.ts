@@ -82,6 +82,7 @@ export function planMatrix(
         if (filter.transports?.length && !filter.transports.includes(transport.id)) continue;
         for (const revision of scenario.revisions) {
           if (!target.revisions.includes(revision)) continue;
+          if (transport.kind === 'http' && transport.revisions !== undefined && !transport.revisions.includes(revision)) continue;
           if (filter.revisions?.length && !filter.revisions.includes(revision)) continue;
           const probe = probes.get(target.id)?.get(`${transport.id}|${revision}`);
           const capabilities = target.capabilities ?? probe?.capabilities ?? new Set<string>();

@@ -15,6 +15,7 @@ interface RawTransport {
   args?: string[];
   env?: Record<string, string>;
   url?: string;
+  revisions?: string | string[];
 }
 
 interface RawServer {
@@ -78,7 +79,14 @@ export function loadRegistry(file: string, root: string = REPO_ROOT): RegistrySe
       const argv = [...command, ...(spec.args ?? [])];
       const env = { ...raw.env, ...spec.env };
       if (spec.url === undefined) transports.push({ id, kind: 'stdio', command: argv, cwd: root, env });
-      else transports.push({ id, kind: 'http', url: spec.url, start: { command: argv, cwd: root, env } });
+      else
+        transports.push({
+          id,
+          kind: 'http',
+          url: spec.url,
+          start: { command: argv, cwd: root, env },
+          ...(spec.revisions === undefined ? {} : { revisions: expandRevisions(spec.revisions) }),
+        });
     }
     const target: Target = {
       id: raw.id,

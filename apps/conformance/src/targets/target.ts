@@ -20,6 +20,8 @@ export type TargetTransport =
       readonly url: string;
       /** The server to start per cell (registry HTTP servers); absent for `--url`. */
       readonly start?: { readonly command: readonly string[]; readonly cwd: string; readonly env: Readonly<Record<string, string>> };
+      /** The revisions this transport carries (registry `revisions` of the transport); absent: every revision. */
+      readonly revisions?: readonly string[];
     };
 
 /** A server under test. */

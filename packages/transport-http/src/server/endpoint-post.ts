@@ -1,7 +1,9 @@
 /**
  * A POST to the MCP endpoint, from its headers to the era that serves it (the dual-era dispatch of the spec's
  * backward-compatibility rules):
- * 1. a body whose method is `initialize` opens a legacy session;
+ * 1. a body whose method is `initialize` opens a legacy session, unless its `MCP-Protocol-Version` header names a
+ *    modern revision: such a request claims the 2026-07-28 envelope, where `initialize` is a removed method
+ *    (404 with `-32601`, as the official conformance suite expects of a dual-era server);
  * 2. an `MCP-Protocol-Version` that is not a legacy revision (2026-07-28, or a version unknown here) is served
  *    statelessly: envelope and mirrored headers checked, then the server's `dispatch`; `Mcp-Session-Id` ignored;
  * 3. a body that claims the 2026-07-28 envelope without a matching header is a header mismatch (`-32020`);
@@ -50,9 +52,10 @@ export async function serveEndpointPost(core: HandlerCore, call: Call): Promise<
   if (parsed instanceof Response) return parsed;
   const body = parsed.value;
   const single = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  if (single?.method === 'initialize') return serveInitialize(core, call, body);
   const versionHeader = request.headers.get('mcp-protocol-version');
-  if (versionHeader !== null && !isLegacyProtocolVersion(versionHeader.trim())) return serveModern(core, call, body, versionHeader);
+  const modernHeader = versionHeader !== null && !isLegacyProtocolVersion(versionHeader.trim());
+  if (single?.method === 'initialize' && !modernHeader) return serveInitialize(core, call, body);
+  if (modernHeader) return serveModern(core, call, body, versionHeader);
   const claimed = single === undefined ? undefined : metaOf(single)?.[MetaKey.protocolVersion];
   if (typeof claimed === 'string') {
     const message = versionHeader === null ? 'the MCP-Protocol-Version header is required' : 'MCP-Protocol-Version does not match the body';

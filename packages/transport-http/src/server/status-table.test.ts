@@ -107,9 +107,10 @@ const MODERN: Row[] = [
     id: 1,
   },
   {
-    name: 'initialize with a modern header is legacy (step 1): 200',
+    name: 'initialize with a modern header claims the 2026-07-28 envelope, where it is removed: 404 -32601',
     request: () => modernPost('initialize', { protocolVersion: '2025-11-25', capabilities: {} }),
-    status: 200,
+    status: 404,
+    code: -32601,
   },
   { name: 'ping is legacy-only: 404 -32601', request: () => modernPost('ping'), status: 404, code: -32601 },
   {

@@ -1,0 +1,77 @@
+#!/usr/bin/env node
+/**
+ * `npm run conformance:official`: the official MCP conformance suite against wiremcp — the server leg against
+ * `servers/everything` over Streamable HTTP (started here on a free loopback port), the client leg with this app's
+ * client program — on both scored revisions and `--suite all`, judged against `official-expected-failures.yaml`.
+ * `--url` / `--client-command` point a leg at anyone's server or client instead. Writes
+ * `out/official-results.json`, which `npm start` shows in its report. Exit code 0 when nothing unexpected failed
+ * and no expected failure is stale, 1 otherwise, 2 for bad usage, 3 when the suite or the server could not run.
+ */
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runOfficialCommand } from './command.js';
+
+const HELP = `Usage: conformance:official [options]
+
+Runs the official MCP conformance suite (both legs, revisions 2025-11-25 and 2026-07-28, and --suite all).
+
+  --url <url>               the server leg against this Streamable HTTP endpoint (default: servers/everything, started here)
+  --client-command "<cmd>"  the client leg with this command (default: this app's client program)
+  --server-only             run only the server leg
+  --client-only             run only the client leg
+  --expected-failures <f>   expected failures (default apps/conformance/official-expected-failures.yaml)
+  --no-expected-failures    expect nothing to fail
+  --out <dir>               where official-results.json goes (default apps/conformance/out)
+  -h, --help                print this text
+`;
+
+function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        url: { type: 'string' },
+        'client-command': { type: 'string' },
+        'server-only': { type: 'boolean' },
+        'client-only': { type: 'boolean' },
+        'expected-failures': { type: 'string' },
+        'no-expected-failures': { type: 'boolean' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${HELP}`);
+    return Promise.resolve(2);
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return Promise.resolve(0);
+  }
+  if (values['server-only'] && values['client-only']) {
+    process.stderr.write('--server-only and --client-only exclude each other\n');
+    return Promise.resolve(2);
+  }
+  return runOfficialCommand({
+    ...(values.url === undefined ? {} : { url: values.url }),
+    ...(values['client-command'] === undefined ? {} : { clientCommand: values['client-command'] }),
+    server: values['client-only'] !== true,
+    client: values['server-only'] !== true,
+    ...(values['expected-failures'] === undefined ? {} : { expectedFailures: values['expected-failures'] }),
+    noExpectedFailures: values['no-expected-failures'] === true,
+    ...(values.out === undefined ? {} : { out: values.out }),
+    log: (line) => process.stderr.write(`[official] ${line}\n`),
+    print: (line) => process.stdout.write(`${line}\n`),
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`[official] ${(error as Error).message}\n`);
+      process.exit(3);
+    },
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * The official suite run as a command: which server and client to test (ours unless told otherwise), starting our
+ * server, running both legs, printing the totals and writing `official-results.json`. Shared by
+ * `npm run conformance:official` and the main CLI's `--official`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DEFAULT_OUT_DIR, PACKAGE_ROOT, REPO_ROOT } from '../paths.js';
+import { startHttpServer, type StartedHttpServer } from '../session/open-session.js';
+import { loadExpectedFailures, NO_EXPECTED_FAILURES } from './expected-failures.js';
+import { runOfficial } from './run-official.js';
+
+/** The expected failures of wiremcp's own server and client. */
+export const DEFAULT_OFFICIAL_EXPECTED_FAILURES: string = join(PACKAGE_ROOT, 'official-expected-failures.yaml');
+/** Where the results go, and where `npm start` looks for them. */
+export const OFFICIAL_RESULTS_FILE = 'official-results.json';
+/** The client program the client leg spawns by default (this app's, built). */
+export const OFFICIAL_CLIENT_PROGRAM: string = join(PACKAGE_ROOT, 'dist', 'official', 'client', 'main.js');
+
+/** What to run. */
+export interface OfficialCommandOptions {
+  /** Someone's server (else servers/everything is started). */
+  readonly url?: string;
+  /** Someone's client command (else this app's client program). */
+  readonly clientCommand?: string;
+  readonly server: boolean;
+  readonly client: boolean;
+  readonly expectedFailures?: string;
+  readonly noExpectedFailures?: boolean;
+  readonly out?: string;
+  /** How the run was started, for the results file. */
+  readonly command?: string;
+  readonly log: (line: string) => void;
+  readonly print: (line: string) => void;
+}
+
+/** Runs the suite as asked; the exit code (0 ok, 1 unexpected failure or stale entry). */
+export async function runOfficialCommand(options: OfficialCommandOptions): Promise<number> {
+  const ours = options.url === undefined && options.clientCommand === undefined;
+  const expectedFile = options.expectedFailures ?? (ours ? DEFAULT_OFFICIAL_EXPECTED_FAILURES : undefined);
+  const expected =
+    options.noExpectedFailures || expectedFile === undefined ? NO_EXPECTED_FAILURES : loadExpectedFailures(resolve(expectedFile));
+  let server: StartedHttpServer | undefined;
+  try {
+    let serverUrl = options.url;
+    if (options.server && serverUrl === undefined) {
+      server = await startHttpServer(
+        {
+          id: 'streamable-http',
+          kind: 'http',
+          // localhost, not 127.0.0.1: the suite's DNS-rebinding check sends the URL's own Host and expects it served.
+          url: 'http://localhost:{{port}}/mcp',
+          start: {
+            command: [process.execPath, join(REPO_ROOT, 'servers/everything/dist/bin.js'), '--http', '127.0.0.1:{{port}}'],
+            cwd: REPO_ROOT,
+            env: {},
+          },
+        },
+        60_000,
+      );
+      serverUrl = server.url;
+      options.log(`servers/everything serving ${serverUrl}`);
+    }
+    const clientCommand = options.clientCommand ?? `node ${OFFICIAL_CLIENT_PROGRAM}`;
+    const outcome = await runOfficial({
+      ...(options.server && serverUrl !== undefined ? { serverUrl, serverName: options.url ?? 'wiremcp servers/everything' } : {}),
+      ...(options.client ? { clientCommand, clientName: options.clientCommand ?? 'wiremcp client (apps/conformance)' } : {}),
+      expected,
+      ...(options.command === undefined ? {} : { command: options.command }),
+      log: options.log,
+    });
+    const outDir = resolve(options.out ?? DEFAULT_OUT_DIR);
+    mkdirSync(outDir, { recursive: true });
+    const file = join(outDir, OFFICIAL_RESULTS_FILE);
+    writeFileSync(file, `${JSON.stringify(outcome.results, null, 2)}\n`);
+    for (const line of outcome.summary) options.print(line);
+    options.print(`results: ${file}${expectedFile ? `; expected failures: ${expectedFile}` : ''}`);
+    return outcome.ok ? 0 : 1;
+  } finally {
+    await server?.stop();
+  }
+}

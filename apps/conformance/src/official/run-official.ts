@@ -1,0 +1,208 @@
+/**
+ * Runs the official MCP conformance suite: the server leg against a Streamable HTTP URL and the client leg with a
+ * client command, each on both scored revisions (`--requirements 2025-11-25`, `--requirements 2026-07-28`, every
+ * scenario on its own wire) and on `--suite all` (pending and extension scenarios too); scores the runs against the
+ * suite's requirement sets, compares them with the expected failures, and returns the results in the shape of
+ * `results.schema.json#/definitions/officialSuite` with tier-check style totals.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { OfficialRun, OfficialScenario, OfficialSuiteResults } from '../report/official-suite.js';
+import { judgeLeg, type ExpectedFailures, type LegVerdict } from './expected-failures.js';
+import { readOutcomes, readRequirements, type Leg, type ScenarioOutcome } from './results.js';
+import { ensureOfficialSuite, OFFICIAL_SUITE_PACKAGE, OFFICIAL_SUITE_VERSION, runOfficialSuite } from './suite.js';
+
+/** The scored revisions. */
+export const SCORED_REVISIONS = ['2025-11-25', '2026-07-28'] as const;
+
+/** What to run. */
+export interface OfficialRunOptions {
+  /** The server leg's endpoint (a localhost URL: the suite's DNS-rebinding check needs one). */
+  readonly serverUrl?: string;
+  /** The server's name in reports. */
+  readonly serverName?: string;
+  /** The client leg's command (the suite appends the mock server's URL). */
+  readonly clientCommand?: string;
+  /** The client's name in reports. */
+  readonly clientName?: string;
+  readonly expected: ExpectedFailures;
+  /** Progress lines. */
+  readonly log: (line: string) => void;
+  /** How the run was started, for the results file. */
+  readonly command?: string;
+  /** Limit of one run of the suite's CLI (default 5 minutes). */
+  readonly runTimeoutMs?: number;
+}
+
+/** The score of one leg on one revision. */
+export interface RevisionScore {
+  readonly leg: Leg;
+  readonly revision: string;
+  readonly passed: number;
+  readonly total: number;
+  readonly failing: readonly string[];
+  readonly notScoredRun: number;
+  readonly notScoredFailing: readonly string[];
+}
+
+/** Everything a run of the official suite found. */
+export interface OfficialOutcome {
+  readonly results: OfficialSuiteResults;
+  readonly scores: readonly RevisionScore[];
+  readonly verdicts: Readonly<Partial<Record<Leg, LegVerdict>>>;
+  /** Printable summary: a line per run, the totals, the verdict. */
+  readonly summary: readonly string[];
+  /** True when nothing unexpected failed and no expected failure is stale. */
+  readonly ok: boolean;
+}
+
+interface LegRun {
+  readonly leg: Leg;
+  readonly revision?: string;
+  readonly suite: string;
+  readonly args: readonly string[];
+}
+
+function legRuns(leg: Leg, target: readonly string[]): LegRun[] {
+  return [
+    ...SCORED_REVISIONS.map((revision) => ({
+      leg,
+      revision,
+      suite: `--requirements ${revision}`,
+      args: [leg, ...target, '--requirements', revision],
+    })),
+    { leg, suite: '--suite all', args: [leg, ...target, '--suite', 'all'] },
+  ];
+}
+
+/** Runs the legs asked for and judges them. */
+export async function runOfficial(options: OfficialRunOptions): Promise<OfficialOutcome> {
+  const started = Date.now();
+  const suite = ensureOfficialSuite(options.log);
+  const runs: LegRun[] = [];
+  if (options.serverUrl !== undefined) runs.push(...legRuns('server', ['--url', options.serverUrl]));
+  if (options.clientCommand !== undefined) runs.push(...legRuns('client', ['--command', options.clientCommand]));
+  if (options.clientCommand !== undefined && !suite.netns) {
+    options.log('no network namespace available (unshare -n): the client leg runs with the suite mocks on every interface');
+  }
+  const scratch = mkdtempSync(join(tmpdir(), 'wiremcp-official-'));
+  const outcomes: Array<{ run: LegRun; outcomes: Map<string, ScenarioOutcome> }> = [];
+  try {
+    for (const run of runs) {
+      const dir = join(scratch, `${outcomes.length}`);
+      const began = Date.now();
+      const result = await runOfficialSuite(suite, [...run.args, '-o', dir], run.leg === 'client', options.runTimeoutMs ?? 300_000);
+      const found = readOutcomes(dir, run.leg);
+      options.log(
+        `${run.leg} ${run.suite}: ${found.size} scenarios in ${((Date.now() - began) / 1000).toFixed(1)} s (exit ${result.exitCode})`,
+      );
+      if (found.size === 0)
+        throw new Error(`the official suite produced no results for '${run.args.join(' ')}':\n${result.output.slice(-2000)}`);
+      outcomes.push({ run, outcomes: found });
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const requirements = new Map(SCORED_REVISIONS.map((revision) => [revision, readRequirements(suite.packageDir, revision)]));
+  const scores: RevisionScore[] = [];
+  for (const { run, outcomes: found } of outcomes) {
+    if (run.revision === undefined) continue;
+    const req = requirements.get(run.revision as (typeof SCORED_REVISIONS)[number])!;
+    const scored = req.scored[run.leg];
+    const failing = scored.filter((name) => found.get(name)?.passed !== true);
+    const notScored = req.notScored[run.leg].filter((name) => found.has(name));
+    scores.push({
+      leg: run.leg,
+      revision: run.revision,
+      passed: scored.length - failing.length,
+      total: scored.length,
+      failing,
+      notScoredRun: notScored.length,
+      notScoredFailing: notScored.filter((name) => !found.get(name)!.passed),
+    });
+  }
+  const verdicts: Partial<Record<Leg, LegVerdict>> = {};
+  for (const leg of ['server', 'client'] as const) {
+    const legOutcomes = outcomes.filter((entry) => entry.run.leg === leg).map((entry) => entry.outcomes);
+    if (legOutcomes.length > 0) verdicts[leg] = judgeLeg(options.expected[leg], legOutcomes);
+  }
+  const scoredNames = new Set([...requirements.values()].flatMap((req) => [...req.scored.server, ...req.scored.client]));
+  const results: OfficialSuiteResults = {
+    tool: OFFICIAL_SUITE_PACKAGE,
+    version: OFFICIAL_SUITE_VERSION,
+    command: options.command ?? 'npm run conformance:official',
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    runs: outcomes.map(({ run, outcomes: found }): OfficialRun => {
+      const target = run.leg === 'server' ? options.serverUrl : options.clientCommand;
+      const name = run.leg === 'server' ? (options.serverName ?? 'server') : (options.clientName ?? 'client');
+      return {
+        server: `${run.leg} leg: ${name}`,
+        transport: 'streamable-http',
+        ...(run.revision === undefined ? {} : { revision: run.revision }),
+        suite: run.suite,
+        ...(run.leg === 'server' && target !== undefined ? { url: target } : {}),
+        scenarios: [...found.values()].map((outcome) => scenarioOf(outcome, options.expected[run.leg], scoredNames)),
+      };
+    }),
+  };
+  const summary = summarize(outcomes, scores, verdicts, options.expected);
+  const ok = Object.values(verdicts).every((verdict) => verdict.unexpected.length === 0 && verdict.stale.length === 0);
+  return { results, scores, verdicts, summary, ok };
+}
+
+function scenarioOf(outcome: ScenarioOutcome, expected: ReadonlySet<string>, scored: ReadonlySet<string>): OfficialScenario {
+  const status = outcome.passed ? (outcome.checks.warnings > 0 ? 'warn' : 'pass') : expected.has(outcome.name) ? 'expected-fail' : 'fail';
+  return {
+    name: outcome.name,
+    status,
+    scored: scored.has(outcome.name),
+    checks: outcome.checks,
+    ...(outcome.failures.length > 0 ? { failures: outcome.failures } : {}),
+  };
+}
+
+function summarize(
+  outcomes: ReadonlyArray<{ run: LegRun; outcomes: Map<string, ScenarioOutcome> }>,
+  scores: readonly RevisionScore[],
+  verdicts: Partial<Record<Leg, LegVerdict>>,
+  expected: ExpectedFailures,
+): string[] {
+  const lines: string[] = [`${OFFICIAL_SUITE_PACKAGE} ${OFFICIAL_SUITE_VERSION}`];
+  // A list of failing scenarios names the unexpected ones; expected ones are only counted.
+  const failingText = (leg: Leg, names: readonly string[]): string => {
+    if (names.length === 0) return '';
+    const unexpected = names.filter((name) => !expected[leg].has(name));
+    return unexpected.length === 0 ? ' (all expected)' : ` (unexpected: ${unexpected.join(', ')})`;
+  };
+  for (const { run, outcomes: found } of outcomes) {
+    const score = scores.find((entry) => entry.leg === run.leg && entry.revision === run.revision && run.revision !== undefined);
+    const all = [...found.values()];
+    const failed = all.filter((outcome) => !outcome.passed).map((outcome) => outcome.name);
+    const head = `  ${run.leg.padEnd(6)} ${run.suite.padEnd(26)}`;
+    if (score) {
+      const not = `not scored: ${score.notScoredRun} run, ${score.notScoredFailing.length} failing${failingText(run.leg, score.notScoredFailing)}`;
+      lines.push(`${head} scored ${score.passed}/${score.total}${failingText(run.leg, score.failing)}; ${not}`);
+    } else {
+      lines.push(
+        `${head} ${all.length} scenarios: ${all.length - failed.length} passed, ${failed.length} failed${failingText(run.leg, failed)}`,
+      );
+    }
+  }
+  const total = (leg: Leg) => {
+    const legScores = scores.filter((entry) => entry.leg === leg);
+    if (legScores.length === 0) return undefined;
+    const passed = legScores.reduce((sum, entry) => sum + entry.passed, 0);
+    return `${passed}/${legScores.reduce((sum, entry) => sum + entry.total, 0)}`;
+  };
+  const totals = [total('server') && `Server ${total('server')}`, total('client') && `Client ${total('client')}`].filter(Boolean);
+  lines.push(`${totals.join(' · ')} (scored scenarios of ${SCORED_REVISIONS.join(' and ')}, each on its own wire)`);
+  const listed = expected.server.size + expected.client.size;
+  if (listed > 0) lines.push(`expected failures listed: ${expected.server.size} server, ${expected.client.size} client`);
+  for (const [leg, verdict] of Object.entries(verdicts)) {
+    if (verdict.unexpected.length) lines.push(`UNEXPECTED ${leg} failures: ${verdict.unexpected.join(', ')}`);
+    if (verdict.stale.length) lines.push(`STALE expected ${leg} failures (they pass now; remove them): ${verdict.stale.join(', ')}`);
+  }
+  return lines;
+}
