@@ -16,6 +16,7 @@ import {
   type Spec2025_11_25,
 } from '@wiremcp/protocol';
 import type { MessageInfo } from '@wiremcp/jsonrpc';
+import { ContextBase } from './context-base.js';
 import type { InputRound } from './input-round.js';
 import type { ServerRequestContext } from './server-peer.js';
 import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Implementation, ListRootsResult } from './types.js';
@@ -147,67 +148,25 @@ export function inputRefusal(method: InputRequestMethod, params: unknown, path: 
 }
 
 /** The {@link HandlerContext} of one request (internal: handlers see the interface). */
-export class RequestHandlerContext implements HandlerContext {
-  readonly #rpc: ServerRequestContext;
+export class RequestHandlerContext extends ContextBase implements HandlerContext {
   readonly #round: InputRound | undefined;
-  readonly scope: RequestScope;
 
   constructor(rpc: ServerRequestContext, scope: RequestScope, round: InputRound | undefined) {
-    this.#rpc = rpc;
-    this.scope = scope;
+    super(rpc, scope);
     this.#round = round;
   }
 
-  get requestId(): RequestId {
-    return this.#rpc.id;
-  }
-  get era(): 'legacy' | 'modern' {
-    return this.scope.era;
-  }
-  get protocolVersion(): ProtocolVersion {
-    return this.scope.protocolVersion;
-  }
-  get clientCapabilities(): RequestScope['clientCapabilities'] {
-    return this.scope.clientCapabilities;
-  }
-  get clientInfo(): Implementation | undefined {
-    return this.scope.clientInfo;
-  }
-  get signal(): AbortSignal {
-    return this.#rpc.signal;
-  }
-  get meta(): Record<string, unknown> | undefined {
-    return this.#rpc.meta;
-  }
-  get transportInfo(): MessageInfo | undefined {
-    return this.#rpc.info;
-  }
-
   sendProgress(progress: number, total?: number, message?: string): Promise<void> {
-    return this.#rpc.sendProgress(progress, total, message);
+    return this.rpc.sendProgress(progress, total, message);
   }
 
   log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
     const minimum = this.scope.logLevel;
     if (minimum === undefined || !shouldLog(level, minimum)) return Promise.resolve();
-    return this.#rpc.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
+    return this.rpc.notify('notifications/message', logger === undefined ? { level, data } : { level, logger, data });
   }
 
-  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
-    const path = params.mode === 'url' ? ['elicitation', 'url'] : ['elicitation'];
-    return this.#ask('elicit', 'elicitation/create', params, path, options);
-  }
-
-  sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult> {
-    const path = params.tools !== undefined ? ['sampling', 'tools'] : ['sampling'];
-    return this.#ask('sample', 'sampling/createMessage', params, path, options);
-  }
-
-  listRoots(options?: InputOptions): Promise<ListRootsResult> {
-    return this.#ask('roots', 'roots/list', {}, ['roots'], options);
-  }
-
-  #ask<M extends InputRequestMethod>(
+  protected ask<M extends InputRequestMethod>(
     kind: string,
     method: M,
     params: InputParamsOf<M>,
@@ -224,7 +183,7 @@ export class RequestHandlerContext implements HandlerContext {
     if (!round) {
       // A legacy server→client request; the 2025-11-25 shapes are what a legacy client reads (the author gives the
       // revision's own fields, e.g. `elicitationId` in URL mode).
-      return this.#rpc.request(method, params as unknown as ServerRequestMap[M]['params']) as Promise<InputResultOf<M>>;
+      return this.rpc.request(method, params as unknown as ServerRequestMap[M]['params']) as Promise<InputResultOf<M>>;
     }
     const chosen = options?.key;
     if (chosen !== undefined && (typeof chosen !== 'string' || chosen.length === 0)) {

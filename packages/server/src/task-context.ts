@@ -8,62 +8,38 @@
 import {
   MetaKey,
   shouldLog,
+  type InputParamsOf,
   type InputRequestMethod,
+  type InputResultOf,
   type JsonObject,
   type LogLevel,
-  type ProtocolVersion,
-  type RequestId,
 } from '@wiremcp/protocol';
-import type { MessageInfo } from '@wiremcp/jsonrpc';
+import { ContextBase } from './context-base.js';
 import { inputRefusal, type HandlerContext, type InputOptions, type RequestScope, type TaskInfo } from './handler-context.js';
 import type { ServerRequestContext } from './server-peer.js';
 import type { TaskRun } from './task-manager.js';
-import type { CreateMessageParams, CreateMessageResult, ElicitParams, ElicitResult, Implementation, ListRootsResult } from './types.js';
 
 /** See the module comment. */
-export class TaskHandlerContext implements HandlerContext {
-  readonly scope: RequestScope;
+export class TaskHandlerContext extends ContextBase implements HandlerContext {
   readonly task: TaskInfo;
-  readonly #rpc: ServerRequestContext;
   readonly #run: TaskRun;
   #index = 0;
 
   constructor(rpc: ServerRequestContext, scope: RequestScope, run: TaskRun, prepared: unknown) {
-    this.#rpc = rpc;
-    this.scope = scope;
+    super(rpc, scope);
     this.#run = run;
     this.task = { taskId: run.taskId, prepared };
   }
 
-  get requestId(): RequestId {
-    return this.#rpc.id;
-  }
-  get era(): 'legacy' | 'modern' {
-    return this.scope.era;
-  }
-  get protocolVersion(): ProtocolVersion {
-    return this.scope.protocolVersion;
-  }
-  get clientCapabilities(): RequestScope['clientCapabilities'] {
-    return this.scope.clientCapabilities;
-  }
-  get clientInfo(): Implementation | undefined {
-    return this.scope.clientInfo;
-  }
-  get signal(): AbortSignal {
+  /** A task's lifetime is its own: `tasks/cancel` or TTL expiry abort it, not the creating request. */
+  override get signal(): AbortSignal {
     return this.#run.signal;
-  }
-  get meta(): Record<string, unknown> | undefined {
-    return this.#rpc.meta;
-  }
-  get transportInfo(): MessageInfo | undefined {
-    return this.#rpc.info;
   }
 
   /** Legacy: progress on the creating request's token (valid for the task's lifetime). 2026-07-28: no channel. */
   sendProgress(progress: number, total?: number, message?: string): Promise<void> {
     if (this.scope.era === 'modern' || this.signal.aborted) return Promise.resolve();
-    return this.#rpc.sendProgress(progress, total, message);
+    return this.rpc.sendProgress(progress, total, message);
   }
 
   /** Legacy: a `notifications/message` on the session, related to the task. 2026-07-28: no channel. */
@@ -71,42 +47,28 @@ export class TaskHandlerContext implements HandlerContext {
     const minimum = this.scope.logLevel;
     if (this.scope.era === 'modern' || this.signal.aborted || minimum === undefined || !shouldLog(level, minimum)) return Promise.resolve();
     const params = logger === undefined ? { level, data } : { level, logger, data };
-    return this.#rpc
+    return this.rpc
       .notify('notifications/message', { ...params, _meta: { [MetaKey.relatedTask]: { taskId: this.task.taskId } } })
       .catch(() => {});
   }
 
-  elicit(params: ElicitParams, options?: InputOptions): Promise<ElicitResult> {
-    const path = params.mode === 'url' ? ['elicitation', 'url'] : ['elicitation'];
-    return this.#ask('elicit', 'elicitation/create', params, path, options) as Promise<ElicitResult>;
-  }
-
-  sample(params: CreateMessageParams, options?: InputOptions): Promise<CreateMessageResult> {
-    const path = params.tools !== undefined ? ['sampling', 'tools'] : ['sampling'];
-    return this.#ask('sample', 'sampling/createMessage', params, path, options) as Promise<CreateMessageResult>;
-  }
-
-  listRoots(options?: InputOptions): Promise<ListRootsResult> {
-    return this.#ask('roots', 'roots/list', {}, ['roots'], options) as Promise<ListRootsResult>;
-  }
-
-  async #ask(
+  protected async ask<M extends InputRequestMethod>(
     kind: string,
-    method: InputRequestMethod,
-    params: object,
+    method: M,
+    params: InputParamsOf<M>,
     path: readonly string[],
     options: InputOptions | undefined,
-  ): Promise<unknown> {
+  ): Promise<InputResultOf<M>> {
     const refused = inputRefusal(method, params, path, this.scope);
     if (refused !== undefined) throw refused;
     if (this.scope.era === 'modern') {
       const key = options?.key ?? `${kind}-${this.#index++}`;
-      return this.#run.ask(key, method, params as JsonObject);
+      return (await this.#run.ask(key, method, params as JsonObject)) as InputResultOf<M>;
     }
     const tagged = { ...params, _meta: { ...(params as { _meta?: object })._meta, [MetaKey.relatedTask]: { taskId: this.task.taskId } } };
     await this.#run.setStatus('input_required');
     try {
-      return await this.#rpc.request(method, tagged as never, { signal: this.signal });
+      return (await this.rpc.request(method, tagged as never, { signal: this.signal })) as InputResultOf<M>;
     } finally {
       await this.#run.setStatus('working');
     }
