@@ -5,7 +5,8 @@
  * results this transport carried, from which tools with invalid annotations are dropped.
  */
 import { eraOf, MetaKey } from '@wiremcp/protocol';
-import { encodeHeaderValue, headerText, scanToolHeaders, valueAt, type HeaderParam } from './tool-headers.js';
+import { valueAt } from '../value-at.js';
+import { encodeHeaderValue, headerText, scanToolHeaders, type HeaderParam } from './tool-headers.js';
 
 /** The modern protocol version a request's `_meta` names, if it names one. */
 export function modernVersionOf(message: { params?: unknown }): string | undefined {

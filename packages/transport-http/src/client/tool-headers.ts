@@ -131,13 +131,3 @@ export function headerText(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
 }
-
-/** The value at `path` inside `args`, or `undefined` when a step is missing. */
-export function valueAt(args: unknown, path: readonly string[]): unknown {
-  let value = args;
-  for (const key of path) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
-}

@@ -15,6 +15,8 @@ export interface MirroredParam {
   readonly type: 'string' | 'integer' | 'boolean';
 }
 
+export { valueAt } from '../value-at.js';
+
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const TYPES = new Set(['string', 'integer', 'boolean']);
 const cache = new WeakMap<object, readonly MirroredParam[]>();
@@ -58,16 +60,6 @@ function collect(schema: Record<string, unknown>, path: string[], out: MirroredP
     }
     collect(property, at, out, depth + 1);
   }
-}
-
-/** The value at `path` in `args` (`undefined` when any step is missing). */
-export function valueAt(args: unknown, path: readonly string[]): unknown {
-  let value = args;
-  for (const key of path) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
 }
 
 /** True when a decoded header value stands for the body value of a mirrored argument of `type`. */
