@@ -93,8 +93,14 @@ export class SseSession implements RawSession {
     try {
       const response = await fetch(endpoint, { method: 'POST', headers, body: Buffer.from(payload), signal: this.#controller.signal });
       const body = await response.text();
-      // Answers arrive on the stream; a POST body is informational (servers say "Accepted").
-      if (!response.ok) this.log.push({ kind: 'http', status: response.status, body: body.slice(0, 500), at: this.log.now() });
+      // Answers arrive on the stream; a POST body is informational (servers say "Accepted") — except a refusal
+      // whose body is a JSON-RPC error (a message the server could not accept has no place on the stream).
+      if (!response.ok) {
+        const refusal = jsonRpcError(response.headers.get('content-type'), body);
+        if (refusal !== undefined)
+          this.log.push({ kind: 'message', message: refusal, at: this.log.now(), http: { status: response.status, via: 'json' } });
+        else this.log.push({ kind: 'http', status: response.status, body: body.slice(0, 500), at: this.log.now() });
+      }
       return { status: response.status };
     } catch (error) {
       if (!this.#controller.signal.aborted)
@@ -138,5 +144,18 @@ export class SseSession implements RawSession {
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([this.#reading?.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
     clearTimeout(timer);
+  }
+}
+
+/** The JSON-RPC error response in a refused POST's body (`application/json`), or `undefined`. */
+function jsonRpcError(contentType: string | null, body: string): unknown {
+  if (!contentType?.toLowerCase().startsWith('application/json')) return undefined;
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    const isError =
+      typeof parsed === 'object' && parsed !== null && (parsed as { jsonrpc?: unknown }).jsonrpc === '2.0' && 'error' in parsed;
+    return isError ? parsed : undefined;
+  } catch {
+    return undefined;
   }
 }
