@@ -1,4 +1,5 @@
 import type { Transport } from '@wiremcp/jsonrpc';
+import type { TaskStore } from '@wiremcp/server';
 import type { FlagValues, ServerFlags } from './server-flags.js';
 import type { MainProcess } from './main-process.js';
 
@@ -29,6 +30,8 @@ export interface Serving {
 export interface SharedConfiguration {
   /** The key that signs 2026-07-28 `requestState`, the same in every process (`McpServer`'s `requestState.key`). */
   readonly requestStateKey?: string;
+  /** The task store every process shares (`McpServer`'s `tasks.store`). */
+  readonly taskStore?: TaskStore;
 }
 
 /** Where and how to serve, as chosen from the command line. */
