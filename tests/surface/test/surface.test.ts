@@ -436,7 +436,7 @@ describe('pinned exports', () => {
       'scanToolHeaders',
     ],
     'transport-http/node': ['listen', 'nodeFetch', 'toNodeHandler'],
-    redis: ['RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'connectRedisState'],
+    redis: ['RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'RedisTaskStore', 'connectRedisState'],
     cli: [
       'CLI_EXIT_CODES',
       'CliError',
