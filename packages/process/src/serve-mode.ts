@@ -1,5 +1,6 @@
 import type { Transport } from '@wiremcp/jsonrpc';
-import type { TaskStore } from '@wiremcp/server';
+// A type only, erased from the output: the store exists only when `--redis` loaded that (optional peer) package.
+import type { RedisTaskStore } from '@wiremcp/redis';
 import type { FlagValues, ServerFlags } from './server-flags.js';
 import type { MainProcess } from './main-process.js';
 
@@ -31,7 +32,7 @@ export interface SharedConfiguration {
   /** The key that signs 2026-07-28 `requestState`, the same in every process (`McpServer`'s `requestState.key`). */
   readonly requestStateKey?: string;
   /** The task store every process shares (`McpServer`'s `tasks.store`). */
-  readonly taskStore?: TaskStore;
+  readonly taskStore?: RedisTaskStore;
 }
 
 /** Where and how to serve, as chosen from the command line. */

@@ -77,7 +77,7 @@ const ALLOWED: Record<string, string[]> = {
     'node:util',
   ],
   'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:https', 'node:net', 'node:stream'],
-  redis: ['@wiremcp/transport-http', 'ioredis'],
+  redis: ['@wiremcp/server', '@wiremcp/transport-http', 'ioredis'],
   cli: [
     '@wiremcp/auth/client',
     '@wiremcp/auth/node',
