@@ -1,7 +1,7 @@
 // The HTTP serve mode: `--http [host:]port`, `--path`, `--legacy-sse`, `--allow-origin` parsed, and a real server
 // main serving an McpServer on 127.0.0.1 (real sockets) on a process double: the start line names the URL, both
 // eras answer on the one endpoint, and SIGTERM ends listen streams gracefully before the sockets close.
-import { McpServer } from '@wiremcp/server';
+import { McpServer, type TaskStore } from '@wiremcp/server';
 import { describe, expect, test } from 'vitest';
 import { parseHttpAddress } from './http-mode.js';
 import { fakeProcess } from './main-process.test-util.js';
@@ -188,4 +188,46 @@ describe('--redis', () => {
     expect(process.err()).toMatch(new RegExp(`r: cannot start: cannot reach Redis at redis://\\*\\*\\*@127\\.0\\.0\\.1:${port}`));
     expect(process.err()).not.toContain('secret');
   });
+
+  test('a real Redis: createServer gets the shared task store, and a task it keeps is in Redis for every process', async () => {
+    const { startTestRedis } = await import('../../redis/test/redis-server.test-util.js');
+    const { connectRedisState } = await import('@wiremcp/redis');
+    const redis = await startTestRedis();
+    const other = await connectRedisState({ url: redis.url, onError: () => {} });
+    try {
+      const process = fakeProcess(['--http', '127.0.0.1:0', '--redis', redis.url]);
+      let store: TaskStore | undefined;
+      const done = runServerMain({
+        name: 'r',
+        version: '1',
+        usage: 'x',
+        createServer: (_args, context) => {
+          store = context.tasks?.store;
+          return new McpServer({ name: 'r', version: '1' }, context.tasks === undefined ? {} : { tasks: context.tasks });
+        },
+        process,
+      });
+      await new Promise<void>((resolve) => {
+        const check = (): void => (/serving MCP on/.test(process.err()) ? resolve() : void process.stderr.once('data', check));
+        check();
+      });
+      expect(process.err()).toContain('state in Redis');
+      const now = new Date().toISOString();
+      await store!.create({
+        taskId: 'e2e',
+        era: 'modern',
+        method: 'tools/call',
+        status: 'working',
+        createdAt: now,
+        lastUpdatedAt: now,
+        ttlMs: 60_000,
+      });
+      expect(await other.taskStore.get('e2e')).toMatchObject({ taskId: 'e2e', status: 'working' });
+      process.signal('SIGTERM');
+      expect(await done).toBe(0);
+    } finally {
+      await other.close();
+      await redis.stop();
+    }
+  }, 120_000);
 });

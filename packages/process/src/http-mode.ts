@@ -7,7 +7,7 @@
 import type { HttpHandlerOptions, HttpServable } from '@wiremcp/transport-http';
 import { AUTH_FLAGS, AUTH_USAGE, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
 import type { MainProcess } from './main-process.js';
-import type { ServeMode } from './serve-mode.js';
+import type { ServeMode, SharedConfiguration } from './serve-mode.js';
 import { UsageError } from './server-flags.js';
 
 /** Where `--http` binds: `[host:]port`, a host being a name, an IPv4 address or a bracketed IPv6 address. */
@@ -33,6 +33,7 @@ function isServableOverHttp(server: unknown): server is HttpServable {
 /** The shared state of `--redis`, from `@wiremcp/redis` (an optional peer: loaded only when the flag is given). */
 interface SharedState {
   readonly handlerOptions: Pick<HttpHandlerOptions, 'eventStore' | 'sessionStore' | 'bus'>;
+  readonly taskStore: NonNullable<SharedConfiguration['taskStore']>;
   sharedSecret(name: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -129,7 +130,7 @@ export const httpMode: ServeMode = {
       async prepare(process) {
         if (redisUrl === undefined) return {};
         shared = await connectShared(redisUrl, reporter(process));
-        return { requestStateKey: await shared.sharedSecret('request-state') };
+        return { requestStateKey: await shared.sharedSecret('request-state'), taskStore: shared.taskStore };
       },
       async serve(server, process) {
         if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');

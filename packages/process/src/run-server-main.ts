@@ -2,7 +2,7 @@ import { constants } from 'node:os';
 import type { Writable } from 'node:stream';
 import { nodeProcess, type MainProcess, type ShutdownSignal } from './main-process.js';
 import { formatUsage, parseServerArgs, type ServerArgsSpec } from './parse-server-args.js';
-import type { Servable, Serving } from './serve-mode.js';
+import type { Servable, Serving, SharedConfiguration } from './serve-mode.js';
 
 /** Default bound on a graceful shutdown after SIGINT/SIGTERM: under the 2 s a stdio client waits before SIGKILL. */
 export const DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS = 1800;
@@ -29,6 +29,11 @@ export interface ServerMainContext {
    * Absent otherwise (each process then signs with a random key of its own).
    */
   readonly requestState?: { readonly key: string };
+  /**
+   * With `--redis`: the task store shared by every process of the deployment, so a task created on one process is
+   * read, updated and cancelled on any. Pass it as the `McpServer` option `tasks: { store }`. Absent otherwise.
+   */
+  readonly tasks?: { readonly store: NonNullable<SharedConfiguration['taskStore']> };
 }
 
 /** Options of {@link runServerMain}. */
@@ -173,7 +178,12 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
   try {
     const shared = await parsed.target.prepare?.(proc);
     const key = shared?.requestStateKey;
-    const server = await options.createServer(parsed.args, key === undefined ? context : { ...context, requestState: { key } });
+    const store = shared?.taskStore;
+    const server = await options.createServer(parsed.args, {
+      ...context,
+      ...(key === undefined ? {} : { requestState: { key } }),
+      ...(store === undefined ? {} : { tasks: { store } }),
+    });
     serving = await parsed.target.serve(server, proc);
   } catch (error) {
     say(`${name}: cannot start: ${describe(error)}`);

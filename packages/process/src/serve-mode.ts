@@ -1,4 +1,6 @@
 import type { Transport } from '@wiremcp/jsonrpc';
+// A type only, erased from the output: the store exists only when `--redis` loaded that (optional peer) package.
+import type { RedisTaskStore } from '@wiremcp/redis';
 import type { FlagValues, ServerFlags } from './server-flags.js';
 import type { MainProcess } from './main-process.js';
 
@@ -29,6 +31,8 @@ export interface Serving {
 export interface SharedConfiguration {
   /** The key that signs 2026-07-28 `requestState`, the same in every process (`McpServer`'s `requestState.key`). */
   readonly requestStateKey?: string;
+  /** The task store every process shares (`McpServer`'s `tasks.store`). */
+  readonly taskStore?: RedisTaskStore;
 }
 
 /** Where and how to serve, as chosen from the command line. */

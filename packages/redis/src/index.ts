@@ -6,4 +6,5 @@
 export { connectRedisState, type RedisState, type RedisStateOptions } from './redis-state.js';
 export { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 export { RedisSessionStore, type RedisSessionStoreOptions } from './session-store.js';
+export { RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
 export { RedisSessionBus, type RedisSessionBusOptions } from './session-bus.js';

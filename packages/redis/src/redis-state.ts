@@ -1,6 +1,7 @@
 /**
  * `connectRedisState`: the connections to one Redis and the three shared parts a `createHttpHandler` needs to
- * serve legacy sessions from any of several processes — `eventStore`, `sessionStore` and `bus` — plus the shared
+ * serve legacy sessions from any of several processes — `eventStore`, `sessionStore` and `bus` — the `taskStore`
+ * an `McpServer` keeps its tasks in, plus the shared
  * secrets every process of a deployment must agree on (the `requestState` signing key). Commands fail at once while
  * Redis is unreachable (no offline queue), so requests get a clear 503 instead of hanging; the connections
  * reconnect on their own and serving recovers.
@@ -10,6 +11,7 @@ import { Redis } from 'ioredis';
 import { RedisEventStore } from './event-store.js';
 import { RedisSessionBus } from './session-bus.js';
 import { RedisSessionStore } from './session-store.js';
+import { RedisTaskStore } from './task-store.js';
 
 /** Options of {@link connectRedisState}. */
 export interface RedisStateOptions {
@@ -23,6 +25,8 @@ export interface RedisStateOptions {
   readonly eventTtlMs?: number;
   /** Lifetime of an idle session's state (default 30 minutes; match the handler's `sessionIdleTimeoutMs`). */
   readonly sessionTtlMs?: number;
+  /** Most tasks kept at once (default 1000), as `MemoryTaskStore`'s `maxTasks`. */
+  readonly maxTasks?: number;
   /** Time to wait for the first connection, in ms (default 5 000); then `connectRedisState` rejects. */
   readonly connectTimeoutMs?: number;
   /** Receives connection problems (one report per outage, one when it is over). Default: `console.error`. */
@@ -34,6 +38,8 @@ export interface RedisState {
   readonly eventStore: RedisEventStore;
   readonly sessionStore: RedisSessionStore;
   readonly bus: RedisSessionBus;
+  /** The task store, for `new McpServer(info, { tasks: { store: state.taskStore } })`. */
+  readonly taskStore: RedisTaskStore;
   /** `{ eventStore, sessionStore, bus }`, for `createHttpHandler(server, { ...state.handlerOptions })`. */
   readonly handlerOptions: { readonly eventStore: EventStore; readonly sessionStore: SessionStore; readonly bus: SessionBus };
   /** The command connection (for diagnostics such as `INFO memory`). */
@@ -109,10 +115,13 @@ export async function connectRedisState(options: RedisStateOptions = {}): Promis
   const sessionStore = new RedisSessionStore(client, { prefix, ttlMs: options.sessionTtlMs });
   const bus = new RedisSessionBus(client, subscriber, { prefix });
   await bus.start();
+  const taskStore = new RedisTaskStore(client, subscriber, { prefix, maxTasks: options.maxTasks });
+  await taskStore.start();
   return {
     eventStore,
     sessionStore,
     bus,
+    taskStore,
     handlerOptions: { eventStore, sessionStore, bus },
     client,
     async sharedSecret(name: string): Promise<string> {

@@ -12,7 +12,13 @@ await runServerMain({
   usage: USAGE,
   options: OPTIONS,
   parseArgs: parseCliArgs,
-  // With --redis, every process signs input-required requestState with the deployment's shared key.
-  createServer: ({ pageSize }, { onInternalError, requestState }) =>
-    createEverythingServer({ pageSize, onInternalError, ...(requestState === undefined ? {} : { requestState }) }),
+  // With --redis, every process signs input-required requestState with the deployment's shared key and keeps its
+  // tasks in the shared store.
+  createServer: ({ pageSize }, { onInternalError, requestState, tasks }) =>
+    createEverythingServer({
+      pageSize,
+      onInternalError,
+      ...(requestState === undefined ? {} : { requestState }),
+      ...(tasks === undefined ? {} : { tasks }),
+    }),
 });

@@ -77,7 +77,7 @@ const ALLOWED: Record<string, string[]> = {
     'node:util',
   ],
   'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:https', 'node:net', 'node:stream'],
-  redis: ['@wiremcp/transport-http', 'ioredis'],
+  redis: ['@wiremcp/server', '@wiremcp/transport-http', 'ioredis'],
   cli: [
     '@wiremcp/auth/client',
     '@wiremcp/auth/node',
@@ -436,7 +436,7 @@ describe('pinned exports', () => {
       'scanToolHeaders',
     ],
     'transport-http/node': ['listen', 'nodeFetch', 'toNodeHandler'],
-    redis: ['RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'connectRedisState'],
+    redis: ['RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'RedisTaskStore', 'connectRedisState'],
     cli: [
       'CLI_EXIT_CODES',
       'CliError',
