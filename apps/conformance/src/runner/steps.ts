@@ -4,7 +4,7 @@
  */
 import { match } from '../match/matcher.js';
 import { stepAction } from '../scenario/load-scenarios.js';
-import type { AssertSpec, HandshakeOptions, PaginateSpec, PayloadSpec, RawChunk, Step } from '../scenario/scenario-types.js';
+import type { AssertSpec, HandshakeOptions, HttpStepSpec, PaginateSpec, PayloadSpec, RawChunk, Step } from '../scenario/scenario-types.js';
 import { CLIENT_INFO } from '../session/harness.js';
 import { CellSkipped, StepFailed, type CellState } from './cell-state.js';
 import { ANY_RESPONSE, expectMessage, expectNothing } from './expectations.js';
@@ -35,6 +35,7 @@ interface StepFields {
   readonly paginate?: PaginateSpec;
   readonly assert?: AssertSpec;
   readonly sleep?: number;
+  readonly http?: HttpStepSpec;
 }
 
 function expectOptions(env: StepEnvironment, extra: { timeoutMs?: number; status?: unknown; consume?: boolean } = {}) {
@@ -145,6 +146,37 @@ function checkAssert(state: CellState, spec: AssertSpec): void {
   });
 }
 
+async function httpStep(state: CellState, env: StepEnvironment, spec: HttpStepSpec): Promise<void> {
+  const exchange = state.session.exchange?.bind(state.session);
+  if (exchange === undefined)
+    throw new StepFailed({ message: `an http step needs a Streamable HTTP transport, not ${state.session.transport}` });
+  const method = spec.method ?? 'POST';
+  const body =
+    spec.json !== undefined
+      ? JSON.stringify(state.resolve(withModernMeta(spec.json, state)))
+      : spec.body === undefined
+        ? undefined
+        : state.resolve<string>(spec.body);
+  let response;
+  try {
+    response = await exchange(method, state.resolve<Headers>(spec.headers ?? {}), body, env.defaultTimeoutMs);
+  } catch (error) {
+    throw new StepFailed({ message: `${method} failed: ${(error as Error).message}` });
+  }
+  state.note(`${method} → ${response.status}`);
+  if (spec.response === undefined) return;
+  const pattern = state.resolve(spec.response);
+  const result = match(pattern, response);
+  if (!result.ok)
+    throw new StepFailed({
+      message: `the response to the ${method} does not match`,
+      expected: pattern,
+      actual: response,
+      mismatches: result.mismatches,
+    });
+  Object.assign(state.captures, result.captures);
+}
+
 /** Runs one step. */
 export async function runStep(state: CellState, env: StepEnvironment, step: Step): Promise<void> {
   const s = step as StepFields;
@@ -202,5 +234,7 @@ export async function runStep(state: CellState, env: StepEnvironment, step: Step
     case 'sleep':
       await sleep(s.sleep!);
       return state.ingest();
+    case 'http':
+      return httpStep(state, env, s.http!);
   }
 }

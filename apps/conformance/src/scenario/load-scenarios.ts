@@ -27,6 +27,7 @@ export const STEP_ACTIONS = [
   'paginate',
   'assert',
   'sleep',
+  'http',
 ] as const;
 
 /** The action of a step. */
@@ -103,6 +104,15 @@ function checkSteps(raw: RawScenario, transports: readonly TransportId[], proble
     }
     const patterns: Array<[string, unknown]> = [];
     if (action === 'expect') patterns.push([`${at}/expect`, step['expect']]);
+    if (action === 'http' && (step['http'] as { response?: unknown }).response !== undefined)
+      patterns.push([`${at}/http/response`, (step['http'] as { response?: unknown }).response]);
+    if (action === 'http' && transports.some((transport) => transport !== 'streamable-http' && transport !== 'streamable-http-stateless'))
+      problems.push({
+        path: `${at}/http`,
+        message: 'http works on Streamable HTTP only: add "transports: [streamable-http-any]" to the scenario',
+      });
+    if (action === 'http' && 'body' in (step['http'] as object) && 'json' in (step['http'] as object))
+      problems.push({ path: `${at}/http`, message: 'give body or json, not both' });
     if (action === 'assert') patterns.push([`${at}/assert/match`, (step['assert'] as { match: unknown }).match]);
     if (action === 'expectNone' && typeof step['expectNone'] === 'object') {
       const none = step['expectNone'] as { match?: unknown };

@@ -71,7 +71,21 @@ export type Step = StepCommon &
     | { readonly paginate: PaginateSpec }
     | { readonly assert: AssertSpec }
     | { readonly sleep: number }
+    | { readonly http: HttpStepSpec }
   );
+
+/** The `http` step (Streamable HTTP only): one raw request and a pattern for its response. */
+export interface HttpStepSpec {
+  /** Default POST. */
+  readonly method?: string;
+  /** Over the session's own headers (POST: content type, accept; the session id and version); `null` removes one. */
+  readonly headers?: Record<string, string | null>;
+  /** The body as text (may be anything), or a message serialised as written (no `_meta` added). */
+  readonly body?: string;
+  readonly json?: unknown;
+  /** Matched against `{status, headers, body}` (header names lower-case; a JSON or SSE body parsed). */
+  readonly response?: unknown;
+}
 
 /** The `handshake` macro: legacy `initialize` + `notifications/initialized`; modern: optionally `server/discover`. */
 export interface HandshakeOptions {

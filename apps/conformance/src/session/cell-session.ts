@@ -5,6 +5,7 @@
  */
 import { eraOf } from '../scenario/selectors.js';
 import type { TransportId } from '../scenario/scenario-types.js';
+import type { ExchangeResponse } from './http-exchange.js';
 import { awaitAnswer, harnessId, isHarnessId, livenessRequest } from './harness.js';
 import { IdTranslation } from './id-translation.js';
 import { EventLog, type RawSession, type SendOptions, type SendOutcome, type SessionEvent } from './session.js';
@@ -89,6 +90,18 @@ export class CellSession implements RawSession {
 
   sendRaw(bytes: Uint8Array): Promise<void> {
     return this.base.sendRaw(bytes);
+  }
+
+  /** An `http` step's request: the body goes as written (its ids are the scenario's own, on a POST of its own). */
+  exchange(
+    method: string,
+    headers: Readonly<Record<string, string | null>>,
+    body: string | undefined,
+    timeoutMs: number,
+  ): Promise<ExchangeResponse> {
+    if (this.base.exchange === undefined)
+      return Promise.reject(new Error(`an http step needs a Streamable HTTP transport, not ${this.transport}`));
+    return this.base.exchange(method, headers, body, timeoutMs);
   }
 
   cancelByTransport(id: unknown): boolean {

@@ -15,6 +15,7 @@
  * not JSON, is a violation.
  */
 import type { TransportId } from '../scenario/scenario-types.js';
+import { exchange, type ExchangeResponse } from './http-exchange.js';
 import { SseParser } from './sse-parser.js';
 import { EventLog, type HttpArrival, type RawSession, type SendOptions, type SendOutcome } from './session.js';
 
@@ -239,6 +240,35 @@ export class HttpSession implements RawSession {
       },
     );
     this.#track(work);
+  }
+
+  /**
+   * One request outside the message flow (an `http` step): the session's headers for `method` (POST: the
+   * content type and accept of a message; GET: accept SSE; all: the session id and negotiated version) under
+   * `headers`, where `null` removes one.
+   */
+  exchange(
+    method: string,
+    headers: Readonly<Record<string, string | null>>,
+    body: string | undefined,
+    timeoutMs: number,
+  ): Promise<ExchangeResponse> {
+    let message: unknown;
+    try {
+      message = body === undefined ? undefined : JSON.parse(body);
+    } catch {
+      message = undefined;
+    }
+    // A POST gets exactly what a message would (the modern mirrored headers included); GET and DELETE the session's.
+    const merged: Record<string, string> =
+      method === 'POST' ? this.#headersFor(message) : method === 'GET' ? { accept: 'text/event-stream' } : {};
+    if (this.#sessionId !== undefined) merged['mcp-session-id'] = this.#sessionId;
+    if (this.#negotiated !== undefined) merged['mcp-protocol-version'] = this.#negotiated;
+    for (const [name, value] of Object.entries(headers)) {
+      if (value === null) delete merged[name.toLowerCase()];
+      else merged[name.toLowerCase()] = value;
+    }
+    return exchange(this.#url, { method, headers: merged, ...(body === undefined ? {} : { body }) }, timeoutMs);
   }
 
   sendRaw(): Promise<void> {

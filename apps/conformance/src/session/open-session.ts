@@ -109,6 +109,7 @@ export function owning(session: RawSession, server: StartedHttpServer): RawSessi
     sendPayload: (payload, options) => session.sendPayload(payload, options),
     sendRaw: (bytes) => session.sendRaw(bytes),
     cancelByTransport: (id) => session.cancelByTransport(id),
+    ...(session.exchange === undefined ? {} : { exchange: session.exchange.bind(session) }),
     closeInput: () => session.closeInput(),
     stderrTail: () => server.stderr(),
     close: async () => {

@@ -3,6 +3,7 @@
  * between — the runner sees every message exactly as the server sent it, and can send anything, valid or not.
  */
 import type { TransportId } from '../scenario/scenario-types.js';
+import type { ExchangeResponse } from './http-exchange.js';
 
 /** HTTP details of how a message arrived (HTTP transports only). */
 export interface HttpArrival {
@@ -92,6 +93,16 @@ export interface RawSession {
   send(message: unknown, options?: SendOptions): Promise<SendOutcome>;
   /** Sends a payload (possibly invalid JSON) as one message: framed on stdio, as a POST body on HTTP. */
   sendPayload(payload: Uint8Array, options?: SendOptions): Promise<SendOutcome>;
+  /**
+   * Streamable HTTP only (absent elsewhere): one request outside the message flow — any method, headers over the
+   * session's own (`null` removes one), any body — and its response (`http` steps).
+   */
+  exchange?(
+    method: string,
+    headers: Readonly<Record<string, string | null>>,
+    body: string | undefined,
+    timeoutMs: number,
+  ): Promise<ExchangeResponse>;
   /** stdio only: writes exact bytes, no framing. */
   sendRaw(bytes: Uint8Array): Promise<void>;
   /**

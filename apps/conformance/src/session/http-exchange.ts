@@ -1,0 +1,69 @@
+/**
+ * One HTTP request outside the session's own message flow, for scenarios that check the transport itself:
+ * any method, any headers (the session's own, removable one by one), any body; the status, headers and body
+ * of the response come back for matching. An SSE response is read up to its first message event (a stream the
+ * server keeps open would never end), a JSON body is parsed.
+ */
+import { SseParser } from './sse-parser.js';
+
+/** A request of an `http` step, its headers already merged with the session's defaults. */
+export interface ExchangeRequest {
+  readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+/** What came back: status, headers (lower-case names) and the body — parsed JSON when it is JSON, else its text. */
+export interface ExchangeResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+/** Reads the first `message` event of an SSE body, or the whole text when the stream ends first; then cancels the rest. */
+async function firstSseData(response: Response, deadline: AbortSignal): Promise<string | undefined> {
+  const reader = response.body!.getReader();
+  const parser = new SseParser();
+  const stop = (): void => void reader.cancel().catch(() => {});
+  deadline.addEventListener('abort', stop, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return undefined;
+      for (const event of parser.push(value)) if (event.event === 'message' && event.data !== '') return event.data;
+    }
+  } catch {
+    return undefined;
+  } finally {
+    deadline.removeEventListener('abort', stop);
+    stop();
+  }
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Sends one request to `url` and reads its answer within `timeoutMs` (an SSE body up to its first message). */
+export async function exchange(url: string, request: ExchangeRequest, timeoutMs: number): Promise<ExchangeResponse> {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  const response = await fetch(url, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+    signal: deadline,
+  });
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+  const type = (headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('text/event-stream')) {
+    const data = await firstSseData(response, deadline);
+    return { status: response.status, headers, body: data === undefined ? '' : parsed(data) };
+  }
+  const text = await response.text();
+  return { status: response.status, headers, body: text.trim() === '' ? '' : parsed(text) };
+}
