@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { announce, readBody } from './ready.js';
-import { makeServer } from './sdk-v2-tools.js';
+import { sdkV2WorkloadServer } from '../../servers/sdk-v2-workload.js';
 
 const transports = new Map<string, NodeStreamableHTTPServerTransport>();
 const http = createServer((req, res) => {
@@ -21,7 +21,7 @@ const http = createServer((req, res) => {
         onsessioninitialized: (id) => void transports.set(id, transport!),
       });
       transport.onclose = () => void (transport!.sessionId && transports.delete(transport!.sessionId));
-      await makeServer().connect(transport);
+      await sdkV2WorkloadServer('bench-sdk-v2-http').connect(transport);
     }
     if (transport === undefined) return void res.writeHead(400).end();
     await transport.handleRequest(req, res, body);

@@ -5,8 +5,8 @@ import { createServer } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { announce } from './ready.js';
-import { makeServer } from './sdk-v2-tools.js';
+import { sdkV2WorkloadServer } from '../../servers/sdk-v2-workload.js';
 
-const handler = createMcpHandler(() => makeServer());
+const handler = createMcpHandler(() => sdkV2WorkloadServer('bench-sdk-v2-http'));
 const http = createServer(toNodeHandler(handler));
 http.listen(0, '127.0.0.1', () => announce(http));
