@@ -5,6 +5,7 @@
  */
 import type { HttpConnectionInfo } from '../server/request-checks.js';
 import { isNotHandled, rpcErrorResponse } from '../server/responses.js';
+import { lingerIfUnread } from './linger.js';
 import { nodeRequestView, type NodeRequest, type NodeResponse } from './node-request.js';
 import { writeResponse } from './write-response.js';
 
@@ -68,6 +69,7 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
           next();
           return undefined;
         }
+        lingerIfUnread(req);
         return writeResponse(response, res);
       },
       (error: unknown) => {
