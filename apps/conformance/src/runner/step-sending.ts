@@ -85,7 +85,11 @@ export function payloadBytes(state: CellState, spec: PayloadSpec): Uint8Array {
   const message = state.session.toWire(own);
   const base = JSON.stringify(message);
   if (spec.padToBytes === undefined) return new TextEncoder().encode(base);
-  const target = Number(state.resolve(spec.padToBytes));
+  return new TextEncoder().encode(padMessage(message, Number(state.resolve(spec.padToBytes))));
+}
+
+/** `message` (a JSON object) serialised to exactly `target` bytes, an ASCII `_pad` string in its params making up the difference. */
+export function padMessage(message: unknown, target: number): string {
   if (!isObject(message)) throw new StepFailed({ message: 'padToBytes needs a JSON object message' });
   // Measure the message with an empty pad, then fill the pad with ASCII so byte and character counts agree.
   const params = isObject(message['params']) ? message['params'] : {};
@@ -93,7 +97,7 @@ export function payloadBytes(state: CellState, spec: PayloadSpec): Uint8Array {
   const fill = target - Buffer.byteLength(empty);
   if (fill < 0)
     throw new StepFailed({ message: `padToBytes ${target} is smaller than the message itself (${Buffer.byteLength(empty)} bytes)` });
-  return new TextEncoder().encode(JSON.stringify({ ...message, params: { ...params, _pad: 'x'.repeat(fill) } }));
+  return JSON.stringify({ ...message, params: { ...params, _pad: 'x'.repeat(fill) } });
 }
 
 /** Sends a `sendPayload` step's bytes as one message. */

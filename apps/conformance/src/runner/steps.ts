@@ -8,7 +8,7 @@ import type { AssertSpec, HandshakeOptions, HttpStepSpec, PaginateSpec, PayloadS
 import { CLIENT_INFO } from '../session/harness.js';
 import { CellSkipped, StepFailed, type CellState } from './cell-state.js';
 import { ANY_RESPONSE, expectMessage, expectNothing } from './expectations.js';
-import { sendMessage, sendPayload, sendRaw, sleep, withModernMeta, type StepEnvironment } from './step-sending.js';
+import { padMessage, sendMessage, sendPayload, sendRaw, sleep, withModernMeta, type StepEnvironment } from './step-sending.js';
 
 export { CLIENT_INFO };
 export type { StepEnvironment };
@@ -148,18 +148,30 @@ function checkAssert(state: CellState, spec: AssertSpec): void {
 
 async function httpStep(state: CellState, env: StepEnvironment, spec: HttpStepSpec): Promise<void> {
   const exchange = state.session.exchange?.bind(state.session);
-  if (exchange === undefined)
-    throw new StepFailed({ message: `an http step needs a Streamable HTTP transport, not ${state.session.transport}` });
+  if (exchange === undefined) throw new StepFailed({ message: `an http step needs an HTTP transport, not ${state.session.transport}` });
   const method = spec.method ?? 'POST';
+  const json = spec.json === undefined ? undefined : state.resolve(withModernMeta(spec.json, state));
   const body =
-    spec.json !== undefined
-      ? JSON.stringify(state.resolve(withModernMeta(spec.json, state)))
+    json !== undefined
+      ? spec.padToBytes === undefined
+        ? JSON.stringify(json)
+        : padMessage(json, Number(state.resolve(spec.padToBytes)))
       : spec.body === undefined
         ? undefined
         : state.resolve<string>(spec.body);
   let response;
   try {
-    response = await exchange(method, state.resolve<Headers>(spec.headers ?? {}), body, env.defaultTimeoutMs);
+    response = await exchange(
+      {
+        method,
+        headers: state.resolve<Headers>(spec.headers ?? {}),
+        ...(body === undefined ? {} : { body }),
+        ...(spec.chunked ? { chunked: true } : {}),
+        ...(spec.sseEvents === undefined ? {} : { sseEvents: spec.sseEvents }),
+        ...(spec.query === undefined ? {} : { query: state.resolve<Headers>(spec.query) }),
+      },
+      env.defaultTimeoutMs,
+    );
   } catch (error) {
     throw new StepFailed({ message: `${method} failed: ${(error as Error).message}` });
   }

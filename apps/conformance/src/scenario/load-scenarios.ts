@@ -106,11 +106,13 @@ function checkSteps(raw: RawScenario, transports: readonly TransportId[], proble
     if (action === 'expect') patterns.push([`${at}/expect`, step['expect']]);
     if (action === 'http' && (step['http'] as { response?: unknown }).response !== undefined)
       patterns.push([`${at}/http/response`, (step['http'] as { response?: unknown }).response]);
-    if (action === 'http' && transports.some((transport) => transport !== 'streamable-http' && transport !== 'streamable-http-stateless'))
+    if (action === 'http' && transports.some((transport) => isStdioTransport(transport)))
       problems.push({
         path: `${at}/http`,
-        message: 'http works on Streamable HTTP only: add "transports: [streamable-http-any]" to the scenario',
+        message: 'http works on HTTP transports only: add "transports: [http]" (or [streamable-http-any]) to the scenario',
       });
+    if (action === 'http' && 'padToBytes' in (step['http'] as object) && !('json' in (step['http'] as object)))
+      problems.push({ path: `${at}/http`, message: 'padToBytes needs json' });
     if (action === 'http' && 'body' in (step['http'] as object) && 'json' in (step['http'] as object))
       problems.push({ path: `${at}/http`, message: 'give body or json, not both' });
     if (action === 'assert') patterns.push([`${at}/assert/match`, (step['assert'] as { match: unknown }).match]);

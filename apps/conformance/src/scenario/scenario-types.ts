@@ -74,15 +74,23 @@ export type Step = StepCommon &
     | { readonly http: HttpStepSpec }
   );
 
-/** The `http` step (Streamable HTTP only): one raw request and a pattern for its response. */
+/** The `http` step (HTTP transports only): one raw request and a pattern for its response. */
 export interface HttpStepSpec {
-  /** Default POST. */
+  /** Default POST. On HTTP+SSE, GET goes to the SSE endpoint and anything else to the announced message endpoint. */
   readonly method?: string;
   /** Over the session's own headers (POST: content type, accept; the session id and version); `null` removes one. */
   readonly headers?: Record<string, string | null>;
   /** The body as text (may be anything), or a message serialised as written (no `_meta` added). */
   readonly body?: string;
   readonly json?: unknown;
+  /** With `json`: pad the message's params (`_pad`) so that the body is exactly this many bytes (a template allowed). */
+  readonly padToBytes?: number | string;
+  /** Send the body with chunked transfer encoding instead of a Content-Length. */
+  readonly chunked?: boolean;
+  /** An SSE answer: read this many events (the response's `events`) instead of stopping at the first message. */
+  readonly sseEvents?: number;
+  /** Over the query parameters of the request URL; `null` removes one. */
+  readonly query?: Record<string, string | null>;
   /** Matched against `{status, headers, body}` (header names lower-case; a JSON or SSE body parsed). */
   readonly response?: unknown;
 }

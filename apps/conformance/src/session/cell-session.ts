@@ -8,7 +8,7 @@ import type { TransportId } from '../scenario/scenario-types.js';
 import type { ExchangeResponse } from './http-exchange.js';
 import { awaitAnswer, harnessId, isHarnessId, livenessRequest } from './harness.js';
 import { IdTranslation } from './id-translation.js';
-import { EventLog, type RawSession, type SendOptions, type SendOutcome, type SessionEvent } from './session.js';
+import { EventLog, type ExchangeSpec, type RawSession, type SendOptions, type SendOutcome, type SessionEvent } from './session.js';
 
 /** Options of a {@link CellSession}. */
 export interface CellSessionOptions {
@@ -93,15 +93,9 @@ export class CellSession implements RawSession {
   }
 
   /** An `http` step's request: the body goes as written (its ids are the scenario's own, on a POST of its own). */
-  exchange(
-    method: string,
-    headers: Readonly<Record<string, string | null>>,
-    body: string | undefined,
-    timeoutMs: number,
-  ): Promise<ExchangeResponse> {
-    if (this.base.exchange === undefined)
-      return Promise.reject(new Error(`an http step needs a Streamable HTTP transport, not ${this.transport}`));
-    return this.base.exchange(method, headers, body, timeoutMs);
+  exchange(spec: ExchangeSpec, timeoutMs: number): Promise<ExchangeResponse> {
+    if (this.base.exchange === undefined) return Promise.reject(new Error(`an http step needs an HTTP transport, not ${this.transport}`));
+    return this.base.exchange(spec, timeoutMs);
   }
 
   cancelByTransport(id: unknown): boolean {

@@ -15,9 +15,9 @@
  * not JSON, is a violation.
  */
 import type { TransportId } from '../scenario/scenario-types.js';
-import { exchange, type ExchangeResponse } from './http-exchange.js';
+import { exchange, exchangeRequest, withQuery, type ExchangeResponse } from './http-exchange.js';
 import { SseParser } from './sse-parser.js';
-import { EventLog, type HttpArrival, type RawSession, type SendOptions, type SendOutcome } from './session.js';
+import { EventLog, type ExchangeSpec, type HttpArrival, type RawSession, type SendOptions, type SendOutcome } from './session.js';
 
 const NAMED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -247,15 +247,11 @@ export class HttpSession implements RawSession {
    * content type and accept of a message; GET: accept SSE; all: the session id and negotiated version) under
    * `headers`, where `null` removes one.
    */
-  exchange(
-    method: string,
-    headers: Readonly<Record<string, string | null>>,
-    body: string | undefined,
-    timeoutMs: number,
-  ): Promise<ExchangeResponse> {
+  exchange(spec: ExchangeSpec, timeoutMs: number): Promise<ExchangeResponse> {
+    const { method, body } = spec;
     let message: unknown;
     try {
-      message = body === undefined ? undefined : JSON.parse(body);
+      message = typeof body === 'string' ? JSON.parse(body) : undefined;
     } catch {
       message = undefined;
     }
@@ -264,11 +260,7 @@ export class HttpSession implements RawSession {
       method === 'POST' ? this.#headersFor(message) : method === 'GET' ? { accept: 'text/event-stream' } : {};
     if (this.#sessionId !== undefined) merged['mcp-session-id'] = this.#sessionId;
     if (this.#negotiated !== undefined) merged['mcp-protocol-version'] = this.#negotiated;
-    for (const [name, value] of Object.entries(headers)) {
-      if (value === null) delete merged[name.toLowerCase()];
-      else merged[name.toLowerCase()] = value;
-    }
-    return exchange(this.#url, { method, headers: merged, ...(body === undefined ? {} : { body }) }, timeoutMs);
+    return exchange(withQuery(this.#url, spec.query), exchangeRequest(spec, merged), timeoutMs);
   }
 
   sendRaw(): Promise<void> {

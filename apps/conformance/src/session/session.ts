@@ -5,6 +5,20 @@
 import type { TransportId } from '../scenario/scenario-types.js';
 import type { ExchangeResponse } from './http-exchange.js';
 
+/** An `http` step's request, before the session adds its own headers. */
+export interface ExchangeSpec {
+  readonly method: string;
+  /** Over the session's own headers; `null` removes one. */
+  readonly headers: Readonly<Record<string, string | null>>;
+  readonly body?: string | Uint8Array;
+  /** Send the body with chunked transfer encoding. */
+  readonly chunked?: boolean;
+  /** An SSE answer: read this many events instead of stopping at the first message event. */
+  readonly sseEvents?: number;
+  /** Over the query parameters of the URL the request goes to; `null` removes one. */
+  readonly query?: Readonly<Record<string, string | null>>;
+}
+
 /** HTTP details of how a message arrived (HTTP transports only). */
 export interface HttpArrival {
   /** Status of the HTTP response that carried the message. */
@@ -94,15 +108,10 @@ export interface RawSession {
   /** Sends a payload (possibly invalid JSON) as one message: framed on stdio, as a POST body on HTTP. */
   sendPayload(payload: Uint8Array, options?: SendOptions): Promise<SendOutcome>;
   /**
-   * Streamable HTTP only (absent elsewhere): one request outside the message flow — any method, headers over the
-   * session's own (`null` removes one), any body — and its response (`http` steps).
+   * HTTP only (absent elsewhere): one request outside the message flow — any method, headers over the session's own
+   * (`null` removes one), any body — and its response (`http` steps).
    */
-  exchange?(
-    method: string,
-    headers: Readonly<Record<string, string | null>>,
-    body: string | undefined,
-    timeoutMs: number,
-  ): Promise<ExchangeResponse>;
+  exchange?(spec: ExchangeSpec, timeoutMs: number): Promise<ExchangeResponse>;
   /** stdio only: writes exact bytes, no framing. */
   sendRaw(bytes: Uint8Array): Promise<void>;
   /**

@@ -4,9 +4,10 @@
  * as a `message` event on that stream.
  */
 import type { TransportId } from '../scenario/scenario-types.js';
+import { exchange, exchangeRequest, withQuery, type ExchangeResponse } from './http-exchange.js';
 import { fetchError } from './http-session.js';
 import { SseParser } from './sse-parser.js';
-import { EventLog, type RawSession, type SendOptions, type SendOutcome } from './session.js';
+import { EventLog, type ExchangeSpec, type RawSession, type SendOptions, type SendOutcome } from './session.js';
 
 /** An HTTP+SSE server under test. */
 export class SseSession implements RawSession {
@@ -107,6 +108,19 @@ export class SseSession implements RawSession {
         this.log.push({ kind: 'violation', message: `POST ${endpoint} failed: ${fetchError(error)}`, at: this.log.now() });
       return {};
     }
+  }
+
+  /**
+   * One request outside the message flow (an `http` step): a GET goes to the SSE endpoint (a stream of its own,
+   * `Accept: text/event-stream`); any other method to the message endpoint the session's stream announced (its
+   * session id in the query), `Content-Type: application/json`. `query` edits that URL's parameters.
+   */
+  async exchange(spec: ExchangeSpec, timeoutMs: number): Promise<ExchangeResponse> {
+    if (spec.method === 'GET') {
+      return exchange(withQuery(this.#url, spec.query), exchangeRequest(spec, { accept: 'text/event-stream' }), timeoutMs);
+    }
+    const endpoint = await this.#connect();
+    return exchange(withQuery(endpoint, spec.query), exchangeRequest(spec, { 'content-type': 'application/json' }), timeoutMs);
   }
 
   sendRaw(): Promise<void> {
