@@ -87,7 +87,7 @@ export interface HttpStepSpec {
   readonly padToBytes?: number | string;
   /** Send the body with chunked transfer encoding instead of a Content-Length. */
   readonly chunked?: boolean;
-  /** An SSE answer: read this many events (the response's `events`) instead of stopping at the first message. */
+  /** An SSE answer: read this many events (the response's `events`; 0: none) instead of stopping at the first message. */
   readonly sseEvents?: number;
   /** Over the query parameters of the request URL; `null` removes one. */
   readonly query?: Record<string, string | null>;

@@ -26,7 +26,7 @@ export interface ExchangeRequest {
   readonly body?: string | Uint8Array;
   /** Send the body with chunked transfer encoding (no `Content-Length`). */
   readonly chunked?: boolean;
-  /** An SSE answer: read this many events (any type) instead of stopping at the first message event. */
+  /** An SSE answer: read this many events (any type; 0: none, the status and headers are the answer) instead of stopping at the first message event. */
   readonly sseEvents?: number;
 }
 
@@ -55,7 +55,7 @@ async function readSse(
   let bytes = 0;
   let data: string | undefined;
   try {
-    while (bytes < MAX_SSE_BYTES) {
+    while (count !== 0 && bytes < MAX_SSE_BYTES) {
       const { done, value } = await reader.read();
       if (done) break;
       bytes += value.byteLength;
