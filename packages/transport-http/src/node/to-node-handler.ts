@@ -69,7 +69,7 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
           next();
           return undefined;
         }
-        lingerIfUnread(req);
+        lingerIfUnread(req, response);
         return writeResponse(response, res);
       },
       (error: unknown) => {
