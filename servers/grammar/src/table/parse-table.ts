@@ -9,7 +9,8 @@ import { describeSchemaErrors } from './describe-schema-error.js';
 import { buildTable, type Table } from './table.js';
 import { TableError } from './table-error.js';
 import { createTableLocator } from './table-locator.js';
-import { validateTableFile, type RawTableFile } from './table-schema.js';
+import type { RawTableFile } from './table-schema.js';
+import { validateTableFile } from './validate-table-file.js';
 
 /** How many YAML syntax errors are reported before the rest are summarized. */
 const MAX_YAML_ERRORS = 3;
