@@ -3,7 +3,8 @@
 // the code itself, so each bin's compiled entry (dist/bin.js) and everything it imports — wiremcp packages and
 // third-party ones — becomes one file, dist/bundle/bin.js, that the committed bin/<name>.js imports. Dynamic
 // imports stay lazy (code splitting: each becomes a chunk next to bin.js, loaded on first use — ajv, the HTTP
-// transport). Run from the package directory after tsc: `node ../../scripts/bundle-bin.mjs [entry]`.
+// transport). Run from the package directory after tsc: `node ../../scripts/bundle-bin.mjs [entry] [outdir]` (by
+// default dist/bin.js into dist/bundle; the entry becomes <outdir>/bin.js).
 //
 // The package's own modules keep their `import.meta.url`: it is rewritten to the URL of the compiled file the
 // code came from, so files found relative to a module (data/, templates/, a worker script) are found as before.
@@ -13,7 +14,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const entry = resolve(process.argv[2] ?? 'dist/bin.js');
 const dist = resolve('dist');
-const outdir = join(dist, 'bundle');
+const outdir = resolve(process.argv[3] ?? join(dist, 'bundle'));
 await rm(outdir, { recursive: true, force: true });
 
 /** Rewrites `import.meta.url` in this package's dist files (every output file lies in `outdir`). */

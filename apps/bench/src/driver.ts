@@ -27,11 +27,14 @@ async function opener(kind: ClientKind): Promise<SessionOpener> {
 
 /**
  * The server process. `BENCH_SERVER_NODE_ARGS` (space-separated node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`)
- * is how the CLI's `--profile` reaches the server, whatever client spawns it.
+ * is how the CLI's `--profile` reaches the server, whatever client spawns it. `bundled`: the server as one file
+ * (`dist/bundle/<kind>/bin.js`, esbuild, as the bins ship), for cold starts; the load phases run the tsc output, so
+ * that profiles still name the package each function comes from. The baseline is one file either way.
  */
-function serverCommand(kind: ServerKind): { command: string; args: string[] } {
+function serverCommand(kind: ServerKind, bundled: boolean): { command: string; args: string[] } {
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  return { command: process.execPath, args: [...nodeArgs, fileURLToPath(new URL(`./servers/${kind}-server.js`, import.meta.url))] };
+  const file = bundled && kind !== 'baseline' ? `./bundle/${kind}/bin.js` : `./servers/${kind}-server.js`;
+  return { command: process.execPath, args: [...nodeArgs, fileURLToPath(new URL(file, import.meta.url))] };
 }
 
 function cpuMicros(): number {
@@ -127,14 +130,13 @@ function finish(
 
 async function run(job: DriverJob): Promise<DriverResult> {
   const open = await opener(job.client);
-  const server = serverCommand(job.server);
   const w = job.workload;
   const result: DriverResult = { coldStartMs: [], phases: {} };
 
   if (job.cold) {
     for (let k = 0; k < w.coldStarts; k++) {
       const t0 = performance.now();
-      const session = await open(server, job.era);
+      const session = await open(serverCommand(job.server, true), job.era);
       result.coldStartMs.push(performance.now() - t0);
       try {
         if (k === 0) {
@@ -150,7 +152,7 @@ async function run(job: DriverJob): Promise<DriverResult> {
   }
 
   if (job.load) {
-    const session = await open(server, job.era);
+    const session = await open(serverCommand(job.server, false), job.era);
     try {
       await session.listTools();
       for (const tool of TOOLS) {

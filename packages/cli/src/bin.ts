@@ -1,4 +1,7 @@
-// The `wiremcp` bin.
-import { runCli } from './program.js';
+// The `wiremcp` bin. `wiremcp --version` is answered before commander and the command modules are loaded: it is
+// the command scripts and hosts run most often just to check it is there, and it should cost no more than Node.
+import { VERSION } from './version.js';
 
-process.exitCode = await runCli(process.argv.slice(2));
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${VERSION}\n`);
+else process.exitCode = await (await import('./program.js')).runCli(argv);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -164,6 +164,24 @@ describe('wiremcp proxy', () => {
     ]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ structuredContent: { english: 'ate' } });
+  });
+});
+
+describe('wiremcp itself', () => {
+  test('--version and -V print the package version (answered before the command modules load); --help lists the commands', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V']) {
+      const run = await wiremcp([flag]);
+      expect(run).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
+    const help = await wiremcp(['--help']);
+    expect(help.code).toBe(0);
+    for (const command of ['list', 'trace', 'call', 'read', 'prompt', 'complete', 'proxy', 'conformance', 'new']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    }
+    const usage = await wiremcp(['list']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/missing required argument 'target'/);
   });
 });
 

@@ -88,6 +88,10 @@ export function cliErrorOf(error: unknown, doing: string): CliError {
     return new CliError(`${doing}: authorization failed${cause}`, CLI_EXIT_CODES.authorization, { cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (isLocalError(error, 'HTTP_ERROR') && (error.details as { status?: unknown } | undefined)?.status === 401)
+    return new CliError(`${doing}: ${message} (the server needs authorization: try --auth)`, CLI_EXIT_CODES.authorization, {
+      cause: error,
+    });
   return new CliError(`${doing}: ${message}`, CLI_EXIT_CODES.connection, { cause: error });
 }
 

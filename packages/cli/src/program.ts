@@ -1,27 +1,16 @@
 /**
- * The `wiremcp` command line, parsed by commander: the subcommands, their options, and the exit codes.
+ * The `wiremcp` command line, parsed by commander: the subcommands, their options, and the exit codes. The
+ * modules that do the work (clients, transports, the proxy, the scaffolder) are imported when their command runs,
+ * so `wiremcp --version`, `--help` and a usage error load only this module, commander and the styles.
  */
 import { Command, CommanderError, Option } from 'commander';
 import type { Framing } from '@wiremcp/framing';
 import type { ConnectionOptions } from './connect.js';
-import { runConformance } from './conformance.js';
 import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
-import { scaffoldServer } from './new-server.js';
-import {
-  callCommand,
-  completeCommand,
-  listCommand,
-  parseJsonObject,
-  parsePairs,
-  parseReference,
-  promptCommand,
-  readCommand,
-  type Output,
-} from './operations.js';
-import { runProxy } from './proxy.js';
+import type { Output } from './operations.js';
 import { colourFor, createStyle } from './style.js';
 import { parseTarget } from './target.js';
-import { traceSink } from './trace.js';
+import { VERSION } from './version.js';
 
 /** Where the command line writes; the real process's streams by default. */
 export interface CliIo {
@@ -30,7 +19,8 @@ export interface CliIo {
   readonly cwd: string;
 }
 
-const VERSION = '0.1.0';
+/** The operations (connect, list, call…): the client, transports and OAuth, loaded on first use. */
+const operations = (): Promise<typeof import('./operations.js')> => import('./operations.js');
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
@@ -81,7 +71,7 @@ function integer(text: string | undefined, flag: string): number | undefined {
   return value;
 }
 
-function connectionOptions(flags: CommonFlags, io: CliIo, forceTrace = false): ConnectionOptions {
+async function connectionOptions(flags: CommonFlags, io: CliIo, forceTrace = false): Promise<ConnectionOptions> {
   const trace = forceTrace || flags.trace === true;
   const authPort = integer(flags.authPort, '--auth-port');
   const timeoutMs = integer(flags.timeout, '--timeout');
@@ -95,7 +85,7 @@ function connectionOptions(flags: CommonFlags, io: CliIo, forceTrace = false): C
     ...(authPort === undefined ? {} : { authPort }),
     ...(flags.authStore ? { authStore: flags.authStore } : {}),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(trace ? { trace: traceSink((text) => io.stderr.write(text), createStyle(colourFor(io.stderr))) } : {}),
+    ...(trace ? { trace: (await import('./trace.js')).traceSink((text) => io.stderr.write(text), createStyle(colourFor(io.stderr))) } : {}),
     serverStderr: flags.serverStderr === true ? 'inherit' : 'pipe',
   };
 }
@@ -122,7 +112,11 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
       .option('--only <kind>', 'list only this kind: tools, resources, templates or prompts (repeatable)', onlyKind)
       .argument('<target...>', 'a URL, or a command and its arguments')
       .action((words: string[], flags: CommonFlags & { only?: string[] }) =>
-        done(listCommand(parseTarget(words), connectionOptions(flags, io, trace), outputFor(flags, io), flags.only)),
+        done(
+          operations().then(async (ops) =>
+            ops.listCommand(parseTarget(words), await connectionOptions(flags, io, trace), outputFor(flags, io), flags.only),
+          ),
+        ),
       );
   }
 
@@ -131,38 +125,55 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
     .option('--args <json>', 'the arguments as one JSON object')
     .argument('<tool>', 'the tool name')
     .argument('<target...>', 'a URL, or a command and its arguments')
-    .action((tool: string, words: string[], flags: CommonFlags & { arg?: string[]; args?: string }) => {
-      const args = { ...parseJsonObject(flags.args, '--args'), ...parsePairs(flags.arg ?? [], '--arg', true) };
-      done(callCommand(parseTarget(words), connectionOptions(flags, io), outputFor(flags, io), tool, args));
-    });
+    .action((tool: string, words: string[], flags: CommonFlags & { arg?: string[]; args?: string }) =>
+      done(
+        operations().then(async (ops) => {
+          const args = { ...ops.parseJsonObject(flags.args, '--args'), ...ops.parsePairs(flags.arg ?? [], '--arg', true) };
+          return ops.callCommand(parseTarget(words), await connectionOptions(flags, io), outputFor(flags, io), tool, args);
+        }),
+      ),
+    );
 
   withConnectionOptions(program.command('read').description('read a resource'))
     .argument('<uri>', 'the resource URI')
     .argument('<target...>', 'a URL, or a command and its arguments')
     .action((uri: string, words: string[], flags: CommonFlags) =>
-      done(readCommand(parseTarget(words), connectionOptions(flags, io), outputFor(flags, io), uri)),
+      done(
+        operations().then(async (ops) =>
+          ops.readCommand(parseTarget(words), await connectionOptions(flags, io), outputFor(flags, io), uri),
+        ),
+      ),
     );
 
   withConnectionOptions(program.command('prompt').description('get a prompt'))
     .option('-a, --arg <key=value>', 'an argument (repeatable)', collect)
     .argument('<name>', 'the prompt name')
     .argument('<target...>', 'a URL, or a command and its arguments')
-    .action((name: string, words: string[], flags: CommonFlags & { arg?: string[] }) => {
-      const args = parsePairs(flags.arg ?? [], '--arg', false) as Record<string, string>;
-      done(promptCommand(parseTarget(words), connectionOptions(flags, io), outputFor(flags, io), name, args));
-    });
+    .action((name: string, words: string[], flags: CommonFlags & { arg?: string[] }) =>
+      done(
+        operations().then(async (ops) => {
+          const args = ops.parsePairs(flags.arg ?? [], '--arg', false) as Record<string, string>;
+          return ops.promptCommand(parseTarget(words), await connectionOptions(flags, io), outputFor(flags, io), name, args);
+        }),
+      ),
+    );
 
   withConnectionOptions(program.command('complete').description('complete an argument of a prompt or a resource template'))
     .option('-c, --context <key=value>', 'an already-chosen argument (repeatable)', collect)
     .argument('<ref>', 'prompt:<name> or resource:<uri template>')
     .argument('<argument>', 'the argument being completed, name=partial value')
     .argument('<target...>', 'a URL, or a command and its arguments')
-    .action((ref: string, argument: string, words: string[], flags: CommonFlags & { context?: string[] }) => {
-      const [name, value] = Object.entries(parsePairs([argument], '<argument>', false))[0] as [string, string];
-      const context = parsePairs(flags.context ?? [], '--context', false) as Record<string, string>;
-      const params = { ref: parseReference(ref), argument: { name, value }, ...(flags.context ? { context: { arguments: context } } : {}) };
-      done(completeCommand(parseTarget(words), connectionOptions(flags, io), outputFor(flags, io), params));
-    });
+    .action((ref: string, argument: string, words: string[], flags: CommonFlags & { context?: string[] }) =>
+      done(
+        operations().then(async (ops) => {
+          const [name, value] = Object.entries(ops.parsePairs([argument], '<argument>', false))[0] as [string, string];
+          const context = ops.parsePairs(flags.context ?? [], '--context', false) as Record<string, string>;
+          const reference = ops.parseReference(ref);
+          const params = { ref: reference, argument: { name, value }, ...(flags.context ? { context: { arguments: context } } : {}) };
+          return ops.completeCommand(parseTarget(words), await connectionOptions(flags, io), outputFor(flags, io), params);
+        }),
+      ),
+    );
 
   withConnectionOptions(program.command('proxy').description('serve a target on stdio, or over Streamable HTTP with --http'))
     .option('--http <[host:]port>', 'serve Streamable HTTP on this address (default host 127.0.0.1) instead of stdio')
@@ -177,7 +188,7 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
         ...(flags.legacySse ? { legacySse: true } : {}),
         ...(flags.allowOrigin ? { allowOrigin: flags.allowOrigin } : {}),
       };
-      done(runProxy(parseTarget(words), connectionOptions(flags, io), serve));
+      done(import('./proxy.js').then(async ({ runProxy }) => runProxy(parseTarget(words), await connectionOptions(flags, io), serve)));
     });
 
   program
@@ -187,7 +198,7 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
     .allowUnknownOption()
     .allowExcessArguments()
     .argument('[args...]')
-    .action((args: string[]) => done(runConformance(args, io.cwd)));
+    .action((args: string[]) => done(import('./conformance.js').then(({ runConformance }) => runConformance(args, io.cwd))));
 
   const create = program.command('new').description('scaffold something new');
   create
@@ -195,7 +206,11 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
     .description('scaffold a reference server package in this workspace (servers/<name>)')
     .option('--dir <workspace>', 'the workspace root (default: found from the current directory)')
     .argument('<name>', 'the server name, kebab-case (e.g. weather)')
-    .action((name: string, flags: { dir?: string }) => done(scaffoldServer(name, flags.dir ?? io.cwd, (text) => io.stdout.write(text))));
+    .action((name: string, flags: { dir?: string }) =>
+      done(
+        import('./new-server.js').then(({ scaffoldServer }) => scaffoldServer(name, flags.dir ?? io.cwd, (text) => io.stdout.write(text))),
+      ),
+    );
 
   return program;
 }
@@ -207,7 +222,12 @@ export async function runCli(
 ): Promise<number> {
   const style = createStyle(colourFor(io.stderr));
   let result: number | Promise<number> = CLI_EXIT_CODES.ok;
-  const program = buildProgram(io, (code) => (result = code));
+  const program = buildProgram(io, (code) => {
+    result = code;
+    // Awaited below, once commander is done; until then a rejection (a usage error found after a lazy import) is
+    // not unhandled.
+    if (code instanceof Promise) code.catch(() => undefined);
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return await result;

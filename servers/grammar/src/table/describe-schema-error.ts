@@ -3,7 +3,7 @@
  * be, what it is. Locating the error (file, row number, line, key) is `parseTable`'s job; this module only
  * says what is wrong at a JSON path.
  */
-import type { ErrorObject } from 'ajv';
+import type { SchemaError } from './validate-table-file.js';
 import { PERSONS, TENSES, VERBS } from './vocabulary.js';
 
 /** One schema violation: where (a path into the parsed file) and what (a sentence without location). */
@@ -45,7 +45,7 @@ const ENTRY_EXPECTATIONS: Readonly<Record<string, string>> = {
  * Describes each ajv error as a {@link SchemaProblem}, one per distinct problem: when ajv reports several
  * keywords for one value (an empty string fails both `minLength` and `pattern`), only the first is kept.
  */
-export function describeSchemaErrors(errors: readonly ErrorObject[]): SchemaProblem[] {
+export function describeSchemaErrors(errors: readonly SchemaError[]): SchemaProblem[] {
   const seen = new Set<string>();
   const problems: SchemaProblem[] = [];
   for (const error of errors) {
@@ -59,7 +59,7 @@ export function describeSchemaErrors(errors: readonly ErrorObject[]): SchemaProb
   return problems;
 }
 
-function describe(error: ErrorObject, path: readonly (string | number)[]): string {
+function describe(error: SchemaError, path: readonly (string | number)[]): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':

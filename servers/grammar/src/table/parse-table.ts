@@ -8,8 +8,10 @@ import { checkInvariants } from './check-invariants.js';
 import { describeSchemaErrors } from './describe-schema-error.js';
 import { buildTable, type Table } from './table.js';
 import { TableError } from './table-error.js';
-import { createTableLocator } from './table-locator.js';
-import { validateTableFile, type RawTableFile } from './table-schema.js';
+import { createTableLocator, type TableLocator } from './table-locator.js';
+import type { RawTableFile } from './table-schema.js';
+import { parseSimpleYaml } from './simple-yaml.js';
+import { validateTableFile } from './validate-table-file.js';
 
 /** How many YAML syntax errors are reported before the rest are summarized. */
 const MAX_YAML_ERRORS = 3;
@@ -22,6 +24,28 @@ const MAX_YAML_ERRORS = 3;
  * `a13.yaml:479:3: row 279 (eat/past_simple/3sg): invalid YAML: …`. Row numbers are 1-based positions in `rows`.
  */
 export function parseTable(text: string, fileName: string): Table {
+  return parseValidTable(text, fileName) ?? parseAnyTable(text, fileName);
+}
+
+/** Locations are only needed to word problems; a table read by the fast path has none to report. */
+const NO_LOCATION: TableLocator = { at: () => '', entry: () => '', entryAt: () => [], lineOf: () => undefined };
+
+/**
+ * The fast path: a table in the plain YAML subset (`parseSimpleYaml`) that passes the schema and the invariants.
+ * `undefined` for anything else, which `parseAnyTable` then parses with the `yaml` library and words every
+ * problem of: the two paths accept the same tables and build the same data.
+ */
+function parseValidTable(text: string, fileName: string): Table | undefined {
+  const data = parseSimpleYaml(text);
+  if (data === undefined || validateTableFile(data).length > 0) return undefined;
+  const noBadEntries = new Set<number>();
+  if (checkInvariants({ fileName, data, locator: NO_LOCATION, badRows: noBadEntries, badVerbs: noBadEntries }).length > 0) return undefined;
+  const file = data as unknown as RawTableFile;
+  return buildTable({ fileName, version: file.version, description: file.description, source: file.source }, file.verbs, file.rows);
+}
+
+/** The general path: YAML syntax, then the JSON Schema, then the invariants, every problem located. */
+function parseAnyTable(text: string, fileName: string): Table {
   const lineCounter = new LineCounter();
   // prettyErrors off: we format the location ourselves; uniqueKeys (the default) rejects `{ verb: a, verb: b }`.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });

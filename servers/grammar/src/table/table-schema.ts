@@ -1,9 +1,10 @@
 /**
- * The JSON Schema of `data/a13.yaml` and its compiled ajv validator. The schema checks the shape of every
- * entry (types, enums, spelling patterns); what JSON Schema cannot express (each key exactly once, the
- * rules that tie rows together) is checked afterwards by `checkInvariants`.
+ * The JSON Schema of `data/a13.yaml`. The schema checks the shape of every entry (types, enums, spelling
+ * patterns); what JSON Schema cannot express (each key exactly once, the rules that tie rows together) is
+ * checked afterwards by `checkInvariants`. Its validator is compiled when it is generated, not at start (see
+ * `validate-table-file.ts`): after changing this file or `vocabulary.ts`, run `pnpm --filter
+ * @wiremcp/server-grammar generate`.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { PERSONS, TENSES, VERBS } from './vocabulary.js';
 
 /**
@@ -88,16 +89,4 @@ export interface RawTableFile {
   source: string;
   verbs: RawVerbEntry[];
   rows: RawRow[];
-}
-
-let compiled: ValidateFunction<RawTableFile> | undefined;
-
-/**
- * Validates parsed YAML against {@link A13_FILE_SCHEMA}. Returns `[]` when valid, otherwise every ajv error
- * (`allErrors`, `verbose`: each error carries the offending `data`). The validator is compiled on the first
- * call and reused, so loading the table twice does not compile twice.
- */
-export function validateTableFile(data: unknown): ErrorObject[] {
-  compiled ??= new Ajv({ allErrors: true, verbose: true, strict: true }).compile<RawTableFile>(A13_FILE_SCHEMA);
-  return compiled(data) ? [] : [...(compiled.errors ?? [])];
 }
