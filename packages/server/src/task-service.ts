@@ -98,6 +98,12 @@ export class TaskService {
         ? undefined
         : await beforeTask(params.arguments as Record<string, unknown>, new RequestHandlerContext(rpc, scope, round));
     const record = await this.manager.create({ era: scope.era, owner: this.#owner(session), method: 'tools/call', requestedTtlMs });
+    if (rpc.signal.aborted) {
+      // The request was cancelled (2026-07-28: its stream closed) before the task's handle could reach the client:
+      // no one can follow the task, so it ends cancelled without running.
+      await this.manager.cancel(record);
+      throw rpc.signal.reason;
+    }
     let lastStatus = record.status;
     const onChange =
       scope.era === 'legacy'
