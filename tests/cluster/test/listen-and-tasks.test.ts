@@ -6,12 +6,14 @@
 // - a request the server runs as a task (the tasks extension) outlives the connections around it: the listen
 //   stream following it on the process running it is cut, and the client, back through nginx on other processes,
 //   gets the result from the shared task store (`notifications/tasks` once, `tasks/get` inlining it everywhere).
+// - a 2025-11-25 task of a legacy session created on one process is the session's own on the others:
+//   `tasks/get` and `tasks/result` answer there.
 // The processes run the everything server plus two probe tools (`fixtures/probe-server.mjs`).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startCluster, type Cluster } from '../../../scripts/cluster/cluster.js';
-import { messages, send, type RawEvent, type RawResponse } from './raw-http.test-util.js';
+import { messages, openSession, send, sessionHeaders, type RawEvent, type RawResponse } from './raw-http.test-util.js';
 
 const V = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -195,4 +197,24 @@ describe('2026-07-28 requests whose connection drops', () => {
       });
     }
   }, 60_000);
+});
+
+describe('2025-11-25 tasks of a legacy session on three processes', () => {
+  test('a task created on one process is found on the others: tasks/get, then tasks/result with the outcome', async () => {
+    const { sessionId } = await openSession(url, '2025-11-25');
+    const h = sessionHeaders(sessionId, '2025-11-25');
+    const legacy = async (id: number, method: string, params: Record<string, unknown>) => {
+      const response = await send(url, 'POST', { jsonrpc: '2.0', id, method, params }, h);
+      opened.push(response);
+      return { upstream: response.upstream, message: await answer(response) };
+    };
+    const created = await legacy(1, 'tools/call', { name: 'slow_compute', arguments: { seconds: 0.5 }, task: { ttl: 60_000 } });
+    const taskId = (created.message.result as { task: { taskId: string } }).task.taskId;
+    const got = await legacy(2, 'tasks/get', { taskId });
+    expect(got.upstream).not.toBe(created.upstream);
+    expect(got.message.result).toMatchObject({ taskId, status: expect.stringMatching(/working|completed/) });
+    const result = await legacy(3, 'tasks/result', { taskId });
+    expect(result.upstream).not.toBe(got.upstream);
+    expect(result.message.result).toMatchObject({ content: [{ type: 'text', text: 'Computed for 0.5s' }] });
+  }, 30_000);
 });
