@@ -14,10 +14,10 @@ export interface RedisSessionBusOptions {
 
 function isBusMessage(value: unknown): value is BusMessage {
   const m = value as Partial<Record<string, unknown>> | null;
+  if (typeof m !== 'object' || m === null || typeof m.origin !== 'string') return false;
+  // A server-wide event: its shape is the server's to check.
+  if (m.kind === 'event') return typeof m.event === 'object' && m.event !== null;
   return (
-    typeof m === 'object' &&
-    m !== null &&
-    typeof m.origin === 'string' &&
     typeof m.sessionId === 'string' &&
     (((m.kind === 'deliver' || m.kind === 'standalone') && typeof m.json === 'string') || m.kind === 'state' || m.kind === 'ended')
   );

@@ -47,6 +47,7 @@ export {
   type RegisteredResourceTemplate,
 } from './resource-registry.js';
 export type { SubscriptionHooks } from './subscription-hooks.js';
+export type { ServerEvent, ServerEventRelay } from './server-events.js';
 export type { PromptHandler, PromptOptions, RegisteredPrompt } from './prompt-registry.js';
 export type { CapabilityOptions } from './capabilities.js';
 export { UriTemplate, UriTemplateError, isUriTemplate, type TemplateValues } from './uri-template.js';

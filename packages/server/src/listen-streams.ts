@@ -48,6 +48,7 @@ type ListenResult = EraNeutralResult<'subscriptions/listen'>;
 /** One open stream. */
 export class ListenStream implements Subscriber {
   readonly id: RequestId;
+  readonly hearsOtherProcesses = true;
   readonly #rpc: ServerRequestContext;
   readonly #lists: ReadonlySet<ListKind>;
   readonly #resources: ReadonlySet<string>;

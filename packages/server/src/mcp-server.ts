@@ -18,6 +18,7 @@ import { Connection, type ConnectionEvents, type ServerConnection } from './serv
 import { ServerCore } from './server-core.js';
 import type { CustomRequestHandler, ServerOptions } from './server-options.js';
 import type { ServerPeer } from './server-peer.js';
+import type { ServerEvent, ServerEventRelay } from './server-events.js';
 import type { RegisteredTool } from './tool-registry.js';
 import type { PromptArgs, PromptConfig } from './typed-prompt.js';
 import type { TemplateConfig, TemplateReaderVariables, TemplateSchemaOption } from './typed-template.js';
@@ -230,6 +231,17 @@ export class McpServer {
   /** Tells subscribers (legacy `resources/subscribe`, 2026-07-28 listen streams) that `uri` changed. */
   notifyResourceUpdated(uri: string): void {
     this.#core.subscribers.resourceUpdated(uri);
+  }
+
+  /**
+   * Relays server-wide events between the processes of a deployment (what an HTTP handler with a `bus` does):
+   * `publish` receives every list change and resource update raised in this process (it must not throw: hand the
+   * event over and report failures elsewhere); the returned relay's `deliver` takes the events other processes
+   * published and passes them to this process's 2026-07-28 listen streams, each filtering and stamping as it
+   * asked. Repeats (an event heard back, or published through two relays) are dropped by the event's id.
+   */
+  relayEvents(publish: (event: ServerEvent) => void): ServerEventRelay {
+    return this.#core.subscribers.relay(publish);
   }
 
   /** Sends a log message to every legacy session that wants its level (not tied to a request). */

@@ -10,6 +10,7 @@
  *   tool that requires a task is `-32021` too.
  */
 import { ErrorCode, hasCapability, invalidParams, MetaKey, methodNotFound, RpcError, type JsonObject } from '@wiremcp/protocol';
+import type { MessageInfo } from '@wiremcp/jsonrpc';
 import { RequestHandlerContext, type RequestScope } from './handler-context.js';
 import type { InputRound } from './input-round.js';
 import { TaskCursorError, type TaskRecord } from './task-store.js';
@@ -40,7 +41,7 @@ const TASKS_REVISION = '2025-11-25';
 export class TaskService {
   readonly manager: TaskManager;
   readonly #tools: ToolRegistry;
-  /** A key per legacy session, naming the owner of the tasks it creates. */
+  /** A key per legacy session without a transport session id, naming the owner of the tasks it creates. */
   readonly #owners = new WeakMap<object, string>();
 
   constructor(options: TaskOptions, tools: ToolRegistry, report: (error: unknown) => void) {
@@ -97,7 +98,14 @@ export class TaskService {
       beforeTask === undefined
         ? undefined
         : await beforeTask(params.arguments as Record<string, unknown>, new RequestHandlerContext(rpc, scope, round));
-    const record = await this.manager.create({ era: scope.era, owner: this.#owner(session), method: 'tools/call', requestedTtlMs });
+    const owner = this.#owner(session, rpc.info);
+    const record = await this.manager.create({ era: scope.era, owner, method: 'tools/call', requestedTtlMs });
+    if (rpc.signal.aborted) {
+      // The request was cancelled (2026-07-28: its stream closed) before the task's handle could reach the client:
+      // no one can follow the task, so it ends cancelled without running.
+      await this.manager.cancel(record);
+      throw rpc.signal.reason;
+    }
     let lastStatus = record.status;
     const onChange =
       scope.era === 'legacy'
@@ -124,7 +132,7 @@ export class TaskService {
     params: WireParams,
     scope: RequestScope,
     session: object | undefined,
-    signal: AbortSignal,
+    rpc: Pick<ServerRequestContext, 'info' | 'signal'>,
   ): Promise<JsonObject> {
     if (scope.era === 'modern') {
       if (!MODERN_TASK_METHODS.has(method)) throw methodNotFound(method);
@@ -132,7 +140,7 @@ export class TaskService {
       return this.#serveModern(method, params);
     }
     if (!LEGACY_TASK_METHODS.has(method) || scope.protocolVersion < TASKS_REVISION) throw methodNotFound(method);
-    return this.#serveLegacy(method, params, this.#owner(session), signal);
+    return this.#serveLegacy(method, params, this.#owner(session, rpc.info), rpc.signal);
   }
 
   async #serveModern(method: string, params: WireParams): Promise<JsonObject> {
@@ -185,8 +193,12 @@ export class TaskService {
     return { ...result, _meta: { ...(result._meta as JsonObject | undefined), ...related } };
   }
 
-  #owner(session: object | undefined): string | undefined {
+  #owner(session: object | undefined, info: MessageInfo | undefined): string | undefined {
     if (session === undefined) return undefined;
+    // A transport with session ids (Streamable HTTP) names the session alike on every process serving it, and after
+    // its copy in memory was dropped and restored: the session's tasks stay its own across both.
+    const sessionId = info?.sessionId;
+    if (typeof sessionId === 'string' && sessionId.length > 0) return `session:${sessionId}`;
     let owner = this.#owners.get(session);
     if (owner === undefined) this.#owners.set(session, (owner = crypto.randomUUID()));
     return owner;

@@ -117,8 +117,11 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     }
     return writesRawBody(request) ? response : withBody(response);
   };
+  // Server-wide events cross processes on the bus too, for the 2026-07-28 listen streams held elsewhere.
+  const relay = bus === undefined ? undefined : server.relayEvents?.((event) => publish({ kind: 'event', origin: instance, event }));
   const unsubscribe = bus?.subscribe((message) => {
     if (message.origin === instance) return;
+    if (message.kind === 'event') return relay?.deliver(message.event);
     const held = registry.held(message.sessionId);
     if (!(held instanceof HttpSession)) return;
     if (message.kind === 'ended' || (message.kind === 'state' && !held.busy)) void held.forget();
@@ -126,6 +129,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   });
   const close = async (graceMs = 1000): Promise<void> => {
     unsubscribe?.();
+    relay?.stop();
     await registry.closeAll(graceMs);
     pool.closeAll();
     core.deadlines.clear();

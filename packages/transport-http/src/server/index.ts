@@ -6,6 +6,7 @@ export type {
   HttpServedConnection,
   HttpDispatchExchange,
   HttpToolDefinition,
+  HttpEventRelay,
   LegacySessionSnapshot,
   HttpAuthenticator,
   HttpAuthContext,

@@ -56,6 +56,18 @@ export interface HttpServable {
    * Optional: without it those headers are not checked.
    */
   tool?(name: string): HttpToolDefinition | undefined;
+  /**
+   * Relays server-wide events between processes (`McpServer.relayEvents`): the handler, given a `bus`, publishes
+   * what `publish` receives and delivers the other processes' events. Optional: without it listen streams hear
+   * only the events of their own process.
+   */
+  relayEvents?(publish: (event: object) => void): HttpEventRelay;
+}
+
+/** The relay {@link HttpServable.relayEvents} returns (`ServerEventRelay` of `@wiremcp/server`). */
+export interface HttpEventRelay {
+  deliver(event: unknown): void;
+  stop(): void;
 }
 
 /** What the handler tells the authenticator about a request (`AuthenticateContext` of `@wiremcp/auth/server`). */

@@ -4,7 +4,9 @@
  * held by another process: a client's answer to a server→client request (sampling, elicitation, roots) or its
  * `notifications/cancelled`, which must reach the process running that request; and a server message bound for
  * the session's standalone GET stream, which must reach the process holding that stream; and word that a session
- * ended or that its recorded state changed, so copies held elsewhere are dropped and restored afresh.
+ * ended or that its recorded state changed, so copies held elsewhere are dropped and restored afresh. Besides
+ * sessions, it carries the server-wide events (list changes, resource updates) raised on one process to the
+ * 2026-07-28 listen streams held by the others.
  */
 
 /** One message on the bus. Plain data: it serialises as JSON. */
@@ -14,7 +16,9 @@ export type BusMessage =
   /** A server message for the standalone GET stream of the session, wherever it is open. */
   | { readonly kind: 'standalone'; readonly origin: string; readonly sessionId: string; readonly json: string }
   /** The session's recorded state changed (`state`) or the session ended (`ended`): copies elsewhere are dropped. */
-  | { readonly kind: 'state' | 'ended'; readonly origin: string; readonly sessionId: string };
+  | { readonly kind: 'state' | 'ended'; readonly origin: string; readonly sessionId: string }
+  /** A server-wide event raised on the `origin` process (the server's `ServerEvent`), for every other process. */
+  | { readonly kind: 'event'; readonly origin: string; readonly event: unknown };
 
 /**
  * A publish/subscribe channel between the processes of one deployment (e.g. Redis pub/sub). Contract:
