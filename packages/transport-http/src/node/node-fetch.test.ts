@@ -54,6 +54,16 @@ describe('nodeFetch', () => {
     await expect(response.text()).rejects.toThrow(/already been read/);
   });
 
+  test('each request goes to its own URL (path and query), whether given as a string or a URL, mutated or not', async () => {
+    const url = await plain((req, res) => res.end(req.url));
+    const fetch = fetcher();
+    const get = async (input: string | URL): Promise<string> => (await fetch(input, { method: 'GET' })).text();
+    const target = new URL('/a?x=1', url);
+    expect([await get(url), await get(url.href), await get(target), await get(target)]).toEqual(['/mcp', '/mcp', '/a?x=1', '/a?x=1']);
+    target.search = '?x=2';
+    expect([await get(target), await get(`${url.origin}/b?y=2`)]).toEqual(['/a?x=2', '/b?y=2']);
+  });
+
   test('an SSE body is readable as a stream while it is produced', async () => {
     let finish: (() => void) | undefined;
     const url = await plain((_req, res) => {

@@ -9,10 +9,11 @@
  * not followed (the response is returned as it is, like `redirect: 'manual'`); anything else in `RequestInit` is
  * ignored. Failures reject with a `TypeError('fetch failed')` whose `cause` is the network error, as undici does.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import type { FetchLike } from '../client/options.js';
+import { NodeHeaders } from './node-headers.js';
 
 /** Options of {@link nodeFetch}. */
 export interface NodeFetchOptions {
@@ -61,10 +62,7 @@ class NodeResponseView {
     this.statusText = res.statusMessage ?? '';
     this.ok = this.status >= 200 && this.status < 300;
     this.url = url;
-    const headers = new Headers();
-    const raw = res.rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-    this.headers = headers;
+    this.headers = new NodeHeaders(res.headers) as unknown as Headers;
     this.#nullBody = head || NULL_BODY.has(this.status);
     if (this.#nullBody) res.resume();
   }
@@ -133,8 +131,29 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? Infinity, maxFreeSockets: options.maxFreeSockets ?? 256 };
   const http = new HttpAgent(agentOptions);
   const https = new HttpsAgent(agentOptions);
-  const fetch = (input: string | URL, init: RequestInit): Promise<Response> => {
+  // The request options of the last URL (a client transport posts to one URL): Node would convert the URL anew for
+  // every request.
+  let lastInput: string | URL | undefined;
+  let lastHref = '';
+  let lastTarget: { url: URL; options: RequestOptions } | undefined;
+  const target = (input: string | URL): { url: URL; options: RequestOptions } => {
+    if (lastTarget !== undefined && input === lastInput && (typeof input === 'string' || input.href === lastHref)) return lastTarget;
     const url = typeof input === 'string' ? new URL(input) : input;
+    const options: RequestOptions = {
+      protocol: url.protocol,
+      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+      path: `${url.pathname}${url.search}`,
+    };
+    if (url.port !== '') options.port = Number(url.port);
+    if (url.username !== '' || url.password !== '')
+      options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    lastInput = input;
+    lastHref = url.href;
+    lastTarget = { url, options };
+    return lastTarget;
+  };
+  const fetch = (input: string | URL, init: RequestInit): Promise<Response> => {
+    const { url, options: base } = target(input);
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       return Promise.reject(new TypeError(`nodeFetch: unsupported URL scheme ${url.protocol}`));
     const body = init.body;
@@ -147,24 +166,29 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
     return new Promise((resolve, reject) => {
       const secure = url.protocol === 'https:';
       const headers = headerRecord(init.headers);
-      const req = (secure ? httpsRequest : httpRequest)(url, { method, headers, agent: secure ? https : http });
+      const req = (secure ? httpsRequest : httpRequest)({ ...base, method, headers, agent: secure ? https : http });
+      // One abort listener for the whole exchange (listeners on an AbortSignal cost more than the rest of a small
+      // call): before the headers it fails the fetch, after them it ends the body (the reader sees the stream fail),
+      // as fetch does.
+      let response: IncomingMessage | undefined;
       const onAbort = (): void => {
+        const reason = signal!.reason instanceof Error ? signal!.reason : new Error('aborted');
+        if (response !== undefined) {
+          response.destroy(reason);
+          return;
+        }
         reject(signal!.reason);
-        req.destroy(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
+        req.destroy(reason);
       };
+      const stopListening = (): void => signal?.removeEventListener('abort', onAbort);
       signal?.addEventListener('abort', onAbort, { once: true });
       req.once('response', (res) => {
-        // An abort after the headers ends the body (the reader sees the stream fail), as fetch does.
-        signal?.removeEventListener('abort', onAbort);
-        if (signal !== undefined) {
-          const onLateAbort = (): void => void res.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-          signal.addEventListener('abort', onLateAbort, { once: true });
-          res.once('close', () => signal.removeEventListener('abort', onLateAbort));
-        }
+        response = res;
+        if (signal !== undefined) res.once('close', stopListening);
         resolve(new NodeResponseView(res, url.href, method === 'HEAD') as unknown as Response);
       });
       req.once('error', (error) => {
-        signal?.removeEventListener('abort', onAbort);
+        stopListening();
         reject(signal?.aborted ? signal.reason : failed(error));
       });
       req.end(body ?? undefined);

@@ -5,9 +5,10 @@
  * else a `Request` has (`clone()`, `formData()`, `cache`…) is served by a real `Request` built on first use, so
  * code that receives it (an authenticator, a tool reading `ctx.transportInfo`) sees a complete `Request`.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { Readable } from 'node:stream';
+import { NodeHeaders } from './node-headers.js';
 import { BODY_READER, ON_CLIENT_GONE, type BodyReader } from '../server/read-body.js';
 import { WRITES_RAW_BODY } from '../server/responses.js';
 
@@ -15,64 +16,6 @@ import { WRITES_RAW_BODY } from '../server/responses.js';
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
 /** A Node response of either API. */
 export type NodeResponse = ServerResponse | Http2ServerResponse;
-
-/** `Headers` over a Node request's header object (names are lower-cased there already). */
-class NodeHeaders {
-  readonly #raw: IncomingHttpHeaders;
-
-  constructor(raw: IncomingHttpHeaders) {
-    this.#raw = raw;
-  }
-
-  get(name: string): string | null {
-    const value = this.#raw[name.toLowerCase()];
-    if (value === undefined) return null;
-    return typeof value === 'string' ? value : value.join(', ');
-  }
-
-  has(name: string): boolean {
-    return this.#raw[name.toLowerCase()] !== undefined;
-  }
-
-  getSetCookie(): string[] {
-    const value = this.#raw['set-cookie'];
-    return value === undefined ? [] : [...value];
-  }
-
-  forEach(callback: (value: string, name: string, headers: Headers) => void, thisArg?: unknown): void {
-    for (const [name, value] of this.entries()) callback.call(thisArg, value, name, this as unknown as Headers);
-  }
-
-  *entries(): IterableIterator<[string, string]> {
-    for (const name of Object.keys(this.#raw).sort()) {
-      if (name.startsWith(':')) continue;
-      const value = this.get(name);
-      if (value !== null) yield [name, value];
-    }
-  }
-
-  *keys(): IterableIterator<string> {
-    for (const [name] of this.entries()) yield name;
-  }
-
-  *values(): IterableIterator<string> {
-    for (const [, value] of this.entries()) yield value;
-  }
-
-  [Symbol.iterator](): IterableIterator<[string, string]> {
-    return this.entries();
-  }
-
-  append(): never {
-    throw new TypeError('The headers of a received request are immutable');
-  }
-  set(): never {
-    throw new TypeError('The headers of a received request are immutable');
-  }
-  delete(): never {
-    throw new TypeError('The headers of a received request are immutable');
-  }
-}
 
 const BODYLESS = new Set(['GET', 'HEAD']);
 

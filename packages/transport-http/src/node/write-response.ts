@@ -5,6 +5,7 @@
  * ends, which for a 2026-07-28 request is its cancellation).
  */
 import type { OutgoingHttpHeaders } from 'node:http';
+import { PlainResponse, RAW_BODY } from '../server/plain-response.js';
 import { rawBodyOf } from '../server/responses.js';
 import type { NodeResponse } from './node-request.js';
 
@@ -23,9 +24,41 @@ function nodeHeaders(response: Response, http2: boolean): OutgoingHttpHeaders {
   return headers;
 }
 
-/** Writes `response` to `res`; resolves once it is fully written or the client went away. Never rejects. */
-export async function writeResponse(response: Response, res: NodeResponse): Promise<void> {
+/** The head of a {@link PlainResponse}, from its header record (no `Headers` iteration). */
+function plainHeaders(response: PlainResponse, http2: boolean): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = { ...response.plainHeaders.record };
+  if (http2) for (const name of CONNECTION_SPECIFIC) delete headers[name];
+  const cookies = response.plainHeaders.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  return headers;
+}
+
+/**
+ * Writes `response` to `res`; resolves once it is fully written or the client went away. Never rejects. The
+ * handler's own responses ({@link PlainResponse}) are written in one `writeHead` and one `end`.
+ */
+export function writeResponse(response: Response, res: NodeResponse): Promise<void> {
   const http2 = 'stream' in res;
+  if ((response as unknown) instanceof PlainResponse) {
+    const plain = response as unknown as PlainResponse;
+    const headers = plainHeaders(plain, http2);
+    const text = plain[RAW_BODY];
+    if (text === undefined) {
+      res.writeHead(plain.status, headers);
+      res.end();
+    } else {
+      headers['content-length'] = Buffer.byteLength(text);
+      res.writeHead(plain.status, headers);
+      res.end(text);
+    }
+    return RESOLVED;
+  }
+  return writeWebResponse(response, res, http2);
+}
+
+const RESOLVED = Promise.resolve();
+
+async function writeWebResponse(response: Response, res: NodeResponse, http2: boolean): Promise<void> {
   const raw = rawBodyOf(response);
   if (raw !== undefined) {
     const headers = nodeHeaders(response, http2);

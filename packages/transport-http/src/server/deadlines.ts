@@ -1,7 +1,8 @@
 /**
  * Many deadlines, one timer: what bounds slow request bodies without a timer per request. Entries are kept in
  * insertion order; since every entry of one {@link Deadlines} has the same duration, that is also deadline order, so
- * a tick expires a prefix of the map and stops at the first live entry. The timer runs only while entries exist and
+ * a tick expires a prefix of the map and stops at the first live entry. The timer stops at the first tick that finds
+ * no entry (not when the last one is cleared: one request at a time would start and stop it for every request), and
  * never keeps the process alive.
  */
 
@@ -47,7 +48,7 @@ export class Deadlines {
   }
 
   #remove(key: object): void {
-    if (this.#entries.delete(key) && this.#entries.size === 0) this.#stop();
+    this.#entries.delete(key);
   }
 
   #stop(): void {

@@ -7,8 +7,24 @@
 const SENTINEL_PREFIX = '=?base64?';
 const SENTINEL_SUFFIX = '?=';
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-/** What a plain header value may hold (RFC 9110 field-vchar, space, tab). */
-const PLAIN = /^[\x20-\x7e\t]*$/;
+
+/** True when every character is one a plain header value may hold (RFC 9110 field-vchar, space, tab). */
+function isPlain(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if ((code < 0x20 || code > 0x7e) && code !== 0x09) return false;
+  }
+  return true;
+}
+
+/** `raw` without surrounding spaces and tabs (the value itself when it has none: no new string, no pattern). */
+function trimmed(raw: string): string {
+  let start = 0;
+  let end = raw.length;
+  while (start < end && (raw.charCodeAt(start) === 0x20 || raw.charCodeAt(start) === 0x09)) start++;
+  while (end > start && (raw.charCodeAt(end - 1) === 0x20 || raw.charCodeAt(end - 1) === 0x09)) end--;
+  return start === 0 && end === raw.length ? raw : raw.slice(start, end);
+}
 
 let utf8: TextDecoder | undefined;
 
@@ -18,7 +34,7 @@ let utf8: TextDecoder | undefined;
  * Surrounding spaces and tabs are not part of a value (HTTP strips them; the sentinel form carries them).
  */
 export function decodeHeaderValue(raw: string): string | undefined {
-  const value = raw.replace(/^[ \t]+|[ \t]+$/g, '');
+  const value = trimmed(raw);
   if (
     value.startsWith(SENTINEL_PREFIX) &&
     value.endsWith(SENTINEL_SUFFIX) &&
@@ -36,5 +52,5 @@ export function decodeHeaderValue(raw: string): string | undefined {
       return undefined;
     }
   }
-  return PLAIN.test(value) ? value : undefined;
+  return isPlain(value) ? value : undefined;
 }

@@ -144,6 +144,9 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
 function validConnection(connection: unknown): HttpConnectionInfo | undefined {
   if (typeof connection !== 'object' || connection === null) return undefined;
   const { localAddress, localPort } = connection as { localAddress?: unknown; localPort?: unknown };
+  if ((localAddress === undefined || typeof localAddress === 'string') && (localPort === undefined || typeof localPort === 'number')) {
+    return connection as HttpConnectionInfo;
+  }
   return {
     localAddress: typeof localAddress === 'string' ? localAddress : undefined,
     localPort: typeof localPort === 'number' ? localPort : undefined,

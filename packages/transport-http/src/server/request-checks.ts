@@ -16,16 +16,36 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 /** True for an IPv4 or IPv6 loopback address (including IPv4-mapped IPv6). */
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false;
-  if (address === '::1' || address === '0:0:0:0:0:0:0:1') return true;
+  if (address === '127.0.0.1' || address === '::1' || address === '0:0:0:0:0:0:0:1') return true;
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
-/** Splits a `Host` value into a lower-cased host name (brackets kept for IPv6) and a port (`''` when absent). */
+function allDigits(text: string, from: number): boolean {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
+/**
+ * Splits a `Host` value into a lower-cased host name (brackets kept for IPv6) and a port (`''` when absent): the
+ * name is `[…]` or everything before the first `:`, and anything but digits after that `:` makes the whole value
+ * the name. (Scanned by hand rather than with a pattern: this runs for every request.)
+ */
 function splitHost(value: string): { name: string; port: string } {
   const host = value.trim().toLowerCase();
-  const match = /^(\[[^\]]*\]|[^:]*)(?::(\d*))?$/.exec(host);
-  return match ? { name: match[1]!, port: match[2] ?? '' } : { name: host, port: '' };
+  if (host.charCodeAt(0) === 91 /* [ */) {
+    const close = host.indexOf(']');
+    if (close === host.length - 1) return { name: host, port: '' };
+    if (close !== -1 && host.charCodeAt(close + 1) === 58 /* : */ && allDigits(host, close + 2)) {
+      return { name: host.slice(0, close + 1), port: host.slice(close + 2) };
+    }
+  }
+  const colon = host.indexOf(':');
+  if (colon === -1) return { name: host, port: '' };
+  return allDigits(host, colon + 1) ? { name: host.slice(0, colon), port: host.slice(colon + 1) } : { name: host, port: '' };
 }
 
 /** The request's `Host` (from the header, else from its URL). */

@@ -1,12 +1,12 @@
 /**
  * The responses the handler builds: JSON bodies, JSON-RPC errors with the HTTP status each one takes, empty
- * statuses. A JSON response carries its body text under a symbol, so the node adapter can write it without a body
- * stream (a `Response` body stream costs more than the rest of a small call).
+ * statuses. They are {@link PlainResponse}s: the node adapter writes them from their fields (no web `Response`,
+ * `Headers` or body stream), and the handler makes real responses of them for any other caller ({@link withBody}).
  */
 import { ErrorCode, type RequestId } from '@wiremcp/protocol';
+import { PlainHeaders, PlainResponse, RAW_BODY } from './plain-response.js';
 
-/** Where a response built here keeps its body text (shared with the node adapter, across module copies). */
-export const RAW_BODY: unique symbol = Symbol.for('@wiremcp/transport-http.raw-body') as never;
+export { RAW_BODY };
 
 /** Marks the 404 for a path the handler does not serve, so a middleware adapter can pass the request on instead. */
 export const NOT_HANDLED: unique symbol = Symbol.for('@wiremcp/transport-http.not-handled') as never;
@@ -28,17 +28,14 @@ export const JSON_CONTENT_TYPE = 'application/json';
 export const WRITES_RAW_BODY: unique symbol = Symbol.for('@wiremcp/transport-http.writes-raw-body') as never;
 
 /**
- * A `Response` with a JSON body (already serialised). It is built bodiless, with the text under {@link RAW_BODY}:
- * a web body stream costs more than the rest of a small call (about 10 µs on Node 20). The handler gives it a real
- * body ({@link withBody}) before returning it, unless the request comes from an adapter that writes the text itself.
+ * A response with a JSON body (already serialised): a {@link PlainResponse} carrying the text under
+ * {@link RAW_BODY}. The handler gives it a real body ({@link withBody}) before returning it, unless the request comes
+ * from an adapter that writes the text itself.
  */
 export function jsonResponse(status: number, json: string, headers?: Record<string, string>): Response {
-  const response = new Response(null, {
-    status,
-    headers: headers === undefined ? { 'content-type': JSON_CONTENT_TYPE } : { 'content-type': JSON_CONTENT_TYPE, ...headers },
-  }) as RawBodyResponse;
-  response[RAW_BODY] = json;
-  return response;
+  const list = new PlainHeaders(headers);
+  list.record['content-type'] ??= JSON_CONTENT_TYPE;
+  return new PlainResponse(status, json, list) as unknown as Response;
 }
 
 /** True when `request` comes from an adapter that writes {@link RAW_BODY} texts itself (see {@link WRITES_RAW_BODY}). */
@@ -46,16 +43,15 @@ export function writesRawBody(request: Request): boolean {
   return (request as Request & { [WRITES_RAW_BODY]?: boolean })[WRITES_RAW_BODY] === true;
 }
 
-/** `response` with its {@link RAW_BODY} text as a real body (for any caller of the handler but the node adapter). */
+/**
+ * `response` as a real web `Response` (for any caller of the handler but the node adapter): a
+ * {@link PlainResponse} becomes one with the same status, headers and body; any other response is returned as is.
+ */
 export function withBody(response: Response): Response {
-  const raw = (response as RawBodyResponse)[RAW_BODY];
-  if (raw === undefined || response.body !== null) return response;
-  const real = new Response(raw, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  }) as RawBodyResponse;
-  real[RAW_BODY] = raw;
+  if (!((response as unknown) instanceof PlainResponse)) return response;
+  const plain = response as unknown as PlainResponse;
+  const real = new Response(plain[RAW_BODY] ?? null, { status: plain.status, headers: [...plain.plainHeaders] }) as RawBodyResponse;
+  if (plain[RAW_BODY] !== undefined) real[RAW_BODY] = plain[RAW_BODY];
   if ((response as RawBodyResponse)[NOT_HANDLED]) real[NOT_HANDLED] = true;
   return real;
 }
@@ -78,9 +74,9 @@ export function rpcErrorResponse(
   return jsonResponse(status, JSON.stringify({ jsonrpc: '2.0', id, error }), headers);
 }
 
-/** A response without a body. */
+/** A response without a body (a {@link PlainResponse}, as {@link jsonResponse}'s). */
 export function emptyResponse(status: number, headers?: Record<string, string>): Response {
-  return new Response(null, { status, headers });
+  return new PlainResponse(status, undefined, new PlainHeaders(headers)) as unknown as Response;
 }
 
 /**

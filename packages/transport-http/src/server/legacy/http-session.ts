@@ -164,8 +164,15 @@ export class HttpSession {
     if (Array.isArray(post.body) && !supportsBatching(this.protocolVersion)) {
       return rpcErrorResponse(400, null, -32600, 'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version');
     }
+    const requests = post.requests;
+    if (requests.length === 1) {
+      const id = requests[0]!.id;
+      return this.transport.hasRequest(id)
+        ? rpcErrorResponse(400, id, -32600, 'Invalid request: this id is already in use by a request in progress')
+        : undefined;
+    }
     const seen = new Set<RequestId>();
-    for (const { id } of post.requests) {
+    for (const { id } of requests) {
       if (seen.has(id) || this.transport.hasRequest(id)) {
         return rpcErrorResponse(400, id, -32600, 'Invalid request: this id is already in use by a request in progress');
       }

@@ -50,7 +50,10 @@ async function sessionOf(core: HandlerCore, call: Call, body: unknown): Promise<
   if (id === null) {
     return rpcErrorResponse(400, idOf(body), -32600, 'Bad request: the Mcp-Session-Id header is required (send initialize first)');
   }
-  const found = await findSession(core, call, id.trim());
+  const key = id.trim();
+  // A session held here (the common case) is taken at once, without the lookup that may go to the session store.
+  const held = core.registry.held(key);
+  const found = held !== undefined && held.principalKey === call.principalKey ? held : await findSession(core, call, key);
   if (found instanceof Response) return found;
   if (!(found instanceof HttpSession)) return rpcErrorResponse(404, null, -32600, 'Session not found on this endpoint');
   const version = call.request.headers.get('mcp-protocol-version');
