@@ -76,10 +76,14 @@ export interface HttpWorkload {
   heapSessions: number;
 }
 
-/** The default run (3 interleaved repetitions of 11 rows: about 4 minutes on the 2-core bench machine). */
+/**
+ * The default run (3 interleaved repetitions of 11 rows: about 6 minutes on the 2-core bench machine). Each tool is
+ * warmed with 2 s of 32-concurrent calls first, so that the measured phases see every server after V8 has
+ * optimised its hot path (server CPU per call keeps falling for seconds after start; see the README).
+ */
 export const HTTP_FULL: HttpWorkload = {
   warmUpCalls: 200,
-  warmUpConcMs: 300,
+  warmUpConcMs: 2000,
   seqCalls: 5000,
   seqMaxMs: 600,
   concurrency: 32,
