@@ -141,7 +141,7 @@ export class RequestRouter {
     if (custom) return custom(params, new RequestHandlerContext(rpc, scope, round)) as Outcome<JsonObject>;
     if (method.startsWith('tasks/')) {
       const tasks = host.tasks;
-      if (tasks !== undefined) return tasks.serve(method, params, scope, scope.era === 'legacy' ? origin.session : undefined, rpc.signal);
+      if (tasks !== undefined) return tasks.serve(method, params, scope, scope.era === 'legacy' ? origin.session : undefined, rpc);
     }
     const revision = scope.protocolVersion;
     if (route.gateRevision !== revision) {

@@ -10,6 +10,7 @@
  *   tool that requires a task is `-32021` too.
  */
 import { ErrorCode, hasCapability, invalidParams, MetaKey, methodNotFound, RpcError, type JsonObject } from '@wiremcp/protocol';
+import type { MessageInfo } from '@wiremcp/jsonrpc';
 import { RequestHandlerContext, type RequestScope } from './handler-context.js';
 import type { InputRound } from './input-round.js';
 import { TaskCursorError, type TaskRecord } from './task-store.js';
@@ -40,7 +41,7 @@ const TASKS_REVISION = '2025-11-25';
 export class TaskService {
   readonly manager: TaskManager;
   readonly #tools: ToolRegistry;
-  /** A key per legacy session, naming the owner of the tasks it creates. */
+  /** A key per legacy session the transport does not name, owning the tasks it creates. */
   readonly #owners = new WeakMap<object, string>();
 
   constructor(options: TaskOptions, tools: ToolRegistry, report: (error: unknown) => void) {
@@ -97,7 +98,8 @@ export class TaskService {
       beforeTask === undefined
         ? undefined
         : await beforeTask(params.arguments as Record<string, unknown>, new RequestHandlerContext(rpc, scope, round));
-    const record = await this.manager.create({ era: scope.era, owner: this.#owner(session), method: 'tools/call', requestedTtlMs });
+    const owner = this.#owner(session, rpc.info);
+    const record = await this.manager.create({ era: scope.era, owner, method: 'tools/call', requestedTtlMs });
     let lastStatus = record.status;
     const onChange =
       scope.era === 'legacy'
@@ -124,7 +126,7 @@ export class TaskService {
     params: WireParams,
     scope: RequestScope,
     session: object | undefined,
-    signal: AbortSignal,
+    rpc: ServerRequestContext,
   ): Promise<JsonObject> {
     if (scope.era === 'modern') {
       if (!MODERN_TASK_METHODS.has(method)) throw methodNotFound(method);
@@ -132,7 +134,7 @@ export class TaskService {
       return this.#serveModern(method, params);
     }
     if (!LEGACY_TASK_METHODS.has(method) || scope.protocolVersion < TASKS_REVISION) throw methodNotFound(method);
-    return this.#serveLegacy(method, params, this.#owner(session), signal);
+    return this.#serveLegacy(method, params, this.#owner(session, rpc.info), rpc.signal);
   }
 
   async #serveModern(method: string, params: WireParams): Promise<JsonObject> {
@@ -185,8 +187,19 @@ export class TaskService {
     return { ...result, _meta: { ...(result._meta as JsonObject | undefined), ...related } };
   }
 
-  #owner(session: object | undefined): string | undefined {
+  /**
+   * The owner of a legacy session's tasks. A session the transport names (`info.sessionId`: an HTTP session, which
+   * other processes behind a load balancer may serve too) owns them by that id, together with the principal it is
+   * bound to when requests are authenticated, so every process serving the session sees them and no other session
+   * or principal does; a session without an id (stdio) owns them by a key of its own.
+   */
+  #owner(session: object | undefined, info: MessageInfo | undefined): string | undefined {
     if (session === undefined) return undefined;
+    const id = info?.sessionId;
+    if (typeof id === 'string' && id.length > 0) {
+      const principal = info?.principalKey;
+      return typeof principal === 'string' ? `session:${id}:principal:${principal}` : `session:${id}`;
+    }
     let owner = this.#owners.get(session);
     if (owner === undefined) this.#owners.set(session, (owner = crypto.randomUUID()));
     return owner;
