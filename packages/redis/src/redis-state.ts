@@ -27,6 +27,8 @@ export interface RedisStateOptions {
   readonly sessionTtlMs?: number;
   /** Most tasks kept at once (default 1000), as `MemoryTaskStore`'s `maxTasks`. */
   readonly maxTasks?: number;
+  /** Lifetime of a running task's lease without renewal (default 10 000 ms), as `RedisTaskStore`'s `leaseMs`. */
+  readonly taskLeaseMs?: number;
   /** Time to wait for the first connection, in ms (default 5 000); then `connectRedisState` rejects. */
   readonly connectTimeoutMs?: number;
   /** Receives connection problems (one report per outage, one when it is over). Default: `console.error`. */
@@ -87,6 +89,15 @@ function connected(client: Redis, timeoutMs: number): Promise<void> {
   });
 }
 
+/**
+ * `WIREMCP_TASK_LEASE_MS`, when set: the task lease of a server started with `--redis` (e.g. a short one in tests
+ * that kill a process mid-task).
+ */
+function leaseFromEnvironment(): number | undefined {
+  const text = process.env.WIREMCP_TASK_LEASE_MS;
+  return text === undefined || text === '' ? undefined : Number(text);
+}
+
 /** Connects to Redis and builds the shared state; rejects when Redis cannot be reached in time. */
 export async function connectRedisState(options: RedisStateOptions = {}): Promise<RedisState> {
   const prefix = options.prefix ?? 'wiremcp:';
@@ -115,7 +126,11 @@ export async function connectRedisState(options: RedisStateOptions = {}): Promis
   const sessionStore = new RedisSessionStore(client, { prefix, ttlMs: options.sessionTtlMs });
   const bus = new RedisSessionBus(client, subscriber, { prefix });
   await bus.start();
-  const taskStore = new RedisTaskStore(client, subscriber, { prefix, maxTasks: options.maxTasks });
+  const taskStore = new RedisTaskStore(client, subscriber, {
+    prefix,
+    maxTasks: options.maxTasks,
+    leaseMs: options.taskLeaseMs ?? leaseFromEnvironment(),
+  });
   await taskStore.start();
   return {
     eventStore,

@@ -5,6 +5,11 @@
  * `update` reads the record, computes the patch in this process, and writes it only if the record is still the
  * one it read (compare-and-set), retrying on a conflicting write. Each change is published on one channel per
  * deployment in the same script; `watch` listens there, so it reports changes made by any process.
+ *
+ * A running task holds a lease, a key expiring after `leaseMs` that the process running it renews: when that
+ * process dies the lease lapses, and the next process to read the task (`get`, `list`) or to watch it (checked
+ * every `leaseMs`) marks it `failed`, by a compare-and-set that also checks the lease is still gone, so a task
+ * is failed once and never while its process renews the lease.
  */
 import {
   TaskCursorError,
@@ -23,14 +28,22 @@ export interface RedisTaskStoreOptions {
   readonly prefix?: string;
   /** Most tasks held at once (default 1000). When full, the oldest terminal task makes room; else `create` rejects. */
   readonly maxTasks?: number;
+  /**
+   * Lifetime of a running task's lease without renewal, in ms (default 10 000): how long a task whose process died
+   * stays `working` at most before it is failed. The running process renews it every third of that.
+   */
+  readonly leaseMs?: number;
 }
 
 const DEFAULT_MAX_TASKS = 1000;
+const DEFAULT_LEASE_MS = 10_000;
+/** What a task whose process died says, as its status message and error. */
+const LAPSED = 'The server process running this task stopped before it finished (its lease lapsed)';
 /** Attempts of an `update` whose record keeps changing under it before it gives up. */
 const MAX_UPDATE_ATTEMPTS = 32;
 
-// KEYS: all-index, owners hash, owner index, task key, sequence. ARGV: task id, record JSON, ttl ms (0 = none),
-// max tasks, key prefix of tasks. Drops index entries of expired tasks, makes room by evicting the oldest terminal
+// KEYS: all-index, owners hash, owner index, task key, sequence, lease key. ARGV: task id, record JSON, ttl ms
+// (0 = none), max tasks, key prefix of tasks, lease ms. Drops index entries of expired tasks, makes room by evicting the oldest terminal
 // task, then writes. Returns 1, 0 when full, -1 for a duplicate id.
 const CREATE = `
 if redis.call('EXISTS', KEYS[4]) == 1 then return -1 end
@@ -59,6 +72,7 @@ if live >= tonumber(ARGV[4]) then
   drop(evict)
 end
 if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[4], ARGV[2], 'PX', ARGV[3]) else redis.call('SET', KEYS[4], ARGV[2]) end
+redis.call('SET', KEYS[6], '1', 'PX', ARGV[6])
 local seq = redis.call('INCR', KEYS[5])
 redis.call('ZADD', KEYS[1], seq, ARGV[1])
 redis.call('ZADD', KEYS[3], seq, ARGV[1])
@@ -67,6 +81,15 @@ return 1`;
 
 // KEYS: task key. ARGV: the JSON read, the JSON to write, channel. Writes (keeping the TTL) only if unchanged.
 const COMPARE_AND_SET = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+redis.call('PUBLISH', ARGV[3], ARGV[2])
+return 1`;
+
+// KEYS: task key, lease key. ARGV: the JSON read, the failed record's JSON, channel. Fails the task only if its
+// lease is still gone and the record unchanged.
+const FAIL_LAPSED = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 redis.call('PUBLISH', ARGV[3], ARGV[2])
@@ -89,6 +112,10 @@ export class RedisTaskStore implements TaskStore {
   readonly #channel: string;
   readonly #max: number;
   readonly #watchers = new Map<string, Set<(record: TaskRecord) => void>>();
+  /** See {@link TaskStore.leaseMs}. */
+  readonly leaseMs: number;
+  /** Checks the leases of watched tasks while any is watched. */
+  #sweeper: ReturnType<typeof setInterval> | undefined;
 
   /**
    * `redis` is any command connection; `subscriber` a connection in subscriber mode (it may be shared with the
@@ -102,6 +129,9 @@ export class RedisTaskStore implements TaskStore {
     this.#prefix = options.prefix ?? 'wiremcp:';
     this.#channel = `${this.#prefix}tasks`;
     this.#max = max;
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    if (!Number.isSafeInteger(leaseMs) || leaseMs < 3) throw new RangeError(`leaseMs must be an integer ≥ 3, not ${String(leaseMs)}`);
+    this.leaseMs = leaseMs;
     subscriber.on('message', (channel: string, text: string) => {
       if (channel !== this.#channel) return;
       const record = parse(text);
@@ -119,6 +149,10 @@ export class RedisTaskStore implements TaskStore {
     return `${this.#prefix}task:${taskId}`;
   }
 
+  #leaseKey(taskId: string): string {
+    return `${this.#prefix}task:${taskId}:lease`;
+  }
+
   #ownerIndex(owner: string | undefined): string {
     return owner === undefined ? `${this.#prefix}tasks:none` : `${this.#prefix}tasks:owner:${owner}`;
   }
@@ -127,24 +161,69 @@ export class RedisTaskStore implements TaskStore {
     const ttl = record.ttlMs === null ? 0 : Math.max(1, Date.parse(record.createdAt) + record.ttlMs - Date.now());
     const outcome = await this.#redis.eval(
       CREATE,
-      5,
+      6,
       `${this.#prefix}tasks:all`,
       `${this.#prefix}tasks:owners`,
       this.#ownerIndex(record.owner),
       this.#key(record.taskId),
       `${this.#prefix}tasks:seq`,
+      this.#leaseKey(record.taskId),
       record.taskId,
       JSON.stringify(record),
       ttl,
       this.#max,
       `${this.#prefix}task:`,
+      this.leaseMs,
     );
     if (outcome === -1) throw new RangeError('Duplicate task id');
     if (outcome === 0) throw new TaskStoreFullError(this.#max);
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    return parse(await this.#redis.get(this.#key(taskId)));
+    const [text, lease] = await this.#redis.mget(this.#key(taskId), this.#leaseKey(taskId));
+    return this.#checked(taskId, text ?? null, lease ?? null);
+  }
+
+  async renewLease(taskId: string): Promise<void> {
+    await this.#redis.set(this.#leaseKey(taskId), '1', 'PX', this.leaseMs);
+  }
+
+  async endLease(taskId: string): Promise<void> {
+    await this.#redis.del(this.#leaseKey(taskId));
+  }
+
+  /** The record read as `text`, failed first when it is running and its lease (read as `lease`) lapsed. */
+  async #checked(taskId: string, text: string | null, lease: string | null): Promise<TaskRecord | undefined> {
+    const record = parse(text);
+    if (record === undefined || lease !== null || TERMINAL_STATUSES.has(record.status)) return record;
+    const failed: TaskRecord = {
+      ...record,
+      status: 'failed',
+      statusMessage: LAPSED,
+      error: { code: -32603, message: LAPSED },
+      lastUpdatedAt: new Date().toISOString(),
+      inputRequests: {},
+      inputResponses: {},
+    };
+    const written = await this.#redis.eval(
+      FAIL_LAPSED,
+      2,
+      this.#key(taskId),
+      this.#leaseKey(taskId),
+      text!,
+      JSON.stringify(failed),
+      this.#channel,
+    );
+    // Lost the race (the task changed, or its lease came back): what is there now is the answer.
+    return written === 1 ? failed : parse(await this.#redis.get(this.#key(taskId)));
+  }
+
+  /** Fails the watched tasks whose lease lapsed (their watchers hear it through the channel). */
+  async #sweep(): Promise<void> {
+    const ids = [...this.#watchers.keys()];
+    if (ids.length === 0) return;
+    const texts = await this.#redis.mget(ids.flatMap((id) => [this.#key(id), this.#leaseKey(id)]));
+    for (let i = 0; i < ids.length; i += 1) await this.#checked(ids[i]!, texts[2 * i] ?? null, texts[2 * i + 1] ?? null);
   }
 
   async update(taskId: string, change: (current: TaskRecord) => TaskPatch | undefined): Promise<TaskRecord | undefined> {
@@ -176,9 +255,9 @@ export class RedisTaskStore implements TaskStore {
     for (let offset = 0; ; offset += chunk) {
       const ids = await this.#redis.zrangebyscore(index, from, '+inf', 'LIMIT', offset, chunk);
       if (ids.length === 0) return { tasks };
-      const texts = await this.#redis.mget(ids.map((id) => this.#key(id)));
+      const texts = await this.#redis.mget(ids.flatMap((id) => [this.#key(id), this.#leaseKey(id)]));
       for (let i = 0; i < ids.length; i += 1) {
-        const record = parse(texts[i] ?? null);
+        const record = await this.#checked(ids[i]!, texts[2 * i] ?? null, texts[2 * i + 1] ?? null);
         if (record === undefined) continue;
         if (tasks.length === limit) return { tasks, nextCursor: record.taskId };
         tasks.push(record);
@@ -191,9 +270,20 @@ export class RedisTaskStore implements TaskStore {
     let listeners = this.#watchers.get(taskId);
     if (!listeners) this.#watchers.set(taskId, (listeners = new Set()));
     listeners.add(listener);
+    if (this.#sweeper === undefined) {
+      this.#sweeper = setInterval(() => {
+        // An unreachable Redis fails the reads that need it; the sweep tries again on the next tick.
+        this.#sweep().catch(() => {});
+      }, this.leaseMs);
+      this.#sweeper.unref();
+    }
     return () => {
       listeners.delete(listener);
       if (listeners.size === 0 && this.#watchers.get(taskId) === listeners) this.#watchers.delete(taskId);
+      if (this.#watchers.size === 0 && this.#sweeper !== undefined) {
+        clearInterval(this.#sweeper);
+        this.#sweeper = undefined;
+      }
     };
   }
 }

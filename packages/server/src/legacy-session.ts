@@ -22,9 +22,9 @@ import {
   type ProtocolVersion,
   type Spec2025_11_25,
 } from '@wiremcp/protocol';
-import type { InternalErrorReporter } from '@wiremcp/jsonrpc';
+import { RequestContext, type InternalErrorReporter } from '@wiremcp/jsonrpc';
 import { implementationFor } from './capabilities.js';
-import type { HandlerContext, RequestScope } from './handler-context.js';
+import { RequestHandlerContext, type HandlerContext, type RequestScope } from './handler-context.js';
 import type { Outcome, ServerPeer, ServerRequestContext, WireParams } from './server-peer.js';
 import { endSubscription, refusal, startSubscription, type SubscriptionHooks } from './subscription-hooks.js';
 import type { ListKind, Subscriber, SubscriberRegistry } from './subscriber-registry.js';
@@ -150,9 +150,49 @@ export class LegacySessionState implements LegacySession, Subscriber {
     (this.#contexts ??= new Map()).set(uri, context);
   }
 
-  /** Marks `uri` subscribed (a restored session's subscriptions, which have no request context). */
+  /** Marks `uri` subscribed. */
   restoreSubscription(uri: string): void {
     (this.#subscriptions ??= new Set()).add(uri);
+  }
+
+  /**
+   * Starts the subscriptions recorded by another process (a restored session, once its connection is up): each
+   * counted from the start, so no update is missed, and `onSubscribe` runs for each as for a new one, so the author
+   * sets up here what it needs (a file watcher). Its context is a synthetic `resources/subscribe` on this
+   * connection (its `listRoots` asks this session's client). A refusal ends the subscription and is reported; an
+   * accepted one ends with `onUnsubscribe` like any other (unsubscribe, or this copy of the session dropped).
+   */
+  startRestoredSubscriptions(): void {
+    let count = 0;
+    for (const uri of [...this.subscriptions]) {
+      if (this.#contexts?.has(uri) || this.#pending?.has(uri)) continue;
+      count += 1;
+      const id = `restored-subscription-${count}`;
+      const rpc: ServerRequestContext = new RequestContext(this.#peer, id, 'resources/subscribe', { uri }, undefined, undefined);
+      this.#restart(uri, new RequestHandlerContext(rpc, this, undefined));
+    }
+  }
+
+  #restart(uri: string, context: HandlerContext): void {
+    const hooks = this.#host.subscriptionHooks;
+    const started = startSubscription(hooks, uri, context);
+    if (!started) {
+      (this.#contexts ??= new Map()).set(uri, context);
+      return;
+    }
+    const settled = started.then(
+      () => {
+        if (this.#closed) endSubscription(hooks, uri, context, this.#host.report);
+        else (this.#contexts ??= new Map()).set(uri, context);
+      },
+      (error: unknown) => {
+        this.#subscriptions?.delete(uri);
+        this.#host.report(error, { method: 'onSubscribe' });
+      },
+    );
+    const pendings = (this.#pending ??= new Map());
+    pendings.set(uri, settled);
+    void settled.then(() => pendings.delete(uri));
   }
 
   listChanged(kind: ListKind): void {
@@ -258,6 +298,7 @@ export function restoreLegacySession(host: LegacyHost, state: LegacySessionResto
   );
   session.logLevel = state.logLevel ?? 'debug';
   session.initialized = state.initialized ?? true;
+  // Their hooks run once the connection is up (`startRestoredSubscriptions`).
   for (const uri of state.subscriptions ?? []) if (typeof uri === 'string') session.restoreSubscription(uri);
   peer.acceptBatches = supportsBatching(version);
   return session;

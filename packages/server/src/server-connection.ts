@@ -57,6 +57,7 @@ export class Connection implements ServerConnection {
   readonly #listens = new Set<ListenStream>();
   /** What the router sees of this connection; `session` is set by `initialize`. */
   readonly #origin: ConnectionOrigin;
+  #restored = false;
 
   constructor(host: ConnectionHost, events: ConnectionEvents, peer: ServerPeer, restore?: LegacySessionRestore) {
     this.peer = peer;
@@ -73,6 +74,7 @@ export class Connection implements ServerConnection {
     this.#origin = origin;
     if (restore !== undefined) {
       origin.session = restoreLegacySession(host, restore, peer);
+      this.#restored = true;
       host.subscribers.add(origin.session);
     }
     peer.setFallbackRequestHandler((method, params, rpc) => host.router.serve(method, params, rpc, this.#origin));
@@ -103,6 +105,8 @@ export class Connection implements ServerConnection {
   /** Connects the peer to `transport`. */
   async start(transport: Transport): Promise<void> {
     await this.peer.connect(transport);
+    // A restored session's subscriptions start now, when their hooks can talk to the client.
+    if (this.#restored) this.#origin.session?.startRestoredSubscriptions();
   }
 
   async close(graceMs = 1000): Promise<void> {

@@ -16,13 +16,16 @@ export interface SubscriptionHooks {
    * `context` is the request that subscribes (`resources/subscribe`, or the listen request): its scope, client
    * capabilities and, in a legacy session, `listRoots`. Throw or reject to refuse: a legacy client gets the error
    * (an `RpcError` as it is, any other as `-32602` with its message); a listen stream leaves the URI out of its
-   * acknowledgement. The subscription starts once the returned promise resolves.
+   * acknowledgement. The subscription starts once the returned promise resolves. A legacy session restored on this
+   * process from a shared session store (`connect(transport, { restore })`) calls it again for each recorded URI,
+   * with a synthetic `resources/subscribe` context on the new connection; a refusal there is reported and ends it.
    */
   onSubscribe?: (uri: string, context: HandlerContext) => void | Promise<void>;
   /**
    * A subscription `onSubscribe` accepted has ended: `resources/unsubscribe`, the legacy session's connection
-   * closed, or the listen stream ended. Called exactly once per accepted subscription, with the same `context`
-   * object `onSubscribe` got (so the two can be paired). Errors are reported as internal errors.
+   * closed (this process's copy of a shared session dropped included), or the listen stream ended. Called exactly
+   * once per accepted subscription, with the same `context` object `onSubscribe` got (so the two can be paired).
+   * Errors are reported as internal errors.
    */
   onUnsubscribe?: (uri: string, context: HandlerContext) => void;
 }

@@ -162,12 +162,14 @@ export class TaskManager {
         await this.#update(taskId, () => (statusMessage === undefined ? { status } : { status, statusMessage }));
       },
     };
+    const endLease = this.#holdLease(taskId);
     const finish = async (patch: Parameters<TaskManager['settle']>[1]) => {
       clearTimeout(expiry);
       try {
         await this.settle(taskId, patch);
       } finally {
         stop();
+        endLease();
       }
     };
     work(run)
@@ -246,6 +248,26 @@ export class TaskManager {
   /** One page of an owner's tasks. */
   list(owner: string | undefined, cursor: string | undefined): Promise<TaskPage> {
     return this.store.list(owner, cursor, this.pageSize);
+  }
+
+  /**
+   * Renews the task's lease in a shared store while its work runs here (every third of the lease, so one missed
+   * renewal does not lapse it); returns what ends it. A renewal that fails is reported and retried on the next tick.
+   */
+  #holdLease(taskId: string): () => void {
+    const store = this.store;
+    const leaseMs = store.leaseMs;
+    if (leaseMs === undefined || store.renewLease === undefined) return () => {};
+    const timer = setInterval(
+      () => {
+        store.renewLease!(taskId).catch(this.#report);
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+    return () => {
+      clearInterval(timer);
+      store.endLease?.(taskId).catch(this.#report);
+    };
   }
 
   #update(taskId: string, change: (current: TaskRecord) => TaskPatch | undefined): Promise<TaskRecord | undefined> {

@@ -41,7 +41,7 @@ const TASKS_REVISION = '2025-11-25';
 export class TaskService {
   readonly manager: TaskManager;
   readonly #tools: ToolRegistry;
-  /** A key per legacy session without a transport session id, naming the owner of the tasks it creates. */
+  /** A key per legacy session the transport does not name, owning the tasks it creates. */
   readonly #owners = new WeakMap<object, string>();
 
   constructor(options: TaskOptions, tools: ToolRegistry, report: (error: unknown) => void) {
@@ -193,12 +193,19 @@ export class TaskService {
     return { ...result, _meta: { ...(result._meta as JsonObject | undefined), ...related } };
   }
 
+  /**
+   * The owner of a legacy session's tasks. A session the transport names (`info.sessionId`: an HTTP session, which
+   * other processes behind a load balancer may serve too) owns them by that id, together with the principal it is
+   * bound to when requests are authenticated, so every process serving the session sees them and no other session
+   * or principal does; a session without an id (stdio) owns them by a key of its own.
+   */
   #owner(session: object | undefined, info: MessageInfo | undefined): string | undefined {
     if (session === undefined) return undefined;
-    // A transport with session ids (Streamable HTTP) names the session alike on every process serving it, and after
-    // its copy in memory was dropped and restored: the session's tasks stay its own across both.
-    const sessionId = info?.sessionId;
-    if (typeof sessionId === 'string' && sessionId.length > 0) return `session:${sessionId}`;
+    const id = info?.sessionId;
+    if (typeof id === 'string' && id.length > 0) {
+      const principal = info?.principalKey;
+      return typeof principal === 'string' ? `session:${id}:principal:${principal}` : `session:${id}`;
+    }
     let owner = this.#owners.get(session);
     if (owner === undefined) this.#owners.set(session, (owner = crypto.randomUUID()));
     return owner;

@@ -78,6 +78,10 @@ export interface TaskPage {
  *   one rejects with {@link TaskCursorError}.
  * - `watch` calls `listener` with the record after each change of that task until the returned function is called;
  *   a store shared between processes calls it for changes made by any of them.
+ * - Leases (optional, for a store shared between processes): `create` gives the new task a lease of `leaseMs`, the
+ *   process running the task renews it with `renewLease` (every third of `leaseMs`) until the work ends, then calls
+ *   `endLease`. A task whose lease lapsed while it was not terminal (its process died) is marked `failed` by the
+ *   store, atomically and once, when any process reads it (`get`, `list`) or watches it; watchers hear the change.
  */
 export interface TaskStore {
   create(record: TaskRecord): Promise<void>;
@@ -85,6 +89,12 @@ export interface TaskStore {
   update(taskId: string, change: (current: TaskRecord) => TaskPatch | undefined): Promise<TaskRecord | undefined>;
   list(owner: string | undefined, cursor: string | undefined, limit: number): Promise<TaskPage>;
   watch(taskId: string, listener: (record: TaskRecord) => void): () => void;
+  /** Lifetime of a running task's lease without renewal, in ms; absent when the store has no leases. */
+  readonly leaseMs?: number;
+  /** Renews the lease of a task this process runs. */
+  renewLease?(taskId: string): Promise<void>;
+  /** Ends the lease of a task whose work ended here. */
+  endLease?(taskId: string): Promise<void>;
 }
 
 /** Rejection of `TaskStore.create` when the store is full. */

@@ -10,6 +10,11 @@ export interface SessionInfo {
   /** The `Mcp-Session-Id`. */
   readonly sessionId: string;
   /**
+   * The key of the principal the session is bound to (the handler's `principalKey` of the caller), when requests
+   * are authenticated: with the session id it names the owner of what the session creates (its tasks).
+   */
+  readonly principalKey?: string;
+  /**
    * Closes the connection of this request's SSE stream without ending the stream (SEP-1699 polling): the client
    * reconnects with `GET` and `Last-Event-ID` and receives what was sent meanwhile. Only offered when the handler
    * has an event store; a no-op for a request answered with JSON.
@@ -38,6 +43,7 @@ export function httpMessageInfo(request: Request, auth: unknown, session?: Sessi
   if (auth !== undefined) info.auth = auth;
   if (session !== undefined) {
     (info as { sessionId: string }).sessionId = session.sessionId;
+    if (session.principalKey !== undefined) (info as { principalKey: string }).principalKey = session.principalKey;
     if (session.closeSseStream) (info as { closeSseStream: () => void }).closeSseStream = session.closeSseStream;
     if (session.closeStandaloneSseStream)
       (info as { closeStandaloneSseStream: () => void }).closeStandaloneSseStream = session.closeStandaloneSseStream;

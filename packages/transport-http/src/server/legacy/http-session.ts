@@ -137,7 +137,7 @@ export class HttpSession {
     this.lastActivityAt = this.#host.now();
     const transport = this.transport;
     if (post.requests.length === 0) {
-      transport.deliver(post.body, httpMessageInfo(request, auth, { sessionId: this.id }));
+      transport.deliver(post.body, httpMessageInfo(request, auth, { sessionId: this.id, principalKey: this.principalKey }));
       // Recorded before the 202, so the client's next request finds the session initialized on any process.
       if (post.methods.includes('notifications/initialized')) return this.#record().then(() => emptyResponse(202));
       return Promise.resolve(emptyResponse(202));
@@ -149,7 +149,10 @@ export class HttpSession {
     const closeSseStream = this.#host.store === undefined ? undefined : () => exchange.disconnect();
     const closeStandaloneSseStream = this.#host.store === undefined ? undefined : () => transport.disconnectStandalone();
     transport.register(exchange);
-    transport.deliver(post.body, httpMessageInfo(request, auth, { sessionId: this.id, closeSseStream, closeStandaloneSseStream }));
+    transport.deliver(
+      post.body,
+      httpMessageInfo(request, auth, { sessionId: this.id, principalKey: this.principalKey, closeSseStream, closeStandaloneSseStream }),
+    );
     if (post.methods.some((method) => STATEFUL.has(method))) {
       return exchange.response.then(async (response) => {
         await this.#record();
