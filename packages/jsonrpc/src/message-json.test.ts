@@ -72,6 +72,50 @@ describe('stringifyMessage', () => {
     for (const message of cases) expect(stringifyMessage(message)).toBe(JSON.stringify(message));
   });
 
+  it('splices a kept result._meta into a response, with the bytes of JSON.stringify', () => {
+    const serverMeta = preserialize({ 'io.modelcontextprotocol/serverInfo': { name: 's "q"', version: '1' } });
+    const responses: unknown[] = [
+      { jsonrpc: '2.0', id: 3, result: { resultType: 'complete', content: [{ type: 'text', text: 'a\nb' }], _meta: serverMeta } },
+      { jsonrpc: '2.0', id: 'r-"1"', result: { _meta: serverMeta } },
+      { jsonrpc: '2.0', id: 0, result: { a: undefined, structuredContent: { x: [1, null] }, _meta: serverMeta } },
+    ];
+    const stringify = vi.spyOn(JSON, 'stringify');
+    let texts: (string | undefined)[];
+    try {
+      texts = responses.map((response) => stringifyMessage(response));
+      const serialised = stringify.mock.calls.map((call) => call[0]);
+      for (const response of responses) expect(serialised).not.toContain(response);
+      expect(serialised).not.toContain(serverMeta);
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(texts).toEqual(responses.map((response) => JSON.stringify(response)));
+    const fallbacks: unknown[] = [
+      { jsonrpc: '2.0', id: 1, result: { _meta: serverMeta, ttlMs: 0 } },
+      { id: 1, jsonrpc: '2.0', result: { _meta: serverMeta } },
+      { jsonrpc: '2.0', id: null, result: { _meta: serverMeta } },
+      { jsonrpc: '2.0', id: 1.5, result: { _meta: serverMeta } },
+      { jsonrpc: '2.0', id: 1, result: { _meta: serverMeta }, extra: true },
+      { jsonrpc: '2.0', id: 1, result: { toJSON: () => ({ replaced: true }), _meta: serverMeta } },
+      { jsonrpc: '2.0', id: 1, result: JSON.parse(`{"__proto__": {"x": 1}, "_meta": {}}`) as unknown },
+      { jsonrpc: '2.0', id: 1, error: { code: 1, message: 'm', data: { _meta: serverMeta } } },
+    ];
+    (fallbacks[6] as { result: Record<string, unknown> }).result._meta = serverMeta;
+    for (const message of fallbacks) expect(stringifyMessage(message)).toBe(JSON.stringify(message));
+  });
+
+  it('agrees with JSON.stringify on arbitrary results (property)', () => {
+    const serverMeta = preserialize({ 'io.modelcontextprotocol/serverInfo': { name: 'n', version: '1' } });
+    const key = fc.string().filter((k) => k !== '_meta' && k !== '__proto__' && k !== 'toJSON');
+    fc.assert(
+      fc.property(fc.dictionary(key, fc.jsonValue()), fc.oneof(fc.integer(), fc.string()), (rest, id) => {
+        const message = { jsonrpc: '2.0', id, result: { ...rest, _meta: serverMeta } };
+        expect(stringifyMessage(message)).toBe(JSON.stringify(message));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps the __proto__ key of params that came from JSON.parse', () => {
     const params = JSON.parse('{"__proto__": {"x": 1}, "name": "n"}') as Record<string, unknown>;
     const message = { jsonrpc: '2.0', id: 1, method: 'm', params: { ...params, _meta: meta } };

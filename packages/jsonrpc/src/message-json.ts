@@ -27,10 +27,10 @@ export function preserialize<T extends object>(value: T): Readonly<T> {
   return copy;
 }
 
-/** `JSON.stringify(message)`, splicing in the kept text of a {@link preserialize}d `params._meta`. */
+/** `JSON.stringify(message)`, splicing in the kept text of a {@link preserialize}d `params._meta` or `result._meta`. */
 export function stringifyMessage(message: unknown): string | undefined {
   const params = (message as { params?: unknown } | null | undefined)?.params;
-  if (typeof params !== 'object' || params === null) return JSON.stringify(message);
+  if (typeof params !== 'object' || params === null) return stringifyResponse(message);
   const meta = (params as { _meta?: unknown })._meta;
   const metaText = typeof meta === 'object' && meta !== null ? TEXTS.get(meta) : undefined;
   if (metaText === undefined) return JSON.stringify(message);
@@ -70,6 +70,53 @@ function spliced(message: Record<string, unknown>, params: Record<string, unknow
   const paramsText = head.length === 2 ? `{"_meta":${metaText}}` : `${head.slice(0, -1)},"_meta":${metaText}}`;
   const jsonrpcText = jsonrpc === '2.0' ? '"2.0"' : JSON.stringify(jsonrpc);
   return `{"jsonrpc":${jsonrpcText}${idText},"method":${JSON.stringify(method)},"params":${paramsText}}`;
+}
+
+/** The keys of a response as `Peer` writes it, in order. */
+const RESPONSE = ['jsonrpc', 'id', 'result'] as const;
+
+/**
+ * `JSON.stringify(message)` for a message without params: a result whose `_meta` was {@link preserialize}d (a
+ * 2026-07-28 server stamps every result with its identity there, the same object each time) has that text spliced
+ * in, as a request's `_meta` is.
+ */
+function stringifyResponse(message: unknown): string | undefined {
+  const result = (message as { result?: unknown } | null | undefined)?.result;
+  if (typeof result !== 'object' || result === null) return JSON.stringify(message);
+  const meta = (result as { _meta?: unknown })._meta;
+  const metaText = typeof meta === 'object' && meta !== null ? TEXTS.get(meta) : undefined;
+  if (metaText === undefined) return JSON.stringify(message);
+  return splicedResponse(message as Record<string, unknown>, result as Record<string, unknown>, metaText) ?? JSON.stringify(message);
+}
+
+/** The fast path of {@link stringifyResponse}; `undefined` when the message is not shaped for it. */
+function splicedResponse(message: Record<string, unknown>, result: Record<string, unknown>, metaText: string): string | undefined {
+  if (typeof message.toJSON === 'function' || typeof result.toJSON === 'function') return undefined;
+  let at = 0;
+  for (const key in message) {
+    if (key !== RESPONSE[at]) return undefined;
+    at++;
+  }
+  const { jsonrpc, id } = message;
+  if (at !== RESPONSE.length || typeof jsonrpc !== 'string') return undefined;
+  let idText: string;
+  if (typeof id === 'number' && Number.isSafeInteger(id)) idText = String(id);
+  else if (typeof id === 'string') idText = JSON.stringify(id);
+  else return undefined;
+  // The result without `_meta`, which must come last (as stamping puts it) for the key order to stay the same.
+  const keys = Object.keys(result);
+  const count = keys.length - 1;
+  if (keys[count] !== '_meta') return undefined;
+  const rest: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    const key = keys[i]!;
+    if (key === '__proto__') return undefined;
+    rest[key] = result[key];
+  }
+  const head = JSON.stringify(rest);
+  const resultText = head.length === 2 ? `{"_meta":${metaText}}` : `${head.slice(0, -1)},"_meta":${metaText}}`;
+  const jsonrpcText = jsonrpc === '2.0' ? '"2.0"' : JSON.stringify(jsonrpc);
+  return `{"jsonrpc":${jsonrpcText},"id":${idText},"result":${resultText}}`;
 }
 
 function deepFreeze<T>(value: T): T {

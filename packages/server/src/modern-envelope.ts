@@ -15,6 +15,7 @@ import {
   type JsonObject,
   type ProtocolVersion,
 } from '@wiremcp/protocol';
+import { preserialize } from '@wiremcp/jsonrpc';
 import type { RequestScope } from './handler-context.js';
 import type { CacheHint, Implementation } from './types.js';
 
@@ -66,11 +67,12 @@ export function modernScope(
 }
 
 /**
- * The `_meta` of a modern result whose handler set none: the server's identity, one frozen object per server
- * (shared by every result, so stamping allocates nothing for it).
+ * The `_meta` of a modern result whose handler set none: the server's identity as it is now, one deep-frozen object
+ * per server, shared by every result (stamping allocates nothing for it) and `preserialize`d (a transport writing
+ * with `stringifyMessage` splices its JSON text into each response instead of serialising it again).
  */
 export function serverResultMeta(serverInfo: Implementation): Readonly<JsonObject> {
-  return Object.freeze({ [MetaKey.serverInfo]: serverInfo as unknown as JsonObject });
+  return preserialize({ [MetaKey.serverInfo]: serverInfo as unknown as JsonObject });
 }
 
 /**
