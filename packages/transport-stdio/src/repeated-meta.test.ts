@@ -52,12 +52,14 @@ function delivered(lines: readonly string[]): unknown[] {
 describe('a repeated trailing params._meta', () => {
   test('is parsed once: later requests share one frozen object, equal to what parsing them gives', () => {
     const lines = [0, 1, 2, 3].map((i) => request(i, { text: `t${i}` }));
+    lines.push(request(4, { file_name: 'a_b' }));
     const { messages, errors } = read(lines);
     expect(errors).toEqual([]);
     expect(messages).toEqual(parsedOneByOne(lines));
     const metas = messages.map((m) => (m as { params: { _meta: unknown } }).params._meta);
     expect(metas[2]).toBe(metas[1]);
     expect(metas[3]).toBe(metas[1]);
+    expect(metas[4]).toBe(metas[1]);
     expect(Object.isFrozen(metas[1])).toBe(true);
     expect(Object.isFrozen((metas[1] as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities'])).toBe(true);
   });
@@ -77,6 +79,9 @@ describe('a repeated trailing params._meta', () => {
       `{"jsonrpc":"2.0","id":2,"method":"m","params":{"_meta":0},"x":{${tail}`,
       `{"jsonrpc":"2.0","id":3,"method":"m","params":{"a":0},"x":{${tail}`,
       `{"jsonrpc":"2.0","id":3,"method":"m","params":{"\\u005fmeta":0},"x":{${tail}`,
+      `{"jsonrpc":"2.0","id":3,"method":"m","params":{"_meta" :0},"x":{${tail}`,
+      `{"jsonrpc":"2.0","id":3,"method":"m","params":{"file_name":"a_b"},"x":{${tail}`,
+      `{"jsonrpc":"2.0","id":3,"method":"m","params":{"file_name":"a_b",${tail}`,
       // An escaped key that is also `_meta`, and a duplicate `_meta` before the last one.
       `{"jsonrpc":"2.0","id":4,"method":"m","params":{"\\u005fmeta":1,${tail}`,
       `{"jsonrpc":"2.0","id":5,"method":"m","params":{"_meta":1,${tail}`,
@@ -123,6 +128,7 @@ describe('a repeated trailing params._meta', () => {
       fc.tuple(value, envelope).map(([v, meta]) => `{"jsonrpc":"2.0","id":1,"method":"m","params":{"v":${v},"_meta":${meta}}}`),
       fc.tuple(value, envelope).map(([v, meta]) => `{"params":{"_meta":${v}},"x":{"_meta":${meta}}}`),
       fc.tuple(value, envelope).map(([v, meta]) => `{"params":{"\\u005fmeta":${v}},"x":{"_meta":${meta}}}`),
+      fc.tuple(value, envelope).map(([v, meta]) => `{"params":{"_meta" :${v}},"x_y":{"_meta":${meta}}}`),
       fc.tuple(fc.string(), envelope).map(([s, meta]) => `{"params":{"s":${JSON.stringify(s)},"_meta":${meta}}}`),
       fc.tuple(fc.string({ maxLength: 8 }), envelope).map(([junk, meta]) => `{"params":{${junk.replace(/\n/g, ' ')},"_meta":${meta}}}`),
     );

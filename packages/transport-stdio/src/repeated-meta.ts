@@ -19,7 +19,10 @@
 type Utf8Slice = (this: Uint8Array, start: number, end: number) => string;
 
 const KEY = Buffer.from('"_meta":');
+/** The key as it may appear elsewhere (whitespace may separate it from its colon). */
+const NAME = Buffer.from('"_meta"');
 const BACKSLASH = 0x5c;
+const UNDERSCORE = 0x5f;
 const CLOSE = 0x7d;
 const COMMA = 0x2c;
 const OPEN = 0x7b;
@@ -55,9 +58,13 @@ export class RepeatedMeta {
   #misses = 0;
   /** The last frame asked ended with the known ending (so there is nothing new to learn from it). */
   #matched = false;
-  /** The chunk `#backslash` belongs to, and the position of its first backslash at or after the last frame asked. */
+  /**
+   * The chunk `#backslash` and `#underscore` belong to: the positions of its first backslash and underscore at or
+   * after the last frame asked (-1: none).
+   */
   #chunk: Uint8Array | undefined;
   #backslash = -1;
+  #underscore = -1;
 
   constructor(slice: Utf8Slice) {
     this.#slice = slice;
@@ -78,7 +85,7 @@ export class RepeatedMeta {
     }
     this.#matched = true;
     // A frame opening with anything but `{` (a byte order mark, whitespace) takes the full path.
-    if (chunk[start] !== OPEN || chunk.indexOf(KEY, start) !== cut || this.#backslashBefore(chunk, start, cut)) return undefined;
+    if (chunk[start] !== OPEN || this.#keyOrEscapeBefore(chunk, start, cut)) return undefined;
     let message: { params?: { _meta?: unknown } } | null;
     try {
       message = JSON.parse(this.#slice.call(chunk, start, cut) + PLACEHOLDER) as { params?: { _meta?: unknown } } | null;
@@ -121,13 +128,23 @@ export class RepeatedMeta {
     this.#chunk = undefined;
   }
 
-  /** True when `chunk[start, cut)` holds a backslash; one forward scan per chunk, however many frames it holds. */
-  #backslashBefore(chunk: Uint8Array, start: number, cut: number): boolean {
-    let at = this.#backslash;
-    if (chunk !== this.#chunk || (at !== -1 && at < start)) {
+  /**
+   * True when `chunk[start, cut)` holds a backslash or the key `"_meta"`. Backslashes and underscores are found
+   * with one forward scan per chunk, however many frames it holds; the key is looked for only where an underscore
+   * precedes `cut` (a tool or argument name with one).
+   */
+  #keyOrEscapeBefore(chunk: Uint8Array, start: number, cut: number): boolean {
+    let backslash = this.#backslash;
+    let underscore = this.#underscore;
+    if (chunk !== this.#chunk) {
       this.#chunk = chunk;
-      at = this.#backslash = chunk.indexOf(BACKSLASH, start);
+      backslash = this.#backslash = chunk.indexOf(BACKSLASH, start);
+      underscore = this.#underscore = chunk.indexOf(UNDERSCORE, start);
+    } else {
+      if (backslash !== -1 && backslash < start) backslash = this.#backslash = chunk.indexOf(BACKSLASH, start);
+      if (underscore !== -1 && underscore < start) underscore = this.#underscore = chunk.indexOf(UNDERSCORE, start);
     }
-    return at !== -1 && at < cut;
+    if (backslash !== -1 && backslash < cut) return true;
+    return underscore !== -1 && underscore < cut && (chunk as Buffer).indexOf(NAME, start) !== cut;
   }
 }
