@@ -99,10 +99,10 @@ function splicedResponse(message: Record<string, unknown>, result: Record<string
   }
   const { jsonrpc, id } = message;
   if (at !== RESPONSE.length || typeof jsonrpc !== 'string') return undefined;
-  let idText: string;
-  if (typeof id === 'number' && Number.isSafeInteger(id)) idText = String(id);
-  else if (typeof id === 'string') idText = JSON.stringify(id);
-  else return undefined;
+  // JSON.stringify rather than String(id): V8 keeps the strings of converted numbers in its number-string cache, so
+  // every id converted that way would outlive the response.
+  if (!(typeof id === 'number' && Number.isSafeInteger(id)) && typeof id !== 'string') return undefined;
+  const idText = JSON.stringify(id);
   // The result without `_meta`, which must come last (as stamping puts it) for the key order to stay the same.
   const keys = Object.keys(result);
   const count = keys.length - 1;
