@@ -1,4 +1,5 @@
 import { MetaKey } from '@wiremcp/protocol';
+import { stringifyMessage } from '@wiremcp/jsonrpc';
 import { describe, expect, test } from 'vitest';
 import { buildModernMeta, withExtraMeta, withMeta } from './modern-meta.js';
 
@@ -36,5 +37,24 @@ describe('withExtraMeta', () => {
     expect(withExtraMeta(params, undefined)).toBe(params);
     expect(withExtraMeta(params, { traceparent: 't' })).toEqual({ name: 'echo', _meta: { traceparent: 't' } });
     expect(withExtraMeta(undefined, { traceparent: 't' })).toEqual({ _meta: { traceparent: 't' } });
+  });
+});
+
+describe('buildModernMeta', () => {
+  test('a frozen snapshot of the values, which a request carries to the wire as JSON.stringify would write it', () => {
+    const capabilities = { roots: { listChanged: true } };
+    const clientInfo = { name: 'c', version: '1' };
+    const built = buildModernMeta('2026-07-28', capabilities, clientInfo, 'info');
+    capabilities.roots.listChanged = false;
+    clientInfo.version = '2';
+    expect(built).toEqual({
+      [MetaKey.protocolVersion]: '2026-07-28',
+      [MetaKey.clientCapabilities]: { roots: { listChanged: true } },
+      [MetaKey.clientInfo]: { name: 'c', version: '1' },
+      [MetaKey.logLevel]: 'info',
+    });
+    expect(Object.isFrozen(built[MetaKey.clientCapabilities])).toBe(true);
+    const message = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: withMeta({ name: 'echo' }, built, undefined) };
+    expect(stringifyMessage(message)).toBe(JSON.stringify(message));
   });
 });

@@ -1,12 +1,17 @@
 /**
  * The 2026-07-28 request envelope: every request carries the protocol version, the client's capabilities and
  * identity (and optionally a log level) in `params._meta`. The object is built once per change of those values and
- * shared by every request, so a request costs one spread of its params, nothing more.
+ * shared by every request, so a request costs one copy of its params, nothing more; it is `preserialize`d, so a
+ * transport that writes with `stringifyMessage` (stdio) splices its JSON text in instead of serialising it again.
  */
+import { preserialize } from '@wiremcp/jsonrpc';
 import { MetaKey, type LogLevel } from '@wiremcp/protocol';
 import type { ClientCapabilities, Implementation, JsonObject, Meta } from './types.js';
 
-/** Builds the frozen `_meta` object of modern requests. */
+/**
+ * Builds the `_meta` object of modern requests: a deep-frozen snapshot of the values (a later change to the caller's
+ * capabilities or identity objects does not reach it), with its JSON text kept.
+ */
 export function buildModernMeta(
   protocolVersion: string,
   capabilities: ClientCapabilities,
@@ -19,7 +24,7 @@ export function buildModernMeta(
     [MetaKey.clientInfo]: clientInfo,
   };
   if (logLevel !== undefined) meta[MetaKey.logLevel] = logLevel;
-  return Object.freeze(meta);
+  return preserialize(meta);
 }
 
 /**

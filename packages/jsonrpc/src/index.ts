@@ -29,3 +29,4 @@ export type {
   PeerOptions,
 } from './types.js';
 export { parsePayload } from './parse-payload.js';
+export { preserialize, stringifyMessage } from './message-json.js';

@@ -15,6 +15,7 @@ import {
   type JsonObject,
   type ProtocolVersion,
 } from '@wiremcp/protocol';
+import { preserialize } from '@wiremcp/jsonrpc';
 import type { RequestScope } from './handler-context.js';
 import type { CacheHint, Implementation } from './types.js';
 
@@ -66,17 +67,27 @@ export function modernScope(
 }
 
 /**
- * A modern result: `resultType` (default `complete`), `_meta` with the server's identity, and caching hints on
- * the complete results of cacheable methods. Returns a new object; the handler's result is not modified.
+ * The `_meta` of a modern result whose handler set none: the server's identity as it is now, one deep-frozen object
+ * per server, shared by every result (stamping allocates nothing for it) and `preserialize`d (a transport writing
+ * with `stringifyMessage` splices its JSON text into each response instead of serialising it again).
  */
-export function stampModernResult(result: JsonObject, serverInfo: Implementation, cache: CacheHint | undefined): JsonObject {
+export function serverResultMeta(serverInfo: Implementation): Readonly<JsonObject> {
+  return preserialize({ [MetaKey.serverInfo]: serverInfo as unknown as JsonObject });
+}
+
+/**
+ * A modern result: `resultType` (default `complete`), `_meta` with the server's identity (`serverMeta`, from
+ * {@link serverResultMeta}; merged into the handler's own `_meta` when it set one), and caching hints on the
+ * complete results of cacheable methods. Returns a new object; the handler's result is not modified.
+ */
+export function stampModernResult(result: JsonObject, serverMeta: Readonly<JsonObject>, cache: CacheHint | undefined): JsonObject {
   const resultType = (result.resultType as string | undefined) ?? 'complete';
   const meta = result._meta as Record<string, unknown> | undefined;
   // Built in two steps: one literal with a spread and a trailing computed `_meta` made V8 take its slow generic
   // path (~105 ns per result, 4% of the server's CPU on a pipelined 2026-07-28 tools/call); this is ~25 ns and
   // gives the same keys in the same order.
   const stamped: JsonObject = { resultType, ...result };
-  stamped._meta = meta === undefined ? { [MetaKey.serverInfo]: serverInfo } : { ...meta, [MetaKey.serverInfo]: serverInfo };
+  stamped._meta = meta === undefined ? serverMeta : { ...meta, ...serverMeta };
   if (cache && resultType === 'complete') {
     stamped.ttlMs ??= cache.ttlMs;
     stamped.cacheScope ??= cache.cacheScope;

@@ -1,6 +1,6 @@
 import { MetaKey } from '@wiremcp/protocol';
 import { describe, expect, test, vi } from 'vitest';
-import { stampModernResult } from './modern-envelope.js';
+import { serverResultMeta, stampModernResult } from './modern-envelope.js';
 import { McpServer } from './mcp-server.js';
 import { inputRequired, rawClient, text } from './server.test-util.js';
 
@@ -320,19 +320,23 @@ describe('input-required results (MRTR)', () => {
 });
 
 describe('stampModernResult', () => {
-  const info = { name: 'modern-server', version: '2.0.0' };
+  const info = serverResultMeta({ name: 'modern-server', version: '2.0.0' });
   test('resultType first, the result as it was, _meta with the server info; the input is not modified', () => {
     const result = { content: [{ type: 'text', text: 'x' }], structuredContent: { a: 1 } };
     const stamped = stampModernResult(result, info, undefined);
     expect(Object.keys(stamped)).toEqual(['resultType', 'content', 'structuredContent', '_meta']);
-    expect(stamped).toEqual({ resultType: 'complete', ...result, _meta: { [MetaKey.serverInfo]: info } });
+    expect(stamped).toEqual({
+      resultType: 'complete',
+      ...result,
+      _meta: { [MetaKey.serverInfo]: { name: 'modern-server', version: '2.0.0' } },
+    });
     expect(result).toEqual({ content: [{ type: 'text', text: 'x' }], structuredContent: { a: 1 } });
   });
   test("a handler's _meta and resultType keep their place; its _meta keys are kept", () => {
     const result = { _meta: { trace: 't' }, resultType: 'input_required', inputRequests: {} };
     const stamped = stampModernResult(result, info, { ttlMs: 5, cacheScope: 'private' });
     expect(Object.keys(stamped)).toEqual(['resultType', '_meta', 'inputRequests']);
-    expect(stamped._meta).toEqual({ trace: 't', [MetaKey.serverInfo]: info });
+    expect(stamped._meta).toEqual({ trace: 't', [MetaKey.serverInfo]: { name: 'modern-server', version: '2.0.0' } });
     expect(stamped).not.toHaveProperty('ttlMs');
     expect(result._meta).toEqual({ trace: 't' });
   });

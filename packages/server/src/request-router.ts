@@ -22,7 +22,7 @@ import { RequestHandlerContext, type RequestScope } from './handler-context.js';
 import type { InputRound } from './input-round.js';
 import { InputRounds } from './input-rounds.js';
 import { createMethodTable, type AnyBuiltInHandler, type MethodHost, type RequestOrigin } from './method-table.js';
-import { isModernMeta, modernScope, stampModernResult } from './modern-envelope.js';
+import { isModernMeta, modernScope, serverResultMeta, stampModernResult } from './modern-envelope.js';
 import type { RequestStateSigner } from './request-state.js';
 import { MODERN_TASK_METHODS } from './task-service.js';
 import type { Outcome, ServerRequestContext, WireParams } from './server-peer.js';
@@ -77,9 +77,20 @@ export class RequestRouter {
   /** Every method of the method table and every built-in one; nothing is added per request. */
   readonly #routes = new Map<string, Route>();
   readonly #inputs: InputRounds<Route>;
+  readonly #resultMeta: Readonly<JsonObject>;
+  /**
+   * The scope read from the last frozen modern `_meta` (the stdio reader hands every request that repeats the
+   * previous one's envelope the same frozen object): the same object again cannot have changed, so the scope
+   * stands without reading and checking the envelope again.
+   */
+  #scopeMeta: unknown;
+  #scope: RequestScope | undefined;
+  /** Stamps the result of a method without caching hints: one function for every asynchronous outcome. */
+  readonly #stampUncached = (result: JsonObject): JsonObject => stampModernResult(result, this.#resultMeta, undefined);
 
   constructor(host: RouterHost) {
     this.#host = host;
+    this.#resultMeta = serverResultMeta(host.info);
     const table = createMethodTable(host);
     for (const method of new Set([...Object.keys(METHODS), ...table.keys()])) {
       const route = new Route(
@@ -104,9 +115,11 @@ export class RequestRouter {
   serve(method: string, params: WireParams, rpc: ServerRequestContext, origin: RequestOrigin): Outcome<JsonObject> {
     const route = this.#routes.get(method) ?? UNKNOWN;
     const meta = params?._meta;
-    if (route.modernOnly || isModernMeta(meta)) {
+    let scope: RequestScope | undefined;
+    if (meta !== undefined && meta === this.#scopeMeta) scope = this.#scope;
+    else if (route.modernOnly || isModernMeta(meta)) scope = this.#modernScope(meta);
+    if (scope !== undefined) {
       const host = this.#host;
-      const scope = modernScope(meta as Record<string, unknown> | undefined, host.modernVersions, host.versions);
       if (route.legacyOnly && !(host.tasks !== undefined && MODERN_TASK_METHODS.has(method))) {
         throw methodNotFound(method, { reason: `'${truncateInput(method)}' does not exist in ${scope.protocolVersion}` });
       }
@@ -114,8 +127,10 @@ export class RequestRouter {
       const outcome = route.inputRequired
         ? this.#inputs.serve(route, method, params, rpc, scope, origin)
         : this.#route(route, method, params, rpc, scope, undefined, origin);
-      if (outcome instanceof Promise) return outcome.then((result) => stampModernResult(result, host.info, cache));
-      return stampModernResult(outcome, host.info, cache);
+      if (outcome instanceof Promise) {
+        return outcome.then(cache === undefined ? this.#stampUncached : (result) => stampModernResult(result, this.#resultMeta, cache));
+      }
+      return stampModernResult(outcome, this.#resultMeta, cache);
     }
     if (method === 'initialize') return origin.initialize(params, rpc);
     const session = origin.session;
@@ -124,6 +139,17 @@ export class RequestRouter {
       throw invalidParams(NO_SESSION);
     }
     return this.#route(route, method, params, rpc, session, undefined, origin);
+  }
+
+  /** Reads a modern request's scope (see `modernScope`), remembering it for a frozen `_meta`. */
+  #modernScope(meta: unknown): RequestScope {
+    const host = this.#host;
+    const scope = modernScope(meta as Record<string, unknown> | undefined, host.modernVersions, host.versions);
+    if (Object.isFrozen(meta)) {
+      this.#scopeMeta = meta;
+      this.#scope = scope;
+    }
+    return scope;
   }
 
   /** Runs a method for a scope: the custom handler, or the capability gate then the built-in handler. */

@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import { createDecoder, type FrameDecoder, type Framing, type FramingError } from '@wiremcp/framing';
 import { LocalError } from '@wiremcp/protocol';
 import { parsePayload } from '@wiremcp/jsonrpc';
+import { RepeatedMeta } from './repeated-meta.js';
 
 /** Where a {@link MessageReader} delivers what it reads (the transport that owns it). */
 export interface MessageSink {
@@ -62,6 +63,7 @@ export class MessageReader {
   #checkedStart = 0;
   #checkedEnd = 0;
   #chunkValid = false;
+  readonly #repeated = new RepeatedMeta(utf8Slice);
 
   constructor(options: MessageReaderOptions, sink: MessageSink) {
     this.#sink = sink;
@@ -98,6 +100,7 @@ export class MessageReader {
       }
     }
     this.#checked = undefined;
+    this.#repeated.chunkDone();
   }
 
   /** Ends the input: delivers a final unterminated NDJSON line, reports a truncated frame. Idempotent. */
@@ -131,9 +134,22 @@ export class MessageReader {
       this.#onFrame(chunk.subarray(start, end));
       return;
     }
-    const text = utf8Slice.call(chunk, start, end);
-    // A byte order mark opening the frame is dropped, as the strict decoder drops it.
-    this.#onFrame(text.charCodeAt(0) === BOM ? text.slice(1) : text);
+    // A valid chunk is a Buffer (see #check).
+    const buffer = chunk as Buffer;
+    const repeated = this.#repeated;
+    let message = repeated.parse(buffer, start, end);
+    if (message === undefined) {
+      const text = utf8Slice.call(chunk, start, end);
+      try {
+        // A byte order mark opening the frame is dropped, as the strict decoder drops it.
+        message = parsePayload(text.charCodeAt(0) === BOM ? text.slice(1) : text);
+      } catch (error) {
+        this.#sink.fail(error as LocalError);
+        return;
+      }
+      repeated.learn(buffer, start, end, message);
+    }
+    this.#sink.deliver(message);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
-import { frameJson, frameText, type Framing } from '@wiremcp/framing';
+import { frameText, type Framing } from '@wiremcp/framing';
+import { stringifyMessage } from '@wiremcp/jsonrpc';
 import { LocalError } from '@wiremcp/protocol';
 import { swallowLateErrors } from './swallow-errors.js';
 
@@ -7,7 +8,7 @@ import { swallowLateErrors } from './swallow-errors.js';
 export const RESOLVED: Promise<void> = Promise.resolve();
 
 /**
- * Serialises and frames messages with `frameJson` of `@wiremcp/framing` (a string per message, so a whole batch
+ * Serialises messages with `stringifyMessage` of `@wiremcp/jsonrpc` and frames them (a string per message, so a whole batch
  * stays one string that the stream encodes once), and writes them to a Node Writable, coalescing: the first
  * message queued schedules a flush as a microtask, so every message sent by the current callback, and by
  * the promise reactions already queued behind it (the responses of a whole input chunk's requests), goes
@@ -78,19 +79,20 @@ export class MessageWriter {
   send(message: unknown): Promise<void> {
     if (this.#finished || this.#failure !== undefined) return this.#rejection();
     const framing = this.#framing;
-    let framed: string | undefined;
+    let json: string | undefined;
     try {
       // Serialised now, whatever the framing: a caller may change the value once send() returns.
-      framed = framing === undefined ? JSON.stringify(message) : frameJson(message, framing);
+      json = stringifyMessage(message);
     } catch (error) {
       return Promise.reject(new LocalError('SEND_FAILED', 'Message is not serializable as JSON', { cause: error }));
     }
-    if (typeof framed !== 'string') return Promise.reject(new LocalError('SEND_FAILED', 'Message is not serializable as JSON'));
+    if (typeof json !== 'string') return Promise.reject(new LocalError('SEND_FAILED', 'Message is not serializable as JSON'));
     if (framing === undefined) {
-      (this.#held ??= []).push(framed);
+      (this.#held ??= []).push(json);
       return RESOLVED;
     }
-    this.#queued += framed;
+    // JSON.stringify output never holds a raw newline nor is blank: NDJSON needs no check (as in `frameJson`).
+    this.#queued += framing === 'ndjson' ? json + '\n' : frameText(json, framing);
     if (this.#blocked) return this.#drainPromise();
     this.#schedule();
     return RESOLVED;

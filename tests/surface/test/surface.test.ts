@@ -266,7 +266,9 @@ describe('pinned exports', () => {
       'isBrokenResponse',
       'messageKind',
       'parsePayload',
+      'preserialize',
       'reportInternalError',
+      'stringifyMessage',
     ],
     'json-schema': [
       'MAX_ISSUES',
