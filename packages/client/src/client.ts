@@ -84,6 +84,7 @@ export class McpClient implements AsyncDisposable {
   readonly #eraCache: EraCache;
   readonly #current: CurrentSession;
   #connecting: ClientPeer | undefined;
+  readonly #listAllTools = (): Promise<Tool[]> => this.listAllTools();
   #logLevel: LogLevel | undefined;
 
   constructor(clientInfo: Implementation, options: ClientOptions = {}) {
@@ -223,7 +224,7 @@ export class McpClient implements AsyncDisposable {
     let check: ((result: CallToolResult) => CallToolResult | Promise<CallToolResult>) | undefined;
     if (schema !== undefined) check = (result) => this.#structured.check(name, result, schema);
     else if (this.#settings.validateToolOutput && !this.#validator.knownWithoutSchema(name))
-      check = (result) => this.#validator.check(name, result, () => this.listAllTools());
+      check = (result) => this.#validator.check(name, result, this.#listAllTools);
     return this.#call('tools/call', (s) => s.requestWithInputs('tools/call', params, options, undefined, check));
   }
 

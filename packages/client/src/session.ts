@@ -151,18 +151,18 @@ export class Session {
       const sent = this.#send(method, withExtraMeta(params, options?.meta), options);
       return finish === undefined ? sent : sent.then(finish);
     }
-    const send = (roundParams: JsonObject): Promise<ResultBase> =>
-      this.#send(method, withMeta(roundParams, this.meta, options?.meta), options) as Promise<ResultBase>;
-    return send(params).then((first) => {
+    const sent = this.#send(method, withMeta(params, this.meta, options?.meta), options) as Promise<ResultBase>;
+    return sent.then((first) => {
       const type = first.resultType;
       if (type === undefined || type === 'complete') {
         onFirstRound?.(first);
         return finish === undefined ? (first as SessionResult<M>) : finish(first as SessionResult<M>);
       }
+      // Only now: the closure that sends the later rounds (most requests never need one).
       const rounds = requestWithInputs({
         method,
         params,
-        send,
+        send: (roundParams) => this.#send(method, withMeta(roundParams, this.meta, options?.meta), options) as Promise<ResultBase>,
         first,
         handlers: this.#config.handlers,
         protocolVersion: this.protocolVersion,
