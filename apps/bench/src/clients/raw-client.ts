@@ -63,10 +63,13 @@ class RawSession implements ClientSession {
   request(method: string, paramsJson: string | undefined): Promise<unknown> {
     if (this.#closed) return Promise.reject(this.#closed);
     const id = this.#nextId++;
+    // JSON.stringify rather than `+ id +`: a number converted by concatenation stays in V8's number-string cache,
+    // which keeps every id's string alive into the old heap and charges the reference client GC it need not pay.
+    const idText = JSON.stringify(id);
     const line =
       paramsJson === undefined
-        ? '{"jsonrpc":"2.0","id":' + id + ',"method":"' + method + '"}\n'
-        : '{"jsonrpc":"2.0","id":' + id + ',"method":"' + method + '","params":' + paramsJson + '}\n';
+        ? '{"jsonrpc":"2.0","id":' + idText + ',"method":"' + method + '"}\n'
+        : '{"jsonrpc":"2.0","id":' + idText + ',"method":"' + method + '","params":' + paramsJson + '}\n';
     this.#send(line);
     return new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
   }
