@@ -133,3 +133,58 @@ describe('the bridge forwards roots outside any request', () => {
     expect(await asked).toMatchObject({ code: -32601, message: expect.stringMatching(/no downstream client is connected/) as unknown });
   });
 });
+
+/** An upstream server (of `era`) with two tools that each sample once both have started, behind a bridge. */
+async function twoAskingTools(era: 'legacy' | 'modern') {
+  const upstreamServer = new McpServer({ name: 'upstream', version: '1.0.0' }, { onInternalError: () => {} });
+  let started = 0;
+  let release!: () => void;
+  const bothStarted = new Promise<void>((resolve) => (release = resolve));
+  for (const name of ['ask_a', 'ask_b']) {
+    upstreamServer.registerTool({ name, inputSchema: { type: 'object' } }, async (_args, ctx) => {
+      if (++started === 2) release();
+      await bothStarted;
+      const answer = await ctx.sample({ messages: [{ role: 'user', content: { type: 'text', text: name } }], maxTokens: 10 });
+      return { content: [{ type: 'text', text: (answer.content as { text: string }).text }] };
+    });
+  }
+  const [near, far] = createLinkedPair();
+  await upstreamServer.connect(far);
+  const inputs = new DownstreamInputs();
+  const upstream = new McpClient({ name: 'bridge', version: '1.0.0' }, { era, handlers: inputs.handlers });
+  await upstream.connect(near);
+  const bridge = createBridgeServer(upstream, inputs);
+  closers.push(
+    () => bridge.close(),
+    () => upstream.close(),
+    () => upstreamServer.close(),
+  );
+  const [down, up] = createLinkedPair();
+  inputs.connection = await bridge.connect(up);
+  const sampling = (params: { messages: { content: unknown }[] }) => ({
+    role: 'assistant' as const,
+    model: 'm',
+    content: { type: 'text' as const, text: `answer to ${(params.messages[0]?.content as { text: string }).text}` },
+  });
+  const client = new McpClient({ name: 'host', version: '1.0.0' }, { era: 'modern', handlers: { sampling } });
+  await client.connect(down);
+  closers.push(() => client.close());
+  return client;
+}
+
+describe('2026-07-28 downstream requests in flight at once', () => {
+  test('a 2026-07-28 upstream server names the request it serves: each one is answered through input-required rounds', async () => {
+    const client = await twoAskingTools('modern');
+    const [a, b] = await Promise.all([client.callTool('ask_a', {}), client.callTool('ask_b', {})]);
+    expect([a.content, b.content]).toEqual([[{ type: 'text', text: 'answer to ask_a' }], [{ type: 'text', text: 'answer to ask_b' }]]);
+  });
+
+  test('a legacy upstream server does not: it gets an error rather than an answer meant for another request', async () => {
+    const client = await twoAskingTools('legacy');
+    const calls = await Promise.allSettled([client.callTool('ask_a', {}), client.callTool('ask_b', {})]);
+    for (const call of calls) {
+      const text = call.status === 'rejected' ? String(call.reason) : JSON.stringify(call.value);
+      expect(text).toMatch(/cannot forward sampling\/createMessage: 2 downstream requests are in flight/);
+    }
+  });
+});

@@ -15,7 +15,7 @@
 import type { CallOptions, McpClient } from '@wiremcp/client';
 import type { Progress } from '@wiremcp/jsonrpc';
 import { McpServer, type HandlerContext, type SubscriptionHooks } from '@wiremcp/server';
-import type { DownstreamInputs } from './downstream-inputs.js';
+import type { DownstreamInputs, InputSubject } from './downstream-inputs.js';
 
 /** Keys the bridge's own server stamps on 2026-07-28 results; the upstream ones are dropped. */
 const STAMPED = new Set(['resultType', 'ttlMs', 'cacheScope']);
@@ -83,13 +83,19 @@ export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs
     },
   );
   /** Sends a downstream request's upstream request, as one the upstream server may ask the downstream client about. */
-  const forward = <T extends object>(context: HandlerContext, send: (options: CallOptions) => Promise<T>): Promise<T> =>
-    inputs.forward(context, (signal) => send(callOptions(context, signal))).then(unstamped);
+  const forward = <T extends object>(
+    context: HandlerContext,
+    send: (options: CallOptions) => Promise<T>,
+    subject?: InputSubject,
+  ): Promise<T> => inputs.forward(context, (signal) => send(callOptions(context, signal)), subject).then(unstamped);
   const fresh = (options: CallOptions): CallOptions & { fresh: true } => ({ ...options, fresh: true });
   if (capabilities.tools) {
     server.setRequestHandler('tools/list', (params, context) => forward(context, (o) => upstream.listTools(cursorOf(params), fresh(o))));
     server.setRequestHandler('tools/call', (params, context) =>
-      forward(context, (o) => upstream.callTool(params.name, params.arguments as Record<string, unknown> | undefined, o)),
+      forward(context, (o) => upstream.callTool(params.name, params.arguments as Record<string, unknown> | undefined, o), {
+        method: 'tools/call',
+        name: params.name,
+      }),
     );
     upstream.onToolsListChanged(() => server.notifyToolListChanged());
   }
@@ -100,7 +106,9 @@ export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs
     server.setRequestHandler('resources/templates/list', (params, context) =>
       forward(context, (o) => upstream.listResourceTemplates(cursorOf(params), fresh(o))),
     );
-    server.setRequestHandler('resources/read', (params, context) => forward(context, (o) => upstream.readResource(params.uri, fresh(o))));
+    server.setRequestHandler('resources/read', (params, context) =>
+      forward(context, (o) => upstream.readResource(params.uri, fresh(o)), { method: 'resources/read', name: params.uri }),
+    );
     upstream.onResourcesListChanged(() => server.notifyResourceListChanged());
     if (subscribe) upstream.onResourceUpdated(({ uri }) => server.notifyResourceUpdated(uri));
   }
@@ -109,7 +117,7 @@ export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs
       forward(context, (o) => upstream.listPrompts(cursorOf(params), fresh(o))),
     );
     server.setRequestHandler('prompts/get', (params, context) =>
-      forward(context, (o) => upstream.getPrompt(params.name, params.arguments, o)),
+      forward(context, (o) => upstream.getPrompt(params.name, params.arguments, o), { method: 'prompts/get', name: params.name }),
     );
     upstream.onPromptsListChanged(() => server.notifyPromptListChanged());
   }

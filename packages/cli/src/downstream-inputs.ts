@@ -10,10 +10,11 @@
  *
  * Which downstream request: the one whose upstream request is in flight on this upstream connection. Each
  * downstream connection has its own upstream connection (see `proxy.ts`), so every request in flight on a legacy
- * connection comes from the same client, and any of them can ask it. Several 2026-07-28 requests in flight at
- * once cannot be told apart (a legacy upstream server's request names none of them), so the upstream server gets
- * a clear error rather than an answer meant for another request. With none in flight, a legacy downstream
- * connection is asked directly (a server asking for roots after `notifications/roots/list_changed`).
+ * connection comes from the same client, and any of them can ask it. A 2026-07-28 request is answered in its own
+ * rounds, so it must be the right one: a 2026-07-28 upstream server's input request names the request it serves
+ * (the tool, prompt or resource), a legacy one's names none; when several remain, the upstream server gets a clear
+ * error rather than an answer meant for another request. With none in flight, a legacy downstream connection is
+ * asked directly (a server asking for roots after `notifications/roots/list_changed`).
  *
  * The upstream server gets `-32601` when the downstream client did not declare what it asks for, or when no
  * downstream client can be asked.
@@ -22,9 +23,16 @@ import type { InputContext, InputHandlers } from '@wiremcp/client';
 import { ErrorCode, hasCapability, isLocalError, RpcError, type InputRequestMethod } from '@wiremcp/protocol';
 import { InputRequiredError, type HandlerContext, type ServerConnection } from '@wiremcp/server';
 
+/** What an input-capable request is about: its method, and the tool or prompt name or the resource URI. */
+export interface InputSubject {
+  readonly method: 'tools/call' | 'prompts/get' | 'resources/read';
+  readonly name: string;
+}
+
 /** One downstream request whose upstream request is in flight. */
 interface InFlight {
   readonly context: HandlerContext;
+  readonly subject: InputSubject | undefined;
   /** Aborts the upstream request (the downstream request was cancelled, or its round ended for input). */
   readonly controller: AbortController;
 }
@@ -55,28 +63,40 @@ export class DownstreamInputs {
 
   /**
    * Runs the upstream request of a downstream request: `send` gets the signal to send it with (aborted when the
-   * downstream request is cancelled, or when its round ends waiting for input).
+   * downstream request is cancelled, or when its round ends waiting for input). `subject` is given for the
+   * input-capable methods; a 2026-07-28 request of any other method cannot ask its client, so it is not a candidate.
    */
-  async forward<T>(context: HandlerContext, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async forward<T>(context: HandlerContext, send: (signal: AbortSignal) => Promise<T>, subject?: InputSubject): Promise<T> {
     const controller = new AbortController();
     const downstream = context.signal;
     const cancel = () => controller.abort(downstream.reason);
     if (downstream.aborted) cancel();
     else downstream.addEventListener('abort', cancel, { once: true });
-    const entry: InFlight = { context, controller };
-    this.#inFlight.add(entry);
+    const entry: InFlight = { context, subject, controller };
+    const candidate = subject !== undefined || context.era === 'legacy';
+    if (candidate) this.#inFlight.add(entry);
     try {
       return await send(controller.signal);
     } finally {
-      this.#inFlight.delete(entry);
+      if (candidate) this.#inFlight.delete(entry);
       downstream.removeEventListener('abort', cancel);
     }
   }
 
-  /** The downstream request to ask, `undefined` with none in flight; throws when it cannot be told. */
-  #requestFor(method: string): InFlight | undefined {
-    if (this.#inFlight.size <= 1) return this.#inFlight.values().next().value;
-    const entries = [...this.#inFlight];
+  /**
+   * The downstream request to ask, `undefined` with none in flight; throws when it cannot be told. A 2026-07-28
+   * upstream server's input request names the request it serves (`origin`): only those about the same tool,
+   * prompt or resource are candidates then.
+   */
+  #requestFor(method: string, input: InputContext): InFlight | undefined {
+    let entries = [...this.#inFlight];
+    const origin = input.origin;
+    if (origin !== undefined && entries.length > 1) {
+      const name = origin.params.name ?? origin.params.uri;
+      const matching = entries.filter((entry) => entry.subject?.method === origin.method && entry.subject.name === name);
+      if (matching.length > 0) entries = matching;
+    }
+    if (entries.length <= 1) return entries[0];
     // The same legacy client is behind all of them: ask through the latest.
     if (entries.every((entry) => entry.context.era === 'legacy')) return entries.at(-1);
     throw new RpcError(
@@ -85,13 +105,8 @@ export class DownstreamInputs {
     );
   }
 
-  async #ask<T>(
-    method: InputRequestMethod,
-    params: object,
-    _input: InputContext,
-    ask: (context: HandlerContext) => Promise<T>,
-  ): Promise<T> {
-    const entry = this.#requestFor(method);
+  async #ask<T>(method: InputRequestMethod, params: object, input: InputContext, ask: (context: HandlerContext) => Promise<T>): Promise<T> {
+    const entry = this.#requestFor(method, input);
     if (entry === undefined) return this.#askConnection(method, params);
     try {
       return await ask(entry.context);
