@@ -106,7 +106,9 @@ export async function runProxy(
   };
   /** A legacy HTTP session: its own upstream connection, closed with it (and the other way round). */
   const connectSession = async (transport: Transport, connectOptions: unknown): Promise<ServerConnection> => {
-    const bridge = await openBridge(target, options);
+    // The era the first connection detected: a session's connection need not probe again.
+    const era = options.era ?? primary?.upstream.client.era;
+    const bridge = await openBridge(target, era === undefined ? options : { ...options, era });
     sessions.add(bridge);
     const release = () => {
       if (!sessions.delete(bridge)) return;
