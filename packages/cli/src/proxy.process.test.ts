@@ -94,6 +94,26 @@ describe('wiremcp proxy on stdio: the upstream server asks the downstream client
   });
 });
 
+describe('wiremcp proxy on stdio in front of an HTTP server', () => {
+  for (const upstream of ['legacy', 'modern'] as const) {
+    test(`${upstream} upstream over HTTP: its requests reach the downstream client; subscriptions too`, async () => {
+      const server = await startHttp([EVERYTHING, '--http', '127.0.0.1:0']);
+      const client = newClient('legacy', answers('cy'));
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [WIREMCP, 'proxy', '--era', upstream, server.url] }),
+      );
+      const sampled = await client.callTool('test_sampling', { prompt: 'over http?' });
+      expect(textOf(sampled)).toBe('LLM response: cy heard over http?');
+      const roots = await client.callTool('test_list_roots', {});
+      expect(roots.structuredContent).toEqual({ roots: [{ uri: 'file:///home/cy', name: 'cy' }] });
+      await client.subscribeResource(WATCHED);
+      const updated = nextUpdate(client);
+      await client.callTool('test_update_watched_resource', {});
+      expect(await updated).toBe(WATCHED);
+    });
+  }
+});
+
 describe('wiremcp proxy --http: several downstream sessions', () => {
   test('two concurrent legacy sessions each answer their own sampling requests', async () => {
     const proxy = await startHttp([WIREMCP, 'proxy', '--http', '127.0.0.1:0', 'node', EVERYTHING]);
