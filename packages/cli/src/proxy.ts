@@ -139,7 +139,10 @@ export async function runProxy(
         if (ending) return;
         ending = true;
         proc.stderr.write(`wiremcp proxy: upstream ${describeTarget(target)} closed${error ? `: ${error.message}` : ''}\n`);
-        void bridge.server.close().finally(() => proc.exit(CLI_EXIT_CODES.connection));
+        void bridge.server
+          .close()
+          .then(closeUpstreams)
+          .finally(() => proc.exit(CLI_EXIT_CODES.connection));
       });
       return {
         connect: async (transport: Transport, connectOptions?: unknown) => {
