@@ -2,6 +2,9 @@
  * `wiremcp proxy` forwarding what the upstream server asks of the client (sampling, elicitation, roots) and
  * resource subscriptions, driven through the real command with the everything server upstream.
  */
+import { mkdtempSync, readFileSync, rmSync, watch, type FSWatcher } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpClient, type EraPreference, type InputHandlers } from '@wiremcp/client';
 import { httpTransportFactory } from '@wiremcp/transport-http';
@@ -139,6 +142,38 @@ describe('wiremcp proxy --http: several downstream sessions', () => {
     await Promise.all([ada.close(), bob.close()]);
     proxy.child.kill('SIGTERM');
     expect(await exited(proxy.child)).toBe(0);
+  });
+
+  test("a legacy session's upstream connection (here a server process of its own) ends with the session", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wiremcp-proxy-'));
+    const ended = join(dir, 'ended');
+    let watcher: FSWatcher | undefined;
+    try {
+      // The target notes each of its processes' end in a file; the one opened at start lives as long as the proxy.
+      const target = ['sh', '-c', 'node "$0"; echo ended >> "$1"', EVERYTHING, ended];
+      const proxy = await startHttp([WIREMCP, 'proxy', '--http', '127.0.0.1:0', ...target]);
+      let seen!: () => void;
+      const endings = new Promise<void>((resolve) => (seen = resolve));
+      watcher = watch(dir, () => {
+        if (readFileSync(ended, { encoding: 'utf8', flag: 'a+' }).length > 0) seen();
+      });
+      const client = newClient('legacy', answers('dee'));
+      await client.connect(httpTransportFactory(new URL(proxy.url)));
+      expect(textOf(await client.callTool('test_sampling', { prompt: 'bye?' }))).toBe('LLM response: dee heard bye?');
+      await client.close();
+      await endings;
+      expect(readFileSync(ended, 'utf8')).toBe('ended\n');
+      // The proxy still serves: the connection opened at start is untouched.
+      const modern = newClient('modern', answers('eve'));
+      await modern.connect(httpTransportFactory(new URL(proxy.url)));
+      expect((await modern.listTools()).tools.length).toBeGreaterThan(0);
+      await modern.close();
+      proxy.child.kill('SIGTERM');
+      expect(await exited(proxy.child)).toBe(0);
+    } finally {
+      watcher?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('2026-07-28 sessions share one upstream subscription per URI until the last one leaves', async () => {
