@@ -5,12 +5,17 @@
  * and the `McpClient` translate.
  *
  * Forwarded: tools, resources (list, templates, read), prompts, completion, list-changed notifications,
- * progress and cancellation. Not forwarded: resource subscriptions, and the upstream server's own requests
- * for sampling, elicitation or roots (the bridge declares no client capabilities upstream).
+ * progress and cancellation; resource subscriptions when the upstream server declares `resources.subscribe`
+ * (the server's subscription hooks subscribe upstream, counted per URI across the downstream sessions and
+ * listen streams this bridge serves, and `notifications/resources/updated` goes to the subscribed ones through
+ * `notifyResourceUpdated`); the upstream server's own requests for sampling, elicitation and roots, answered by
+ * the downstream client whose request is in flight (`downstream-inputs.ts`); and a legacy downstream client's
+ * `notifications/roots/list_changed`.
  */
 import type { CallOptions, McpClient } from '@wiremcp/client';
 import type { Progress } from '@wiremcp/jsonrpc';
-import { McpServer, type HandlerContext } from '@wiremcp/server';
+import { McpServer, type HandlerContext, type SubscriptionHooks } from '@wiremcp/server';
+import type { DownstreamInputs, InputSubject } from './downstream-inputs.js';
 
 /** Keys the bridge's own server stamps on 2026-07-28 results; the upstream ones are dropped. */
 const STAMPED = new Set(['resultType', 'ttlMs', 'cacheScope']);
@@ -19,68 +24,111 @@ function unstamped<T extends object>(result: T): T {
   return Object.fromEntries(Object.entries(result).filter(([key]) => !STAMPED.has(key))) as T;
 }
 
-function forwardOptions(context: HandlerContext): CallOptions {
+function callOptions(context: HandlerContext, signal: AbortSignal): CallOptions {
   return {
-    signal: context.signal,
+    signal,
     onprogress: (progress: Progress) => void context.sendProgress(progress.progress, progress.total, progress.message).catch(() => {}),
   };
 }
 
-/** Builds the bridge server for a connected `upstream` client; see the module comment. */
-export function createBridgeServer(upstream: McpClient): McpServer {
+/**
+ * The subscription hooks: one upstream subscription per URI while any downstream session or listen stream holds
+ * one (a second subscriber waits for the first one's upstream subscription; the last one to go releases it).
+ */
+function subscriptionHooks(upstream: McpClient): SubscriptionHooks {
+  const held = new Map<string, { count: number; ready: Promise<void> }>();
+  return {
+    onSubscribe: async (uri) => {
+      let entry = held.get(uri);
+      if (entry === undefined) {
+        entry = { count: 0, ready: upstream.subscribeResource(uri) };
+        held.set(uri, entry);
+      }
+      entry.count += 1;
+      try {
+        await entry.ready;
+      } catch (error) {
+        // Refused upstream: every subscriber waiting on it is refused, and the next one asks again.
+        if (held.get(uri) === entry) held.delete(uri);
+        throw error;
+      }
+    },
+    onUnsubscribe: (uri) => {
+      const entry = held.get(uri);
+      if (entry === undefined || --entry.count > 0) return;
+      held.delete(uri);
+      upstream.unsubscribeResource(uri).catch(() => {});
+    },
+  };
+}
+
+/** Builds the bridge server for a connected `upstream` client whose input handlers are `inputs`'; see the module comment. */
+export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs): McpServer {
   const capabilities = upstream.serverCapabilities ?? {};
   const info = upstream.serverInfo ?? { name: 'wiremcp-proxy', version: '0.1.0' };
+  const subscribe = capabilities.resources?.subscribe === true;
   const server = new McpServer(
     { ...info },
     {
       ...(upstream.instructions === undefined ? {} : { instructions: upstream.instructions }),
       capabilities: {
         tools: capabilities.tools !== undefined,
-        resources: capabilities.resources === undefined ? false : { subscribe: false },
+        resources: capabilities.resources === undefined ? false : { subscribe },
         prompts: capabilities.prompts !== undefined,
         completions: capabilities.completions !== undefined,
       },
       // Fresh from upstream on every request: the upstream server's own caching hints are not known here.
       caching: { default: { ttlMs: 0, cacheScope: 'private' } },
+      ...(subscribe ? subscriptionHooks(upstream) : {}),
     },
   );
-  const fresh = (context: HandlerContext) => ({ ...forwardOptions(context), fresh: true });
+  /** Sends a downstream request's upstream request, as one the upstream server may ask the downstream client about. */
+  const forward = <T extends object>(
+    context: HandlerContext,
+    send: (options: CallOptions) => Promise<T>,
+    subject?: InputSubject,
+  ): Promise<T> => inputs.forward(context, (signal) => send(callOptions(context, signal)), subject).then(unstamped);
+  const fresh = (options: CallOptions): CallOptions & { fresh: true } => ({ ...options, fresh: true });
   if (capabilities.tools) {
-    server.setRequestHandler('tools/list', async (params, context) =>
-      unstamped(await upstream.listTools(cursorOf(params), fresh(context))),
-    );
-    server.setRequestHandler('tools/call', async (params, context) =>
-      unstamped(await upstream.callTool(params.name, params.arguments as Record<string, unknown> | undefined, forwardOptions(context))),
+    server.setRequestHandler('tools/list', (params, context) => forward(context, (o) => upstream.listTools(cursorOf(params), fresh(o))));
+    server.setRequestHandler('tools/call', (params, context) =>
+      forward(context, (o) => upstream.callTool(params.name, params.arguments as Record<string, unknown> | undefined, o), {
+        method: 'tools/call',
+        name: params.name,
+      }),
     );
     upstream.onToolsListChanged(() => server.notifyToolListChanged());
   }
   if (capabilities.resources) {
-    server.setRequestHandler('resources/list', async (params, context) =>
-      unstamped(await upstream.listResources(cursorOf(params), fresh(context))),
+    server.setRequestHandler('resources/list', (params, context) =>
+      forward(context, (o) => upstream.listResources(cursorOf(params), fresh(o))),
     );
-    server.setRequestHandler('resources/templates/list', async (params, context) =>
-      unstamped(await upstream.listResourceTemplates(cursorOf(params), fresh(context))),
+    server.setRequestHandler('resources/templates/list', (params, context) =>
+      forward(context, (o) => upstream.listResourceTemplates(cursorOf(params), fresh(o))),
     );
-    server.setRequestHandler('resources/read', async (params, context) =>
-      unstamped(await upstream.readResource(params.uri, fresh(context))),
+    server.setRequestHandler('resources/read', (params, context) =>
+      forward(context, (o) => upstream.readResource(params.uri, fresh(o)), { method: 'resources/read', name: params.uri }),
     );
     upstream.onResourcesListChanged(() => server.notifyResourceListChanged());
+    if (subscribe) upstream.onResourceUpdated(({ uri }) => server.notifyResourceUpdated(uri));
   }
   if (capabilities.prompts) {
-    server.setRequestHandler('prompts/list', async (params, context) =>
-      unstamped(await upstream.listPrompts(cursorOf(params), fresh(context))),
+    server.setRequestHandler('prompts/list', (params, context) =>
+      forward(context, (o) => upstream.listPrompts(cursorOf(params), fresh(o))),
     );
-    server.setRequestHandler('prompts/get', async (params, context) =>
-      unstamped(await upstream.getPrompt(params.name, params.arguments, forwardOptions(context))),
+    server.setRequestHandler('prompts/get', (params, context) =>
+      forward(context, (o) => upstream.getPrompt(params.name, params.arguments, o), { method: 'prompts/get', name: params.name }),
     );
     upstream.onPromptsListChanged(() => server.notifyPromptListChanged());
   }
   if (capabilities.completions) {
-    server.setRequestHandler('completion/complete', async (params, context) => {
+    server.setRequestHandler('completion/complete', (params, context) => {
       const { _meta: _ignored, ...rest } = params as typeof params & { _meta?: unknown };
-      return unstamped(await upstream.complete(rest, forwardOptions(context)));
+      return forward(context, (o) => upstream.complete(rest, o));
     });
   }
+  // A legacy downstream client's roots changed: the upstream server hears it (a 2026-07-28 server asks each time).
+  server.onrootslistchanged = () => void upstream.notifyRootsListChanged().catch(() => {});
   return server;
 }
 

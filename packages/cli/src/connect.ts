@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { authorizationCodeGrant, McpOAuthProvider } from '@wiremcp/auth/client';
 import { FileAuthStore, startLoopbackUserAgent, type LoopbackUserAgent } from '@wiremcp/auth/node';
-import { McpClient, type EraPreference } from '@wiremcp/client';
+import { McpClient, type EraPreference, type InputHandlers } from '@wiremcp/client';
 import type { Framing } from '@wiremcp/framing';
 import { isLocalError, isProtocolVersion, RpcError, type ProtocolVersion } from '@wiremcp/protocol';
 import { httpTransportFactory } from '@wiremcp/transport-http';
@@ -105,10 +105,16 @@ async function oauthProvider(url: URL, options: ConnectionOptions): Promise<{ pr
   return { provider, browser };
 }
 
-/** Connects to `target`; a {@link CliError} with the right exit code when it cannot. */
-export async function connectTarget(target: Target, options: ConnectionOptions = {}): Promise<Connection> {
+/**
+ * Connects to `target`; a {@link CliError} with the right exit code when it cannot. With `handlers` the client
+ * answers the server's sampling, elicitation (form and URL mode) and roots requests, and declares them.
+ */
+export async function connectTarget(target: Target, options: ConnectionOptions = {}, handlers?: InputHandlers): Promise<Connection> {
   const protocolVersion = protocolVersionOf(options.protocolVersion);
   const client = new McpClient(CLIENT_INFO, {
+    ...(handlers === undefined
+      ? {}
+      : { handlers, capabilities: { sampling: { tools: {} } }, elicitation: { url: true, applyDefaults: false } }),
     era: options.era ?? 'auto',
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
     ...(options.timeoutMs === undefined ? {} : { requestTimeoutMs: options.timeoutMs }),

@@ -3,9 +3,19 @@
  * `--http` — over Streamable HTTP with the security defaults of every wiremcp server (loopback bind, `Host` and
  * `Origin` checks, body and stream limits; see `@wiremcp/process`). So a stdio server can be reached over HTTP,
  * and a remote HTTP server (with `--auth`, logged in with OAuth) can be given to a host that speaks only stdio.
+ *
+ * One upstream connection per downstream connection, so that the upstream server's own requests (sampling,
+ * elicitation, roots) reach the client they are meant for: on stdio there is one downstream connection, served by
+ * the upstream connection opened at start; over HTTP each legacy session gets an upstream connection of its own
+ * (for a stdio target, a server process of its own), opened when the session starts and closed when it ends, while
+ * stateless 2026-07-28 requests share the one opened at start. That costs a connection (or a process) per session;
+ * with a single upstream connection an upstream request could not be routed to the right session.
  */
+import type { Transport } from '@wiremcp/jsonrpc';
 import { nodeProcess, runServerMain, type MainProcess, type Servable } from '@wiremcp/process';
+import type { McpServer, ServerConnection } from '@wiremcp/server';
 import { createBridgeServer } from './bridge.js';
+import { DownstreamInputs } from './downstream-inputs.js';
 import { connectTarget, type Connection, type ConnectionOptions } from './connect.js';
 import { CLI_EXIT_CODES } from './exit-codes.js';
 import { describeTarget, type Target } from './target.js';
@@ -32,6 +42,42 @@ function serveArgv(serve: ProxyServeOptions): string[] {
   return argv;
 }
 
+/** An upstream connection and the bridge server that serves it downstream. */
+interface Bridge {
+  readonly upstream: Connection;
+  readonly server: McpServer;
+  readonly inputs: DownstreamInputs;
+}
+
+async function openBridge(target: Target, options: ConnectionOptions): Promise<Bridge> {
+  const inputs = new DownstreamInputs();
+  const upstream = await connectTarget(target, options, inputs.handlers);
+  return { upstream, inputs, server: createBridgeServer(upstream.client, inputs) };
+}
+
+/** `transport`, with `closed` called after the engine's own `onclose` (the engine sets that handler, so it is wrapped). */
+function onTransportClose(transport: Transport, closed: () => void): Transport {
+  return new Proxy(transport, {
+    get(inner, key) {
+      const value: unknown = Reflect.get(inner, key, inner);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(inner) : value;
+    },
+    set(inner, key, value: unknown) {
+      if (key !== 'onclose') return Reflect.set(inner, key, value, inner);
+      const handler = value as (() => void) | undefined;
+      return Reflect.set(
+        inner,
+        key,
+        () => {
+          handler?.();
+          closed();
+        },
+        inner,
+      );
+    },
+  });
+}
+
 /**
  * Runs the proxy until it is stopped (stdin closed, a signal) or the upstream server goes away (exit code 3).
  * Resolves with the exit code; with the real process it exits instead.
@@ -42,15 +88,44 @@ export async function runProxy(
   serve: ProxyServeOptions,
   proc: MainProcess = nodeProcess(),
 ): Promise<number> {
-  let upstream: Connection | undefined;
+  let primary: Bridge | undefined;
+  const sessions = new Set<Bridge>();
   let ending = false;
+  const closeUpstreams = async (): Promise<void> => {
+    await Promise.all([...sessions].map((bridge) => bridge.upstream.close()));
+    sessions.clear();
+    await primary?.upstream.close();
+  };
   const main: MainProcess = {
     ...proc,
     argv: serveArgv(serve),
     exit: (code) => {
       ending = true;
-      void (upstream?.close() ?? Promise.resolve()).finally(() => proc.exit(code));
+      void closeUpstreams().finally(() => proc.exit(code));
     },
+  };
+  /** A legacy HTTP session: its own upstream connection, closed with it (and the other way round). */
+  const connectSession = async (transport: Transport, connectOptions: unknown): Promise<ServerConnection> => {
+    // The era the first connection detected: a session's connection need not probe again.
+    const era = options.era ?? primary?.upstream.client.era;
+    const bridge = await openBridge(target, era === undefined ? options : { ...options, era });
+    sessions.add(bridge);
+    const release = () => {
+      if (!sessions.delete(bridge)) return;
+      void bridge.server.close().finally(() => bridge.upstream.close());
+    };
+    let served: ServerConnection;
+    try {
+      served = await bridge.server.connect(onTransportClose(transport, release), connectOptions as Parameters<McpServer['connect']>[1]);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    bridge.inputs.connection = served;
+    bridge.upstream.client.onClose(() => {
+      if (!ending && sessions.has(bridge)) void served.close();
+    });
+    return served;
   };
   return runServerMain({
     name: 'wiremcp proxy',
@@ -58,23 +133,31 @@ export async function runProxy(
     usage: '',
     process: main,
     async createServer(): Promise<Servable> {
-      upstream = await connectTarget(target, options);
-      const connection = upstream;
-      const bridge = createBridgeServer(connection.client);
-      connection.client.onClose((error) => {
+      primary = await openBridge(target, options);
+      const bridge = primary;
+      bridge.upstream.client.onClose((error) => {
         if (ending) return;
         ending = true;
         proc.stderr.write(`wiremcp proxy: upstream ${describeTarget(target)} closed${error ? `: ${error.message}` : ''}\n`);
-        void bridge.close().finally(() => proc.exit(CLI_EXIT_CODES.connection));
+        void bridge.server
+          .close()
+          .then(closeUpstreams)
+          .finally(() => proc.exit(CLI_EXIT_CODES.connection));
       });
       return {
-        connect: (transport) => bridge.connect(transport),
-        dispatch: (message, exchange) => bridge.dispatch(message, exchange),
+        connect: async (transport: Transport, connectOptions?: unknown) => {
+          if (serve.http !== undefined) return connectSession(transport, connectOptions);
+          const served = await bridge.server.connect(transport);
+          bridge.inputs.connection = served;
+          return served;
+        },
+        dispatch: (message, exchange) => bridge.server.dispatch(message, exchange),
         tool: () => undefined,
         close: async () => {
-          await bridge.close();
           ending = true;
-          await connection.close();
+          await Promise.all([...sessions].map((session) => session.server.close()));
+          await bridge.server.close();
+          await closeUpstreams();
         },
       } as Servable;
     },
