@@ -31,34 +31,26 @@ export function preserialize<T extends object>(value: T): Readonly<T> {
 export function stringifyMessage(message: unknown): string | undefined {
   const params = (message as { params?: unknown } | null | undefined)?.params;
   if (typeof params !== 'object' || params === null) return stringifyResponse(message);
-  const meta = (params as { _meta?: unknown })._meta;
-  const metaText = typeof meta === 'object' && meta !== null ? TEXTS.get(meta) : undefined;
+  const metaText = keptMetaText(params);
   if (metaText === undefined) return JSON.stringify(message);
   return spliced(message as Record<string, unknown>, params as Record<string, unknown>, metaText) ?? JSON.stringify(message);
 }
 
-/** The fast path of {@link stringifyMessage}; `undefined` when the message is not shaped for it. */
-function spliced(message: Record<string, unknown>, params: Record<string, unknown>, metaText: string): string | undefined {
+/** The kept text of `holder._meta` when that object was made by {@link preserialize}. */
+function keptMetaText(holder: object): string | undefined {
+  const meta = (holder as { _meta?: unknown })._meta;
+  return typeof meta === 'object' && meta !== null ? TEXTS.get(meta) : undefined;
+}
+
+/**
+ * `JSON.stringify(holder)` with its `_meta` written as `metaText`; `undefined` when `_meta` is not its last own key
+ * (as the client and the result stamping put it: otherwise the key order would change) or a key cannot be copied.
+ */
+function withMetaLast(holder: Record<string, unknown>, metaText: string): string | undefined {
   // A `toJSON` would replace the object's keys by whatever it returns.
-  if (typeof message.toJSON === 'function' || typeof params.toJSON === 'function') return undefined;
-  // Exactly the envelope's keys (an inherited enumerable one too would show here and take the slow path).
-  let at = 0;
-  for (const key in message) {
-    if (at === 1 && key === 'method') at = 2;
-    if (key !== ENVELOPE[at]) return undefined;
-    at++;
-  }
-  const { jsonrpc, id, method } = message;
-  if (at !== ENVELOPE.length || typeof jsonrpc !== 'string' || typeof method !== 'string') return undefined;
-  let idText = '';
-  // JSON.stringify rather than `${id}`: V8 keeps the strings of converted numbers in its number-string cache, an
-  // old-space table, so every request id turned into a string that way lived on through two scavenges and was
-  // promoted (GC tripled in a pipelined client).
-  if ((typeof id === 'number' && Number.isSafeInteger(id)) || typeof id === 'string') idText = `,"id":${JSON.stringify(id)}`;
-  else if (id !== undefined || 'id' in message) return undefined;
-  // Params without `_meta`, which must come last (as the client builds them) for the key order to stay the same.
+  if (typeof holder.toJSON === 'function') return undefined;
   // Own enumerable keys, as JSON.stringify takes them.
-  const keys = Object.keys(params);
+  const keys = Object.keys(holder);
   const count = keys.length - 1;
   if (keys[count] !== '_meta') return undefined;
   const rest: Record<string, unknown> = {};
@@ -66,10 +58,45 @@ function spliced(message: Record<string, unknown>, params: Record<string, unknow
     const key = keys[i]!;
     // Assigning `__proto__` would set the copy's prototype instead of a key.
     if (key === '__proto__') return undefined;
-    rest[key] = params[key];
+    rest[key] = holder[key];
   }
   const head = JSON.stringify(rest);
-  const paramsText = head.length === 2 ? `{"_meta":${metaText}}` : `${head.slice(0, -1)},"_meta":${metaText}}`;
+  return head.length === 2 ? `{"_meta":${metaText}}` : `${head.slice(0, -1)},"_meta":${metaText}}`;
+}
+
+/**
+ * The JSON of a request id, or `undefined` for one the fast paths leave to `JSON.stringify`. JSON.stringify rather
+ * than `${id}`: V8 keeps the strings of converted numbers in its number-string cache, an old-space table, so every
+ * id turned into a string that way lived on through two scavenges and was promoted (GC tripled in a pipelined
+ * client).
+ */
+function idJson(id: unknown): string | undefined {
+  return (typeof id === 'number' && Number.isSafeInteger(id)) || typeof id === 'string' ? JSON.stringify(id) : undefined;
+}
+
+/** The fast path of {@link stringifyMessage}; `undefined` when the message is not shaped for it. */
+function spliced(message: Record<string, unknown>, params: Record<string, unknown>, metaText: string): string | undefined {
+  if (typeof message.toJSON === 'function') return undefined;
+  // Exactly the envelope's keys (an inherited enumerable one too would show here and take the slow path).
+  let at = 0;
+  let hasId = false;
+  for (const key in message) {
+    if (at === 1 && key === 'method') at = 2;
+    if (key !== ENVELOPE[at]) return undefined;
+    if (at === 1) hasId = true;
+    at++;
+  }
+  const { jsonrpc, id, method } = message;
+  if (at !== ENVELOPE.length || typeof jsonrpc !== 'string' || typeof method !== 'string') return undefined;
+  let idText = '';
+  if (hasId) {
+    // An `id` JSON.stringify writes: own (enumerable, as the loop saw it) and of a kind the fast path writes.
+    const text = Object.hasOwn(message, 'id') ? idJson(id) : undefined;
+    if (text === undefined) return undefined;
+    idText = `,"id":${text}`;
+  }
+  const paramsText = withMetaLast(params, metaText);
+  if (paramsText === undefined) return undefined;
   const jsonrpcText = jsonrpc === '2.0' ? '"2.0"' : JSON.stringify(jsonrpc);
   return `{"jsonrpc":${jsonrpcText}${idText},"method":${JSON.stringify(method)},"params":${paramsText}}`;
 }
@@ -85,15 +112,14 @@ const RESPONSE = ['jsonrpc', 'id', 'result'] as const;
 function stringifyResponse(message: unknown): string | undefined {
   const result = (message as { result?: unknown } | null | undefined)?.result;
   if (typeof result !== 'object' || result === null) return JSON.stringify(message);
-  const meta = (result as { _meta?: unknown })._meta;
-  const metaText = typeof meta === 'object' && meta !== null ? TEXTS.get(meta) : undefined;
+  const metaText = keptMetaText(result);
   if (metaText === undefined) return JSON.stringify(message);
   return splicedResponse(message as Record<string, unknown>, result as Record<string, unknown>, metaText) ?? JSON.stringify(message);
 }
 
 /** The fast path of {@link stringifyResponse}; `undefined` when the message is not shaped for it. */
 function splicedResponse(message: Record<string, unknown>, result: Record<string, unknown>, metaText: string): string | undefined {
-  if (typeof message.toJSON === 'function' || typeof result.toJSON === 'function') return undefined;
+  if (typeof message.toJSON === 'function') return undefined;
   let at = 0;
   for (const key in message) {
     if (key !== RESPONSE[at]) return undefined;
@@ -101,22 +127,10 @@ function splicedResponse(message: Record<string, unknown>, result: Record<string
   }
   const { jsonrpc, id } = message;
   if (at !== RESPONSE.length || typeof jsonrpc !== 'string') return undefined;
-  // JSON.stringify rather than String(id): V8 keeps the strings of converted numbers in its number-string cache, so
-  // every id converted that way would outlive the response.
-  if (!(typeof id === 'number' && Number.isSafeInteger(id)) && typeof id !== 'string') return undefined;
-  const idText = JSON.stringify(id);
-  // The result without `_meta`, which must come last (as stamping puts it) for the key order to stay the same.
-  const keys = Object.keys(result);
-  const count = keys.length - 1;
-  if (keys[count] !== '_meta') return undefined;
-  const rest: Record<string, unknown> = {};
-  for (let i = 0; i < count; i++) {
-    const key = keys[i]!;
-    if (key === '__proto__') return undefined;
-    rest[key] = result[key];
-  }
-  const head = JSON.stringify(rest);
-  const resultText = head.length === 2 ? `{"_meta":${metaText}}` : `${head.slice(0, -1)},"_meta":${metaText}}`;
+  const idText = idJson(id);
+  if (idText === undefined) return undefined;
+  const resultText = withMetaLast(result, metaText);
+  if (resultText === undefined) return undefined;
   const jsonrpcText = jsonrpc === '2.0' ? '"2.0"' : JSON.stringify(jsonrpc);
   return `{"jsonrpc":${jsonrpcText},"id":${idText},"result":${resultText}}`;
 }
