@@ -6,6 +6,7 @@ import { MetaKey, type JsonObject } from '@wiremcp/protocol';
 import { McpServer } from '@wiremcp/server';
 import { createHttpHandler, type HttpHandler } from './http-handler.js';
 import type { HttpHandlerOptions } from './options.js';
+import type { BusMessage, SessionBus } from './session-bus.js';
 
 export const ENDPOINT = 'http://localhost/mcp';
 export const BOTH = 'application/json, text/event-stream';
@@ -287,5 +288,31 @@ export class SseReader {
       }
       this.events.push(event);
     }
+  }
+}
+
+/**
+ * A bus in memory: every message to every subscriber (the publisher's own included), as Redis pub/sub does; with
+ * `deferred`, delivered in a microtask, as a real bus delivers after `publish` returns. Keeps what was sent.
+ */
+export class MemoryBus implements SessionBus {
+  readonly listeners = new Set<(message: BusMessage) => void>();
+  readonly sent: BusMessage[] = [];
+  readonly #deferred: boolean;
+  constructor(options: { deferred?: boolean } = {}) {
+    this.#deferred = options.deferred ?? false;
+  }
+  publish(message: BusMessage): void {
+    this.sent.push(message);
+    const copy = structuredClone(message);
+    const deliver = (): void => {
+      for (const listener of this.listeners) listener(copy);
+    };
+    if (this.#deferred) queueMicrotask(deliver);
+    else deliver();
+  }
+  subscribe(listener: (message: BusMessage) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 }

@@ -7,21 +7,8 @@ import { McpServer } from '@wiremcp/server';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MemoryEventStore } from './event-store.js';
 import { createHttpHandler, type HttpHandler } from './http-handler.js';
-import { initialize, post, sessionHeaders } from './http.test-util.js';
-import type { BusMessage, SessionBus } from './session-bus.js';
+import { initialize, MemoryBus, post, sessionHeaders } from './http.test-util.js';
 import { MemorySessionStore } from './session-store.js';
-
-/** A bus in memory: every message to every subscriber, as Redis pub/sub does (the publisher's own included). */
-class MemoryBus implements SessionBus {
-  readonly listeners = new Set<(message: BusMessage) => void>();
-  publish(message: BusMessage): void {
-    for (const listener of this.listeners) listener(structuredClone(message));
-  }
-  subscribe(listener: (message: BusMessage) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-}
 
 let handlers: HttpHandler[] = [];
 afterEach(async () => {

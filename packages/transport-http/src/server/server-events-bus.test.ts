@@ -8,25 +8,7 @@ import { MetaKey } from '@wiremcp/protocol';
 import type { McpServer } from '@wiremcp/server';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpHandler } from './http-handler.js';
-import { modernPost, SseReader, testHandler, type TestEvent } from './http.test-util.js';
-import type { BusMessage, SessionBus } from './session-bus.js';
-
-/** A bus in memory: every message to every subscriber, asynchronously, as Redis pub/sub does (the publisher's own included). */
-class MemoryBus implements SessionBus {
-  readonly listeners = new Set<(message: BusMessage) => void>();
-  readonly sent: BusMessage[] = [];
-  publish(message: BusMessage): void {
-    this.sent.push(message);
-    const copy = structuredClone(message);
-    queueMicrotask(() => {
-      for (const listener of this.listeners) listener(copy);
-    });
-  }
-  subscribe(listener: (message: BusMessage) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-}
+import { MemoryBus, modernPost, SseReader, testHandler, type TestEvent } from './http.test-util.js';
 
 let handlers: HttpHandler[] = [];
 afterEach(async () => {
@@ -35,7 +17,7 @@ afterEach(async () => {
 });
 
 function deployment(count: number) {
-  const bus = new MemoryBus();
+  const bus = new MemoryBus({ deferred: true });
   const made = Array.from({ length: count }, () => testHandler({ bus }));
   handlers = made.map((m) => m.handler);
   return { handlers: made.map((m) => m.handler), servers: made.map((m) => m.server), bus };

@@ -7,24 +7,10 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { MemoryEventStore } from './event-store.js';
 import type { HttpHandler } from './http-handler.js';
-import { ENDPOINT, initialize, post, sessionHeaders, SseReader, testHandler, type Probe } from './http.test-util.js';
-import { tagRequestId, untagRequestId, type BusMessage, type SessionBus } from './session-bus.js';
+import { ENDPOINT, initialize, MemoryBus, post, sessionHeaders, SseReader, testHandler, type Probe } from './http.test-util.js';
+import { tagRequestId, untagRequestId } from './session-bus.js';
 import { MemorySessionStore, type SessionState } from './session-store.js';
 import type { McpServer } from '@wiremcp/server';
-
-/** A bus in memory: every message to every subscriber, as Redis pub/sub does (the publisher's own included). */
-class MemoryBus implements SessionBus {
-  readonly listeners = new Set<(message: BusMessage) => void>();
-  readonly sent: BusMessage[] = [];
-  publish(message: BusMessage): void {
-    this.sent.push(message);
-    for (const listener of this.listeners) listener(structuredClone(message));
-  }
-  subscribe(listener: (message: BusMessage) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-}
 
 let handlers: HttpHandler[] = [];
 afterEach(async () => {
