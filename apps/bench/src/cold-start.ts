@@ -6,7 +6,8 @@
 //
 // A server's cold start is spawn → the `initialize` answer read (stdio, NDJSON); the command's is spawn → exit of
 // `wiremcp --version` (its baseline: `node -e` printing a version, the floor of any Node command). Rounds are
-// interleaved (every command once per round) so that load on the machine falls on all alike; the table gives
+// interleaved (every command once per round) so that load on the machine falls on all alike, and each process has
+// exited before the next one starts (a server's time is still taken at its answer); the table gives
 // medians and the ratio of each median to its baseline's, against the ≤ 1.2× target. For servers it also gives the
 // CPU time (user + system, all threads) the process had used when its answer arrived: on a loaded machine the wall
 // time is mostly waiting for a core, the CPU time much less so (one clock tick of resolution: read it as a median).
@@ -107,6 +108,9 @@ function once(subject: Subject): Promise<number> {
       clearTimeout(timer);
       resolve(performance.now() - started);
     };
+    // A server's time is taken when its answer arrives, but the start counts as over only once the process has
+    // exited: the next subject must not start while this one is still shutting down on the same cores.
+    let answeredMs: number | undefined;
     child.once('error', reject);
     if (subject.kind === 'command') {
       child.stdin.end();
@@ -118,13 +122,15 @@ function once(subject: Subject): Promise<number> {
       if (out.includes('\n')) return;
       out += chunk;
       if (!out.includes('\n')) return;
+      answeredMs = performance.now() - started;
       const used = child.pid === undefined ? undefined : processCpuMs(child.pid, TICKS);
       if (used !== undefined) cpu.set(subject, [...(cpu.get(subject) ?? []), used]);
-      done();
       child.stdin.end();
     });
     child.once('exit', (code) => {
-      if (!out.includes('\n')) reject(new Error(`${subject.label} exited with ${code} before answering`));
+      clearTimeout(timer);
+      if (answeredMs === undefined) reject(new Error(`${subject.label} exited with ${code} before answering`));
+      else resolve(answeredMs);
     });
     child.stdin.write(INITIALIZE);
   });
