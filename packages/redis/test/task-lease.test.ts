@@ -2,28 +2,16 @@
 // atomically, by whichever process reads or watches it next; a task whose lease is renewed, or that ended, is not.
 // A lapse is made by deleting the lease key (what its expiry does), so no test waits for wall-clock time.
 import { McpServer, type TaskRecord } from '@wiremcp/server';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { connectRedisState, type RedisState } from '../src/index.js';
-import { startTestRedis, type TestRedis } from './redis-server.test-util.js';
+import { describe, expect, test, vi } from 'vitest';
+import type { RedisState } from '../src/index.js';
+import { useTestRedis } from './redis-server.test-util.js';
 import { nextChange, taskRecord } from './task-store-contract.test-util.js';
 
-let redis: TestRedis;
-const states: RedisState[] = [];
+const testRedis = useTestRedis();
 
-async function connect(prefix: string, taskLeaseMs?: number): Promise<RedisState> {
-  const state = await connectRedisState({ url: redis.url, prefix, taskLeaseMs, onError: () => {} });
-  states.push(state);
-  return state;
+function connect(prefix: string, taskLeaseMs?: number): Promise<RedisState> {
+  return testRedis.connect({ prefix, taskLeaseMs });
 }
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all(states.map((state) => state.close()));
-  await redis?.stop();
-});
 
 const LAPSED = /stopped before it finished/;
 

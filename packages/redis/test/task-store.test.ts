@@ -1,29 +1,17 @@
 // RedisTaskStore against a real redis-server: the TaskStore contract (also run against MemoryTaskStore, the
 // default), TTL expiry in Redis, and two processes' stores on one Redis sharing every task.
 import { MemoryTaskStore } from '@wiremcp/server';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { connectRedisState, type RedisState } from '../src/index.js';
-import { startTestRedis, type TestRedis } from './redis-server.test-util.js';
+import { describe, expect, test, vi } from 'vitest';
+import type { RedisState } from '../src/index.js';
+import { useTestRedis } from './redis-server.test-util.js';
 import { nextChange, taskRecord, taskStoreContract } from './task-store-contract.test-util.js';
 
-let redis: TestRedis;
-const states: RedisState[] = [];
+const testRedis = useTestRedis();
 let prefixes = 0;
 
-async function connect(prefix: string, maxTasks?: number): Promise<RedisState> {
-  const state = await connectRedisState({ url: redis.url, prefix, maxTasks, onError: () => {} });
-  states.push(state);
-  return state;
+function connect(prefix: string, maxTasks?: number): Promise<RedisState> {
+  return testRedis.connect({ prefix, maxTasks });
 }
-
-beforeAll(async () => {
-  redis = await startTestRedis();
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all(states.map((state) => state.close()));
-  await redis?.stop();
-});
 
 taskStoreContract('MemoryTaskStore', (options) => Promise.resolve(new MemoryTaskStore(options)));
 taskStoreContract('RedisTaskStore', async ({ maxTasks }) => (await connect(`contract${(prefixes += 1)}:`, maxTasks)).taskStore);
