@@ -55,29 +55,6 @@ async function openBridge(target: Target, options: ConnectionOptions): Promise<B
   return { upstream, inputs, server: createBridgeServer(upstream.client, inputs) };
 }
 
-/** `transport`, with `closed` called after the engine's own `onclose` (the engine sets that handler, so it is wrapped). */
-function onTransportClose(transport: Transport, closed: () => void): Transport {
-  return new Proxy(transport, {
-    get(inner, key) {
-      const value: unknown = Reflect.get(inner, key, inner);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(inner) : value;
-    },
-    set(inner, key, value: unknown) {
-      if (key !== 'onclose') return Reflect.set(inner, key, value, inner);
-      const handler = value as (() => void) | undefined;
-      return Reflect.set(
-        inner,
-        key,
-        () => {
-          handler?.();
-          closed();
-        },
-        inner,
-      );
-    },
-  });
-}
-
 /**
  * Runs the proxy until it is stopped (stdin closed, a signal) or the upstream server goes away (exit code 3).
  * Resolves with the exit code; with the real process it exits instead.
@@ -116,7 +93,8 @@ export async function runProxy(
     };
     let served: ServerConnection;
     try {
-      served = await bridge.server.connect(onTransportClose(transport, release), connectOptions as Parameters<McpServer['connect']>[1]);
+      bridge.server.onconnectionclosed = release;
+      served = await bridge.server.connect(transport, connectOptions as Parameters<McpServer['connect']>[1]);
     } catch (error) {
       release();
       throw error;

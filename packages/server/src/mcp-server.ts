@@ -47,13 +47,18 @@ export class McpServer {
   oninitialized: ((connection: ServerConnection) => void) | undefined;
   /** Called when a legacy client sent `notifications/roots/list_changed`. */
   onrootslistchanged: ((connection: ServerConnection) => void) | undefined;
+  /** Called when a connection's transport closed (the client went away, or the connection was closed). */
+  onconnectionclosed: ((connection: ServerConnection) => void) | undefined;
 
   readonly #core: ServerCore;
   readonly #connections = new Set<ServerConnection>();
   readonly #events: ConnectionEvents = {
     initialized: (connection) => this.oninitialized?.(connection),
     rootsListChanged: (connection) => this.onrootslistchanged?.(connection),
-    closed: (connection) => this.#connections.delete(connection),
+    closed: (connection) => {
+      this.#connections.delete(connection);
+      this.onconnectionclosed?.(connection);
+    },
   };
   readonly #stateless: RequestOrigin;
 
