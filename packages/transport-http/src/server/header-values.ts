@@ -8,6 +8,15 @@ const SENTINEL_PREFIX = '=?base64?';
 const SENTINEL_SUFFIX = '?=';
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+/** True when `text` from `from` on holds only ASCII digits (true for none: callers that need one check the length). */
+export function allDigits(text: string, from = 0): boolean {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
 /** True when every character is one a plain header value may hold (RFC 9110 field-vchar, space, tab). */
 function isPlain(value: string): boolean {
   for (let i = 0; i < value.length; i++) {

@@ -5,6 +5,7 @@
  * that skips the web stream; other runtimes use `request.body`.
  */
 import type { Deadlines } from './deadlines.js';
+import { allDigits } from './header-values.js';
 
 /** Where a request may carry a direct body reader (the node adapter's); shared across module copies. */
 export const BODY_READER: unique symbol = Symbol.for('@wiremcp/transport-http.body-reader') as never;
@@ -50,7 +51,8 @@ export async function readBody(request: Request, maxBytes: number, deadlines: De
   const declared = request.headers.get('content-length');
   if (declared !== null) {
     const digits = declared.trim();
-    if (!isDigits(digits)) return { ok: false, status: 400, message: 'Invalid Content-Length header' };
+    // Checked by hand rather than with a pattern: this runs for every request.
+    if (digits.length === 0 || !allDigits(digits)) return { ok: false, status: 400, message: 'Invalid Content-Length header' };
     if (Number(digits) > maxBytes) return tooLarge(maxBytes);
   }
   const direct = (request as Request & { [BODY_READER]?: BodyReader })[BODY_READER];
@@ -102,16 +104,6 @@ export async function readBody(request: Request, maxBytes: number, deadlines: De
     offset += chunk.byteLength;
   }
   return { ok: true, bytes };
-}
-
-/** True for one or more ASCII digits (a `Content-Length` value; checked by hand, as it is for every request). */
-function isDigits(text: string): boolean {
-  if (text.length === 0) return false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
 }
 
 function tooLarge(maxBytes: number): BodyResult {

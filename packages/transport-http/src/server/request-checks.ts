@@ -2,6 +2,7 @@
  * The checks every request passes before its body is read: `Host` (DNS-rebinding protection), `Origin`, and the
  * content negotiation of the Streamable HTTP transport (`Content-Type` of a POST, `Accept` of a POST or GET).
  */
+import { allDigits } from './header-values.js';
 
 /** What the server side of the connection knows about it; the node adapter passes it, other runtimes may. */
 export interface HttpConnectionInfo {
@@ -19,14 +20,6 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   if (address === '127.0.0.1' || address === '::1' || address === '0:0:0:0:0:0:0:1') return true;
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
-
-function allDigits(text: string, from: number): boolean {
-  for (let i = from; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
 }
 
 /**

@@ -50,7 +50,7 @@ export function writesRawBody(request: Request): boolean {
 export function withBody(response: Response): Response {
   if (!((response as unknown) instanceof PlainResponse)) return response;
   const plain = response as unknown as PlainResponse;
-  const real = new Response(plain[RAW_BODY] ?? null, { status: plain.status, headers: [...plain.plainHeaders] }) as RawBodyResponse;
+  const real = plain.realResponse() as RawBodyResponse;
   if (plain[RAW_BODY] !== undefined) real[RAW_BODY] = plain[RAW_BODY];
   if ((response as RawBodyResponse)[NOT_HANDLED]) real[NOT_HANDLED] = true;
   return real;
