@@ -3,5 +3,7 @@
 import { VERSION } from './version.js';
 
 const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) process.stdout.write(`${VERSION}\n`);
+// The version goes to stdout as a command's answer; this bin is not serving a protocol on this path.
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V'))
+  process.stdout.write(`${VERSION}\n`); // stdout-ok
 else process.exitCode = await (await import('./program.js')).runCli(argv);
