@@ -99,27 +99,10 @@ export class LegacySessionState implements LegacySession, Subscriber {
     if (this.subscriptions.has(uri)) return DONE;
     const pending = this.#pending?.get(uri);
     if (pending) return pending.then(() => DONE);
-    const hooks = this.#host.subscriptionHooks;
-    const started = startSubscription(hooks, uri, context);
-    if (!started) {
-      this.#add(uri, context);
-      return DONE;
-    }
-    const settled = started.then(
-      () => {
-        // The connection closed meanwhile: the subscription ends as soon as it started.
-        if (this.#closed) endSubscription(hooks, uri, context, this.#host.report);
-        else this.#add(uri, context);
-      },
-      (error: unknown) => {
-        throw refusal(uri, error);
-      },
-    );
-    const pendings = (this.#pending ??= new Map());
-    pendings.set(uri, settled);
-    const forget = (): void => void pendings.delete(uri);
-    settled.then(forget, forget);
-    return settled.then(() => DONE);
+    const settled = this.#start(uri, context, (error) => {
+      throw refusal(uri, error);
+    });
+    return settled === undefined ? DONE : settled.then(() => DONE);
   }
 
   /** `resources/unsubscribe` (after a pending subscription to the same URI settled). */
@@ -169,30 +152,35 @@ export class LegacySessionState implements LegacySession, Subscriber {
       count += 1;
       const id = `restored-subscription-${count}`;
       const rpc: ServerRequestContext = new RequestContext(this.#peer, id, 'resources/subscribe', { uri }, undefined, undefined);
-      this.#restart(uri, new RequestHandlerContext(rpc, this, undefined));
+      void this.#start(uri, new RequestHandlerContext(rpc, this, undefined), (error) => {
+        this.#subscriptions?.delete(uri);
+        this.#host.report(error, { method: 'onSubscribe' });
+      });
     }
   }
 
-  #restart(uri: string, context: HandlerContext): void {
+  /**
+   * Runs `onSubscribe` for `uri`: the subscription is added once it accepts (or ended at once if the connection closed
+   * meanwhile); `refused` handles a refusal. `undefined` when there is no hook to wait for (added already); else the
+   * pending start, which other requests for the URI wait on.
+   */
+  #start(uri: string, context: HandlerContext, refused: (error: unknown) => void): Promise<void> | undefined {
     const hooks = this.#host.subscriptionHooks;
     const started = startSubscription(hooks, uri, context);
     if (!started) {
-      (this.#contexts ??= new Map()).set(uri, context);
-      return;
+      this.#add(uri, context);
+      return undefined;
     }
-    const settled = started.then(
-      () => {
-        if (this.#closed) endSubscription(hooks, uri, context, this.#host.report);
-        else (this.#contexts ??= new Map()).set(uri, context);
-      },
-      (error: unknown) => {
-        this.#subscriptions?.delete(uri);
-        this.#host.report(error, { method: 'onSubscribe' });
-      },
-    );
+    const settled = started.then(() => {
+      // The connection closed meanwhile: the subscription ends as soon as it started.
+      if (this.#closed) endSubscription(hooks, uri, context, this.#host.report);
+      else this.#add(uri, context);
+    }, refused);
     const pendings = (this.#pending ??= new Map());
     pendings.set(uri, settled);
-    void settled.then(() => pendings.delete(uri));
+    const forget = (): void => void pendings.delete(uri);
+    settled.then(forget, forget);
+    return settled;
   }
 
   listChanged(kind: ListKind): void {
