@@ -9,6 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { Readable } from 'node:stream';
 import { NodeHeaders } from './node-headers.js';
+import { delegateToReal } from '../server/lazy-view.js';
 import { BODY_READER, ON_CLIENT_GONE, type BodyReader } from '../server/read-body.js';
 import { WRITES_RAW_BODY } from '../server/responses.js';
 
@@ -146,19 +147,12 @@ class NodeRequestView {
 }
 
 // The view is a Request for `instanceof` and for every property it does not define itself.
-Object.setPrototypeOf(NodeRequestView.prototype, Request.prototype);
-const OWN = new Set(['constructor', 'method', 'url', 'headers', 'signal', 'body', 'bodyUsed']);
-for (const key of Object.getOwnPropertyNames(Request.prototype)) {
-  if (OWN.has(key)) continue;
-  Object.defineProperty(NodeRequestView.prototype, key, {
-    configurable: true,
-    get(this: NodeRequestView) {
-      const real = this.realRequest();
-      const value = (real as unknown as Record<string, unknown>)[key];
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(real) : value;
-    },
-  });
-}
+delegateToReal(
+  NodeRequestView.prototype,
+  Request.prototype,
+  new Set(['constructor', 'method', 'url', 'headers', 'signal', 'body', 'bodyUsed']),
+  (self) => self.realRequest(),
+);
 
 /** A `Request` view of `req` (see the module comment), for the absolute `url`. */
 export function nodeRequestView(req: NodeRequest, res: NodeResponse, url: string): Request {

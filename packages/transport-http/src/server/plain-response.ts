@@ -3,8 +3,9 @@
  * `Response` for `instanceof` and for what the handler reads (`status`, `headers`, `body`), without the web
  * `Response` and `Headers` behind them: on Node those cost more than the rest of a small call's own work. The node
  * adapter writes them from their fields; for any other caller the handler turns them into real responses
- * ({@link toWebResponse}) before returning them, so the web-standard contract of the handler is unchanged.
+ * (`withBody` in `responses.ts`) before returning them, so the web-standard contract of the handler is unchanged.
  */
+import { delegateToReal } from './lazy-view.js';
 
 /** Where a response built here keeps its body text (shared with the node adapter, across module copies). */
 export const RAW_BODY: unique symbol = Symbol.for('@wiremcp/transport-http.raw-body') as never;
@@ -123,19 +124,12 @@ export class PlainResponse {
 }
 
 // A plain response is a Response for `instanceof`, and for anything else through a real one built on demand.
-Object.setPrototypeOf(PlainResponse.prototype, Response.prototype);
-const OWN = new Set(['constructor', 'status', 'headers', 'body', 'bodyUsed', 'ok', 'statusText']);
-for (const key of Object.getOwnPropertyNames(Response.prototype)) {
-  if (OWN.has(key)) continue;
-  Object.defineProperty(PlainResponse.prototype, key, {
-    configurable: true,
-    get(this: PlainResponse) {
-      const real = this.realResponse();
-      const value = (real as unknown as Record<string, unknown>)[key];
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(real) : value;
-    },
-  });
-}
+delegateToReal(
+  PlainResponse.prototype,
+  Response.prototype,
+  new Set(['constructor', 'status', 'headers', 'body', 'bodyUsed', 'ok', 'statusText']),
+  (self) => self.realResponse(),
+);
 
 /** True for a response built by this module. */
 export function isPlainResponse(response: Response): boolean {
