@@ -1,5 +1,6 @@
 import type { RequestId } from '@wiremcp/protocol';
 import type { BatchCollector } from './request-context.js';
+import { RequestTable } from './request-table.js';
 
 /** What the engine tracks of a request in flight (a `RequestContext` is one). */
 export interface InflightRequest {
@@ -20,7 +21,8 @@ export interface InflightRequest {
  * any other (`has`, `size`, `cancel`, `cancelAll`).
  */
 export class InflightRequests {
-  readonly #byId = new Map<RequestId, InflightRequest>();
+  /** A RequestTable, not a Map: a Map's replaced backing tables chain finished requests into every scavenge. */
+  readonly #byId = new RequestTable<InflightRequest>();
   /** The request whose handler is running right now (not in the map); a nested one goes to the map. */
   #running: InflightRequest | undefined;
   #idleWaiters: Array<() => void> = [];
@@ -30,20 +32,20 @@ export class InflightRequests {
   }
 
   has(id: RequestId): boolean {
-    return this.#running?.id === id || (this.#byId.size !== 0 && this.#byId.has(id));
+    return this.#running?.id === id || (this.#byId.size !== 0 && this.#byId.get(id) !== undefined);
   }
 
   /** Registers a request whose handler is about to run. */
   begin(context: InflightRequest): void {
     if (this.#running === undefined) this.#running = context;
-    else this.#byId.set(context.id, context);
+    else this.#byId.set(context);
   }
 
   /** The handler of `context` returned a promise: it stays in flight until {@link finish}. */
   suspend(context: InflightRequest): void {
     if (this.#running !== context) return;
     this.#running = undefined;
-    this.#byId.set(context.id, context);
+    this.#byId.set(context);
   }
 
   /** Resolves once no request is in flight (immediately when none is). */
@@ -85,7 +87,7 @@ export class InflightRequests {
 
   /** Cancels and forgets every request (the connection closed) and releases idle waiters. */
   cancelAll(reason: unknown): void {
-    const all = [...this.#byId.values()];
+    const all = this.#byId.values();
     if (this.#running !== undefined) all.push(this.#running);
     this.#byId.clear();
     this.#running = undefined;

@@ -1,5 +1,6 @@
 import { LocalError, RpcError, type RequestId } from '@wiremcp/protocol';
 import type { PendingRequest } from './outbound.js';
+import { RequestTable } from './request-table.js';
 
 /** A timer handle that can stop (and resume) holding the process open: Node's and Bun's `Timeout`. */
 interface Unreferenceable {
@@ -25,10 +26,11 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * elsewhere it is cleared. When it fires with nothing pending it is simply not re-armed.
  */
 export class PendingRequests {
-  // Made on first use: a server session that never asks its client anything keeps no empty Map (~170 bytes).
-  #map: Map<RequestId, PendingRequest> | undefined;
-  get #byId(): Map<RequestId, PendingRequest> {
-    return (this.#map ??= new Map());
+  // Made on first use: a server session that never asks its client anything keeps no empty table. A RequestTable,
+  // not a Map: a Map's replaced backing tables chain the settled requests into every scavenge (see RequestTable).
+  #table: RequestTable<PendingRequest> | undefined;
+  get #byId(): RequestTable<PendingRequest> {
+    return (this.#table ??= new RequestTable());
   }
   readonly #expire: (pending: PendingRequest, error: LocalError) => void;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -45,11 +47,11 @@ export class PendingRequests {
 
   /** How many requests are pending. */
   get size(): number {
-    return this.#map?.size ?? 0;
+    return this.#table?.size ?? 0;
   }
 
   add(pending: PendingRequest): void {
-    this.#byId.set(pending.id, pending);
+    this.#byId.set(pending);
     if (pending.deadline === Infinity) return;
     if (this.#idle) {
       this.#idle = false;
@@ -92,7 +94,7 @@ export class PendingRequests {
 
   /** Rejects and forgets every pending request. */
   rejectAll(reason: unknown): void {
-    const all = [...this.#byId.values()];
+    const all = this.#byId.values();
     this.#byId.clear();
     this.#disarm();
     for (const pending of all) pending.reject(reason);
