@@ -5,13 +5,14 @@ import type { RequestId } from '@wiremcp/protocol';
  * flight). It has `Map`'s contract for what it holds (one entry per id; ids compared as `Map` does, except `NaN`,
  * which only the overflow `Map` finds), but does not keep every backing table it ever had alive.
  *
- * Why not a `Map` alone: V8 rebuilds a `Map`'s backing table as entries are added and deleted, and each replaced table
- * keeps its entries and a link to its successor (for iterators still walking it). After a full GC has promoted one
- * such table to the old generation while requests were in flight, every scavenge treats it as a root: the chain of
- * later tables stays alive, with the requests they held, their promises and their results, and is promoted in turn,
- * until the next full GC, which starts it again. Measured on a pipelined stdio client (64 calls in flight), one
- * mark-compact was enough to have about 2 MB promoted at every scavenge and the client's CPU per call rise by a
- * third; with this table the survivors stay at a few tens of kilobytes.
+ * Why not a `Map` alone: V8 rebuilds a `Map`'s backing table every few dozen additions and deletions, and a replaced
+ * table keeps the entries it held (only the live table's deleted entries are cleared). While the table is young that
+ * is harmless, but V8 allocates the new table in the generation of the one it replaces: once a full GC has promoted
+ * the table (any full GC does: the `Map` is alive), every later table is born old, and each replaced one, dead but not
+ * yet collected, keeps its requests, their promises and their results alive through every scavenge until the next
+ * full GC frees it; the tables made after that are old again, so it never stops. Measured on a pipelined stdio
+ * client (64 calls in flight), about 2 MB survived and was promoted at every scavenge from the first full GC on, and
+ * the client's CPU per call rose by a third to a half; with this table a few tens of kilobytes survive.
  *
  * How: integer ids (a `Peer` assigns them in sequence) live in a power-of-two array of slots, at `id & mask`. A new
  * id whose slot holds an older entry still pending (a long request that many later ones overtook) moves that older
