@@ -15,37 +15,41 @@ export interface InflightRequest {
  * and for closing after the input ended). Nothing is scheduled per request unless someone waits.
  *
  * A request whose handler is running synchronously sits in a slot of its own ({@link begin}) and enters the
- * map only if its handler returns a promise ({@link suspend}): most requests are answered before their handler
- * returns, and a map entry added and deleted per request made V8 grow, shrink and rehash the table over and
- * over (about 3% of a stdio server's CPU per call). Seen from outside, a request in the slot is in flight like
+ * table by id only if its handler returns a promise ({@link suspend}): most requests are answered before their
+ * handler returns, and a `Map` entry added and deleted per request made V8 grow, shrink and rehash the table over
+ * and over (about 3% of a stdio server's CPU per call). Seen from outside, a request in the slot is in flight like
  * any other (`has`, `size`, `cancel`, `cancelAll`).
  */
 export class InflightRequests {
-  /** A RequestTable, not a Map: a Map's replaced backing tables chain finished requests into every scavenge. */
-  readonly #byId = new RequestTable<InflightRequest>();
+  /**
+   * Made when a handler first suspends (most connections never need it). A RequestTable, not a Map: a Map's replaced
+   * backing tables keep finished requests alive through scavenges (see RequestTable).
+   */
+  #table: RequestTable<InflightRequest> | undefined;
   /** The request whose handler is running right now (not in the map); a nested one goes to the map. */
   #running: InflightRequest | undefined;
   #idleWaiters: Array<() => void> = [];
 
   get size(): number {
-    return this.#byId.size + (this.#running === undefined ? 0 : 1);
+    return (this.#table?.size ?? 0) + (this.#running === undefined ? 0 : 1);
   }
 
   has(id: RequestId): boolean {
-    return this.#running?.id === id || (this.#byId.size !== 0 && this.#byId.get(id) !== undefined);
+    const table = this.#table;
+    return this.#running?.id === id || (table !== undefined && table.size !== 0 && table.get(id) !== undefined);
   }
 
   /** Registers a request whose handler is about to run. */
   begin(context: InflightRequest): void {
     if (this.#running === undefined) this.#running = context;
-    else this.#byId.set(context);
+    else (this.#table ??= new RequestTable()).set(context);
   }
 
   /** The handler of `context` returned a promise: it stays in flight until {@link finish}. */
   suspend(context: InflightRequest): void {
     if (this.#running !== context) return;
     this.#running = undefined;
-    this.#byId.set(context);
+    (this.#table ??= new RequestTable()).set(context);
   }
 
   /** Resolves once no request is in flight (immediately when none is). */
@@ -60,7 +64,7 @@ export class InflightRequests {
    */
   finish(context: InflightRequest): boolean {
     if (this.#running === context) this.#running = undefined;
-    else if (this.#byId.get(context.id) === context) this.#byId.delete(context.id);
+    else if (this.#table?.get(context.id) === context) this.#table.delete(context.id);
     if (this.#idleWaiters.length > 0 && this.size === 0) {
       const waiters = this.#idleWaiters;
       this.#idleWaiters = [];
@@ -82,14 +86,14 @@ export class InflightRequests {
   cancel(id: RequestId, reason: unknown): void {
     const running = this.#running;
     if (running?.id === id) running.cancel(reason);
-    else this.#byId.get(id)?.cancel(reason);
+    else this.#table?.get(id)?.cancel(reason);
   }
 
   /** Cancels and forgets every request (the connection closed) and releases idle waiters. */
   cancelAll(reason: unknown): void {
-    const all = this.#byId.values();
+    const all = this.#table?.values() ?? [];
     if (this.#running !== undefined) all.push(this.#running);
-    this.#byId.clear();
+    this.#table?.clear();
     this.#running = undefined;
     for (const context of all) context.cancel(reason);
     const waiters = this.#idleWaiters;

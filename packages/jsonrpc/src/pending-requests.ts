@@ -27,7 +27,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export class PendingRequests {
   // Made on first use: a server session that never asks its client anything keeps no empty table. A RequestTable,
-  // not a Map: a Map's replaced backing tables chain the settled requests into every scavenge (see RequestTable).
+  // not a Map: a Map's replaced backing tables keep settled requests alive through scavenges (see RequestTable).
   #table: RequestTable<PendingRequest> | undefined;
   get #byId(): RequestTable<PendingRequest> {
     return (this.#table ??= new RequestTable());
