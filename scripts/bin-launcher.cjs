@@ -98,6 +98,21 @@ function writeCache(script, file) {
   } catch (error) {
     debug(`not written: ${error.message}`);
     fs.rmSync(temporary, { force: true });
+    return;
+  }
+  // Caches of earlier builds of this same program (same path, other size or time) are never read again: remove them,
+  // so that rebuilding or upgrading does not pile them up.
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file).split('-')[0]}-`;
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      if (name.startsWith(prefix) && name.endsWith('.cache') && name !== path.basename(file)) {
+        fs.rmSync(path.join(dir, name), { force: true });
+        debug(`removed ${name}`);
+      }
+    }
+  } catch (error) {
+    debug(`not pruned: ${error.message}`);
   }
 }
 

@@ -80,7 +80,8 @@ if (codeCache) {
   });
   // esbuild keeps import() of what it does not bundle (a Node built-in); the launcher's vm.Script cannot run it.
   const dynamic = Object.values(metafile.outputs).flatMap((output) => output.imports.filter((i) => i.kind === 'dynamic-import'));
-  if (dynamic.length > 0) throw new Error(`${program}: import() of ${dynamic.map((i) => i.path).join(', ')} would fail at run time; import it statically`);
+  if (dynamic.length > 0)
+    throw new Error(`${program}: import() of ${dynamic.map((i) => i.path).join(', ')} would fail at run time; import it statically`);
   // esbuild escapes non-ASCII in code, not in the comments it keeps: escape those too, so that the program is
   // ASCII and V8 holds it as a one-byte string (half the memory, a faster scanner). That only comments changed is
   // checked: the program with comments dropped (minifyWhitespace) is the same before and after.

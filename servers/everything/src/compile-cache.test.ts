@@ -85,6 +85,22 @@ describe('the bundled bin compile cache', () => {
     expect(second.stdout).toBe(first.stdout);
   });
 
+  it("removes the caches of this program's earlier builds when it writes its own", async () => {
+    expectInitialized(await start({ WIREMCP_COMPILE_CACHE_DIR: dir }));
+    const [file] = readdirSync(dir);
+    const [programHash] = file!.split('-');
+    const stale = `${programHash}-1-2-${process.versions.v8}-${process.arch}.cache`;
+    const otherProgram = `00000000-1-2-${process.versions.v8}-${process.arch}.cache`;
+    rmSync(join(dir, file!));
+    writeFileSync(join(dir, stale), Buffer.alloc(16), { mode: 0o600 });
+    writeFileSync(join(dir, otherProgram), Buffer.alloc(16), { mode: 0o600 });
+
+    const run = await start({ WIREMCP_COMPILE_CACHE_DIR: dir });
+    expectInitialized(run);
+    expect(run.cache).toContain(`removed ${stale}`);
+    expect(readdirSync(dir).sort()).toEqual([otherProgram, file!].sort());
+  });
+
   it('rejects a corrupt cache, still serves, and writes it anew', async () => {
     expectInitialized(await start({ WIREMCP_COMPILE_CACHE_DIR: dir }));
     const [file] = readdirSync(dir);
