@@ -1,21 +1,37 @@
 #!/usr/bin/env node
 // Bundles a bin for a fast cold start: Node's ESM loader resolving and reading dozens of modules costs more than
 // the code itself, so each bin's compiled entry (dist/bin.js) and everything it imports — wiremcp packages and
-// third-party ones — becomes one file, dist/bundle/bin.js, that the committed bin/<name>.js imports. Dynamic
-// imports stay lazy (code splitting: each becomes a chunk next to bin.js, loaded on first use — ajv, the HTTP
-// transport). Run from the package directory after tsc: `node ../../scripts/bundle-bin.mjs [entry] [outdir]` (by
-// default dist/bin.js into dist/bundle; the entry becomes <outdir>/bin.js).
+// third-party ones — becomes one program. Run from the package directory after tsc:
+//
+//   node ../../scripts/bundle-bin.mjs [--code-cache] [entry] [outdir]     (default: dist/bin.js into dist/bundle)
+//
+// The committed bin/<name>.js imports <outdir>/bin.js. Two shapes:
+// - default: an ES module, <outdir>/bin.js, whose dynamic imports stay lazy (code splitting: each becomes a chunk
+//   next to bin.js, loaded on first use). The wiremcp command ships this way (its `--version` reads 0.5 KB).
+// - --code-cache (the servers): one CommonJS file, <outdir>/program.js, started by scripts/bin-launcher.cjs (copied
+//   to <outdir>/bin.js) through a V8 code cache, so that later starts skip compiling it; dynamic imports become
+//   lazily initialised parts of the same file. The entry must not use top-level await.
 //
 // The package's own modules keep their `import.meta.url`: it is rewritten to the URL of the compiled file the
 // code came from, so files found relative to a module (data/, templates/, a worker script) are found as before.
-import { build } from 'esbuild';
-import { readFile, rm } from 'node:fs/promises';
+import { build, transform } from 'esbuild';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const entry = resolve(process.argv[2] ?? 'dist/bin.js');
+const args = process.argv.slice(2);
+const codeCache = args.includes('--code-cache');
+const [entryArg, outdirArg] = args.filter((arg) => arg !== '--code-cache');
+const entry = resolve(entryArg ?? 'dist/bin.js');
 const dist = resolve('dist');
-const outdir = resolve(process.argv[3] ?? join(dist, 'bundle'));
+const outdir = resolve(outdirArg ?? join(dist, 'bundle'));
 await rm(outdir, { recursive: true, force: true });
+
+/**
+ * The bundle's own URL: import.meta.url, or in the CommonJS program the URL of program.js, made on first use (most
+ * starts never ask, and node:url is not loaded for nothing).
+ */
+const MODULE_URL = codeCache ? '__wiremcpProgram.url' : 'import.meta.url';
 
 /** Rewrites `import.meta.url` in this package's dist files (every output file lies in `outdir`). */
 const keepModuleUrls = {
@@ -27,7 +43,7 @@ const keepModuleUrls = {
       if (!text.includes('import.meta.url')) return undefined;
       const fromOutput = relative(outdir, path).split(sep).join('/');
       return {
-        contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromOutput)}, import.meta.url).href`),
+        contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromOutput)}, ${MODULE_URL}).href`),
         loader: 'js',
         resolveDir: dirname(path),
       };
@@ -35,24 +51,61 @@ const keepModuleUrls = {
   },
 };
 
-await build({
-  entryPoints: { bin: entry },
-  outdir,
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   // The wiremcp packages' `wiremcp-source` condition points at TypeScript sources; bundles use the built code.
   conditions: ['import', 'default'],
   mainFields: ['module', 'main'],
-  // CommonJS dependencies (ajv, yaml) call require() for Node built-ins: give the ESM bundle a real one.
-  banner: {
-    js: "import { createRequire as __wiremcpCreateRequire } from 'node:module'; const require = __wiremcpCreateRequire(import.meta.url);",
-  },
-  chunkNames: '[name]-[hash]',
   legalComments: 'linked',
   sourcemap: false,
   logLevel: 'warning',
   plugins: [keepModuleUrls],
-});
+};
+
+if (codeCache) {
+  const program = join(outdir, 'program.js');
+  const { metafile } = await build({
+    ...common,
+    entryPoints: [entry],
+    outfile: program,
+    metafile: true,
+    format: 'cjs',
+    // Non-ASCII in code is escaped (in comments too, below), so the launcher can read the file as latin1.
+    charset: 'ascii',
+    // Third-party ES modules that read import.meta.url get the program's URL, as in the ESM bundle.
+    define: { 'import.meta.url': MODULE_URL },
+    banner: { js: "'use strict';\nvar __wiremcpProgram = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
+  });
+  // esbuild keeps import() of what it does not bundle (a Node built-in); the launcher's vm.Script cannot run it.
+  const dynamic = Object.values(metafile.outputs).flatMap((output) => output.imports.filter((i) => i.kind === 'dynamic-import'));
+  if (dynamic.length > 0)
+    throw new Error(`${program}: import() of ${dynamic.map((i) => i.path).join(', ')} would fail at run time; import it statically`);
+  // esbuild escapes non-ASCII in code, not in the comments it keeps: escape those too, so that the program is
+  // ASCII and V8 holds it as a one-byte string (half the memory, a faster scanner). That only comments changed is
+  // checked: the program with comments dropped (minifyWhitespace) is the same before and after.
+  const text = await readFile(program, 'utf8');
+  const ascii = text.replace(/[^\x00-\x7f]/gu, (char) => `\\u{${char.codePointAt(0).toString(16)}}`);
+  if (ascii !== text) {
+    const stripped = async (code) => (await transform(code, { minifyWhitespace: true, charset: 'ascii', format: 'cjs' })).code;
+    if ((await stripped(text)) !== (await stripped(ascii))) throw new Error(`${program}: non-ASCII characters outside comments`);
+    await writeFile(program, ascii);
+  }
+  // program.js and bin.js are CommonJS whatever the package's "type" says.
+  await writeFile(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
+  await copyFile(fileURLToPath(new URL('./bin-launcher.cjs', import.meta.url)), join(outdir, 'bin.js'));
+} else {
+  await build({
+    ...common,
+    entryPoints: { bin: entry },
+    outdir,
+    splitting: true,
+    format: 'esm',
+    // CommonJS dependencies (ajv, yaml) call require() for Node built-ins: give the ESM bundle a real one.
+    banner: {
+      js: "import { createRequire as __wiremcpCreateRequire } from 'node:module'; const require = __wiremcpCreateRequire(import.meta.url);",
+    },
+    chunkNames: '[name]-[hash]',
+  });
+}

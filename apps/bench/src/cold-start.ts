@@ -1,6 +1,8 @@
 // Cold start of the bins, side by side: the hand-written baseline server, then each reference server as it ran
-// before bundling (its tsc output, dist/bin.js: Node's ESM loader reading every module of every package) and as
-// its bin runs now (bin/<name>.js → dist/bundle/bin.js, one file), and the wiremcp command the same way.
+// before bundling (its tsc output, dist/bin.js: Node's ESM loader reading every module of every package), as its bin
+// runs now (bin/<name>.js → dist/bundle/bin.js, which starts the one-file program through a V8 code cache), and as
+// that bin runs the very first time (no cache yet: WIREMCP_COMPILE_CACHE=0, the cost of compiling the program), and
+// the wiremcp command the same way.
 //
 //   node apps/bench/dist/cold-start.js [--rounds N]      (after npm run build; default 21 rounds)
 //
@@ -9,13 +11,18 @@
 // interleaved (every command once per round) so that load on the machine falls on all alike, and each process has
 // exited before the next one starts (a server's time is still taken at its answer); the table gives
 // medians and the ratio of each median to its baseline's, against the ≤ 1.2× target. For servers it also gives the
-// CPU time (user + system, all threads) the process had used when its answer arrived: on a loaded machine the wall
-// time is mostly waiting for a core, the CPU time much less so (one clock tick of resolution: read it as a median).
+// CPU time all the process's threads had run when its answer arrived (/proc/<pid>/task/*/schedstat, ns resolution):
+// on a loaded machine the wall time is mostly waiting for a core, the CPU time much less so.
+//
+// The compile cache lives in a directory made for the run and removed after it; the warm-up start of each bin
+// writes it, as a user's first start does.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { processCpuMs } from './proc-stats.js';
-import { clockTicks } from './run-env.js';
+import { processCpuPreciseMs } from './proc-stats.js';
 import { median } from './stats.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -29,6 +36,8 @@ interface Subject {
   /** `server`: until the initialize answer; `command`: until exit. */
   readonly kind: 'server' | 'command';
   readonly baseline?: boolean;
+  /** Extra environment for the child. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 const FILESYSTEM_ARGS = ['--read-only', `${root}servers/filesystem/test/fixtures/conformance`];
@@ -46,6 +55,13 @@ function serverSubjects(dir: string, bin: string, extra: readonly string[] = [])
       label: `node servers/${dir}/bin/${bin}.js (bundled)`,
       args: [`${root}servers/${dir}/bin/${bin}.js`, ...extra],
       kind: 'server',
+    },
+    {
+      group: dir,
+      label: `node servers/${dir}/bin/${bin}.js (bundled, first start: no compile cache)`,
+      args: [`${root}servers/${dir}/bin/${bin}.js`, ...extra],
+      kind: 'server',
+      env: { WIREMCP_COMPILE_CACHE: '0' },
     },
   ];
 }
@@ -90,7 +106,7 @@ const SUBJECTS: readonly Subject[] = [
 ];
 
 const TIMEOUT_MS = 30_000;
-const TICKS = clockTicks();
+const cacheDir = mkdtempSync(join(tmpdir(), 'wiremcp-cold-start-'));
 
 /** CPU ms of each server's cold starts (read when the answer arrives). */
 const cpu = new Map<Subject, number[]>();
@@ -99,7 +115,8 @@ const cpu = new Map<Subject, number[]>();
 function once(subject: Subject): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [...subject.args], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const env = { ...process.env, WIREMCP_COMPILE_CACHE_DIR: cacheDir, ...subject.env };
+    const child = spawn(process.execPath, [...subject.args], { stdio: ['pipe', 'pipe', 'ignore'], env });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${subject.label}: no answer in ${TIMEOUT_MS} ms`));
@@ -123,7 +140,7 @@ function once(subject: Subject): Promise<number> {
       out += chunk;
       if (!out.includes('\n')) return;
       answeredMs = performance.now() - started;
-      const used = child.pid === undefined ? undefined : processCpuMs(child.pid, TICKS);
+      const used = child.pid === undefined ? undefined : processCpuPreciseMs(child.pid);
       if (used !== undefined) cpu.set(subject, [...(cpu.get(subject) ?? []), used]);
       child.stdin.end();
     });
@@ -141,10 +158,15 @@ const rounds = Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds needs a positive integer');
 
 const times = new Map<Subject, number[]>(SUBJECTS.map((subject) => [subject, []]));
-for (const subject of SUBJECTS) await once(subject); // warm-up: files into the page cache, discarded
-cpu.clear();
-for (let round = 0; round < rounds; round++) {
-  for (const subject of SUBJECTS) times.get(subject)!.push(await once(subject));
+try {
+  // Warm-up, discarded: files into the page cache, and each bundled bin's compile cache written.
+  for (const subject of SUBJECTS) await once(subject);
+  cpu.clear();
+  for (let round = 0; round < rounds; round++) {
+    for (const subject of SUBJECTS) times.get(subject)!.push(await once(subject));
+  }
+} finally {
+  rmSync(cacheDir, { recursive: true, force: true });
 }
 
 const lines = [
@@ -161,7 +183,7 @@ for (const subject of SUBJECTS) {
   const cpuValue = used === undefined || used.length === 0 ? undefined : median(used);
   if (subject.baseline) [baseline, cpuBaseline] = [value, cpuValue ?? 0];
   const ratio = (of: number, base: number): string => (subject.baseline ? '1.00' : base > 0 ? (of / base).toFixed(2) : '—');
-  const cpuCells = cpuValue === undefined ? '— | —' : `${cpuValue.toFixed(0)} | ${ratio(cpuValue, cpuBaseline)}`;
+  const cpuCells = cpuValue === undefined ? '— | —' : `${cpuValue.toFixed(1)} | ${ratio(cpuValue, cpuBaseline)}`;
   lines.push(`| ${subject.label} | ${value.toFixed(1)} | ${ratio(value, baseline)} | ${cpuCells} |`);
 }
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,6 +1,6 @@
 // CPU time and memory of another process, read from Linux /proc (the bench machine's OS). Elsewhere the readers
 // return undefined and the table says "n/a".
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * CPU time (user + system) the process has used so far, in ms, from `/proc/<pid>/stat` (all its threads, GC and
@@ -20,6 +20,25 @@ export function processCpuMs(pid: number, clockTicksPerSec: number): number | un
   const stime = Number(fields[12]);
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
   return ((utime + stime) * 1000) / clockTicksPerSec;
+}
+
+/**
+ * CPU time the process's threads have run so far, in ms with ns resolution: the sum of the first field of
+ * `/proc/<pid>/task/<tid>/schedstat` over the threads alive now (a thread that already ended is not counted; at a
+ * cold start Node's threads all live on). For short phases where one clock tick (`processCpuMs`) is too coarse.
+ */
+export function processCpuPreciseMs(pid: number): number | undefined {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const runNs = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      if (!Number.isFinite(runNs)) return undefined;
+      ns += runNs;
+    }
+    return ns / 1e6;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Write system calls the process has made so far (`syscw` of `/proc/<pid>/io`; readable by its owner or root). */

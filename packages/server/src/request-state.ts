@@ -25,7 +25,6 @@ export interface RequestStatePayload {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
@@ -72,21 +71,33 @@ export interface RequestStateOptions {
 
 /** Signs and verifies `requestState` values. */
 export class RequestStateSigner {
-  readonly #key: Promise<CryptoKey>;
+  /** The key's bytes until first use (undefined: 32 random bytes then); afterwards the imported key. */
+  #raw: Uint8Array | undefined;
+  #key: Promise<CryptoKey> | undefined;
   readonly #ttlMs: number;
 
   constructor(options: RequestStateOptions = {}) {
-    let raw: Uint8Array;
-    if (options.key === undefined) raw = crypto.getRandomValues(new Uint8Array(32));
-    else if (typeof options.key === 'string') {
+    if (typeof options.key === 'string') {
       if (options.key.length < 32) throw new RangeError('requestState key must be at least 32 characters');
-      raw = encoder.encode(options.key);
-    } else {
+      this.#raw = encoder.encode(options.key);
+    } else if (options.key !== undefined) {
       if (options.key.length < 16) throw new RangeError('requestState key must be at least 16 bytes');
-      raw = options.key;
+      this.#raw = options.key.slice();
     }
     this.#ttlMs = options.ttlMs ?? 10 * 60_000;
-    this.#key = crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+  }
+
+  /**
+   * The HMAC key, made on first use: every server builds a signer, few ever sign, and loading Web Crypto for it is a
+   * good part of a server's cold start.
+   */
+  #hmacKey(): Promise<CryptoKey> {
+    if (this.#key === undefined) {
+      const raw = this.#raw ?? crypto.getRandomValues(new Uint8Array(32));
+      this.#raw = undefined;
+      this.#key = crypto.subtle.importKey('raw', raw as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    }
+    return this.#key;
   }
 
   async #digest(params: Record<string, unknown> | undefined): Promise<string> {
@@ -103,7 +114,7 @@ export class RequestStateSigner {
   ): Promise<string> {
     const payload: RequestStatePayload = { m: method, d: await this.#digest(params), t: Date.now(), k: keys, a: answers };
     const body = encoder.encode(JSON.stringify(payload));
-    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await this.#key, body as BufferSource));
+    const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await this.#hmacKey(), body as BufferSource));
     return `${toBase64Url(body)}.${toBase64Url(mac)}`;
   }
 
@@ -117,12 +128,12 @@ export class RequestStateSigner {
     const dot = state.indexOf('.');
     const body = dot > 0 ? fromBase64Url(state.slice(0, dot)) : undefined;
     const mac = dot > 0 ? fromBase64Url(state.slice(dot + 1)) : undefined;
-    if (!body || !mac || !(await crypto.subtle.verify('HMAC', await this.#key, mac as BufferSource, body as BufferSource))) {
+    if (!body || !mac || !(await crypto.subtle.verify('HMAC', await this.#hmacKey(), mac as BufferSource, body as BufferSource))) {
       throw invalidParams('Invalid requestState: integrity check failed');
     }
     let payload: RequestStatePayload;
     try {
-      payload = JSON.parse(decoder.decode(body)) as RequestStatePayload;
+      payload = JSON.parse(new TextDecoder().decode(body)) as RequestStatePayload;
     } catch {
       throw invalidParams('Invalid requestState: malformed');
     }

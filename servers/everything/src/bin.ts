@@ -6,7 +6,7 @@ import { runServerMain } from '@wiremcp/process';
 import { OPTIONS, USAGE, parseCliArgs } from './cli-args.js';
 import { createEverythingServer, EVERYTHING_SERVER_INFO } from './everything-server.js';
 
-await runServerMain({
+void runServerMain({
   name: 'wiremcp-everything',
   version: EVERYTHING_SERVER_INFO.version,
   usage: USAGE,

@@ -7,7 +7,7 @@ import { runServerMain } from '@wiremcp/process';
 import { OPTIONS, parseFilesystemArgs, POSITIONALS, USAGE } from './cli-args.js';
 import { createFilesystemServer, FILESYSTEM_SERVER_INFO } from './filesystem-server.js';
 
-await runServerMain({
+void runServerMain({
   name: 'wiremcp-filesystem',
   version: FILESYSTEM_SERVER_INFO.version,
   usage: USAGE,

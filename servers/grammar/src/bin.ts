@@ -8,7 +8,7 @@ import { OPTIONS, USAGE, parseCliArgs } from './cli-args.js';
 import { createGrammarServer, GRAMMAR_SERVER_INFO } from './grammar-server.js';
 import { loadTable } from './table/index.js';
 
-await runServerMain({
+void runServerMain({
   name: 'wiremcp-grammar',
   version: GRAMMAR_SERVER_INFO.version,
   usage: USAGE,

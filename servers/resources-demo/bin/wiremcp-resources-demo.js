@@ -1,3 +1,4 @@
 #!/usr/bin/env node
-// The bundled bin (one file: a fast cold start); dist/bin.js is the same program unbundled.
-import '../dist/bundle/bin.js';
+// The bundled bin: dist/bundle/bin.js starts the one-file program through a V8 code cache (scripts/bin-launcher.cjs).
+// CommonJS (bin/package.json), so that starting it needs no ES module loader; dist/bin.js is the same program unbundled.
+require('../dist/bundle/bin.js');

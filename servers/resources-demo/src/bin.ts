@@ -6,7 +6,7 @@ import { runServerMain } from '@wiremcp/process';
 import { OPTIONS, USAGE, parseCliArgs } from './cli-args.js';
 import { createResourcesDemo, RESOURCES_DEMO_INFO } from './resources-demo.js';
 
-await runServerMain({
+void runServerMain({
   name: 'wiremcp-resources-demo',
   version: RESOURCES_DEMO_INFO.version,
   usage: USAGE,

@@ -15,7 +15,7 @@
  * `send` of a request resolves when its exchange is over.
  */
 import { ErrorCode, LocalError, quoteInput, type RequestId, type RpcMessage, type RpcRequest } from '@wiremcp/protocol';
-import type { SendOptions, Transport } from '@wiremcp/jsonrpc';
+import { stringifyMessage, type SendOptions, type Transport } from '@wiremcp/jsonrpc';
 import { Backoff } from './backoff.js';
 import { readErrorBody } from './body-reader.js';
 import { broken, httpError, isModernRefusal, rpcErrorFor, sessionExpired, streamEnded } from './errors.js';
@@ -196,7 +196,8 @@ export class StreamableHttpClientTransport implements Transport {
         : initialize
           ? () => ({ ...POST_HEADERS })
           : () => this.#sessionHeaders({ ...POST_HEADERS });
-    return this.#request(this.#exchange(request, era, deliver, initialize), JSON.stringify(request), headers);
+    // stringifyMessage: a 2026-07-28 request's `_meta` envelope, serialised once per client, is spliced in.
+    return this.#request(this.#exchange(request, era, deliver, initialize), stringifyMessage(request)!, headers);
   }
 
   async #modernNotification(message: RpcMessage, method: string): Promise<void> {
@@ -342,7 +343,7 @@ export class StreamableHttpClientTransport implements Transport {
   async #oneWay(message: RpcMessage | RpcMessage[], what: string, headersFor: () => Record<string, string>): Promise<void> {
     const controller = new AbortController();
     this.#controllers.add(controller);
-    const body = JSON.stringify(message);
+    const body = stringifyMessage(message)!;
     try {
       for (;;) {
         const headers = headersFor();

@@ -4,7 +4,6 @@
  * "must not exist" writes and moves of files use link-then-unlink, which fails atomically when the destination
  * appeared meanwhile; the parent is checked to be still inside its allowed directory right before the final step.
  */
-import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { link, lstat, mkdir, open, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import type { AccessView } from './access-view.js';
@@ -34,7 +33,8 @@ function tempName(name: string): string {
     .subarray(0, 180)
     .toString('utf8')
     .replace(/\uFFFD+$/u, '');
-  return `.${stem}.${randomBytes(6).toString('hex')}.wiremcp-tmp`;
+  // Web Crypto's generator (the global): node:crypto would cost the server's start several ms to load.
+  return `.${stem}.${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString('hex')}.wiremcp-tmp`;
 }
 
 /**

@@ -3,7 +3,6 @@
  * table-level invariants; only a table that passes all three is built. Every problem found is reported at
  * once in a `TableError`.
  */
-import { LineCounter, parseDocument } from 'yaml';
 import { checkInvariants } from './check-invariants.js';
 import { describeSchemaErrors } from './describe-schema-error.js';
 import { buildTable, type Table } from './table.js';
@@ -12,6 +11,7 @@ import { createTableLocator, type TableLocator } from './table-locator.js';
 import type { RawTableFile } from './table-schema.js';
 import { parseSimpleYaml } from './simple-yaml.js';
 import { validateTableFile } from './validate-table-file.js';
+import { yamlLibrary } from './yaml-library.js';
 
 /** How many YAML syntax errors are reported before the rest are summarized. */
 const MAX_YAML_ERRORS = 3;
@@ -46,6 +46,7 @@ function parseValidTable(text: string, fileName: string): Table | undefined {
 
 /** The general path: YAML syntax, then the JSON Schema, then the invariants, every problem located. */
 function parseAnyTable(text: string, fileName: string): Table {
+  const { LineCounter, parseDocument } = yamlLibrary();
   const lineCounter = new LineCounter();
   // prettyErrors off: we format the location ourselves; uniqueKeys (the default) rejects `{ verb: a, verb: b }`.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });

@@ -3,7 +3,12 @@
  * Row and verb-entry numbers are 1-based positions in their list; the line comes from the YAML source, and
  * the key from the entry's own fields, as far as they are strings.
  */
-import { isMap, isSeq, type Document, type LineCounter, type Node } from 'yaml';
+import type { Document, LineCounter, Node, YAMLMap, YAMLSeq } from 'yaml';
+import { yamlLibrary } from './yaml-library.js';
+
+// A locator exists only for a table read by `yaml` (the general path), so the library is loaded by then.
+const isMap = (node: unknown): node is YAMLMap => yamlLibrary().isMap(node);
+const isSeq = (node: unknown): node is YAMLSeq => yamlLibrary().isSeq(node);
 
 /** A path into the parsed file, e.g. `['rows', 41, 'spanish']`. */
 export type DataPath = readonly (string | number)[];
