@@ -14,6 +14,7 @@ const MODERN_META = { [META_PROTOCOL_VERSION]: MODERN_VERSION, [META_CLIENT_CAPA
 const CYCLE = 300;
 
 interface Pending {
+  readonly id: number;
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
 }
@@ -21,7 +22,12 @@ interface Pending {
 class RawSession implements ClientSession {
   readonly serverPid: number;
   readonly #child: ChildProcessByStdio<Writable, Readable, null>;
-  readonly #pending = new Map<number, Pending>();
+  // Pending requests by id in a ring of slots (ids are sequential and few are in flight), not a Map: once a full GC
+  // has promoted a Map, V8 makes each new backing table in the old generation and a replaced table keeps its entries,
+  // so every settled request stays alive through the scavenges until the next full GC (@wiremcp/jsonrpc's
+  // RequestTable says more). The reference client must not pay GC that a careful hand-written client avoids.
+  #slots: Array<Pending | undefined> = new Array<Pending | undefined>(1024).fill(undefined);
+  #mask = 1023;
   readonly #params: Record<ToolName, string[]>;
   readonly #era: Era;
   #nextId = 0;
@@ -71,7 +77,7 @@ class RawSession implements ClientSession {
         ? '{"jsonrpc":"2.0","id":' + idText + ',"method":"' + method + '"}\n'
         : '{"jsonrpc":"2.0","id":' + idText + ',"method":"' + method + '","params":' + paramsJson + '}\n';
     this.#send(line);
-    return new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
+    return new Promise((resolve, reject) => this.#hold({ id, resolve, reject }));
   }
 
   notify(method: string): void {
@@ -119,9 +125,10 @@ class RawSession implements ClientSession {
       const message = JSON.parse(text.slice(start, end)) as { id?: number; result?: unknown; error?: { message?: string } };
       start = end + 1;
       if (message.id === undefined) continue; // a notification
-      const pending = this.#pending.get(message.id);
-      if (!pending) continue;
-      this.#pending.delete(message.id);
+      const slot = message.id & this.#mask;
+      const pending = this.#slots[slot];
+      if (pending === undefined || pending.id !== message.id) continue;
+      this.#slots[slot] = undefined;
       if (message.error !== undefined) pending.reject(new Error(`JSON-RPC error: ${JSON.stringify(message.error)}`));
       else pending.resolve(message.result);
     }
@@ -131,8 +138,21 @@ class RawSession implements ClientSession {
   #fail(error: Error): void {
     if (this.#closed) return;
     this.#closed = error;
-    for (const pending of this.#pending.values()) pending.reject(error);
-    this.#pending.clear();
+    const pending = this.#slots.filter((entry) => entry !== undefined);
+    this.#slots.fill(undefined);
+    for (const entry of pending) entry.reject(error);
+  }
+
+  /** Puts `entry` in its slot, doubling the ring while the slot holds an older request still pending. */
+  #hold(entry: Pending): void {
+    while (this.#slots[entry.id & this.#mask] !== undefined) {
+      const slots = new Array<Pending | undefined>(this.#slots.length * 2).fill(undefined);
+      const mask = slots.length - 1;
+      for (const held of this.#slots) if (held !== undefined) slots[held.id & mask] = held;
+      this.#slots = slots;
+      this.#mask = mask;
+    }
+    this.#slots[entry.id & this.#mask] = entry;
   }
 }
 
