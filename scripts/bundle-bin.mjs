@@ -86,6 +86,8 @@ if (codeCache) {
   // ASCII and V8 holds it as a one-byte string (half the memory, a faster scanner). That only comments changed is
   // checked: the program with comments dropped (minifyWhitespace) is the same before and after.
   const text = await readFile(program, 'utf8');
+  // The sources are ES modules, which are strict: the program must be too (a directive only counts first).
+  if (!text.startsWith("'use strict';")) throw new Error(`${program}: does not start with 'use strict'`);
   const ascii = text.replace(/[^\x00-\x7f]/gu, (char) => `\\u{${char.codePointAt(0).toString(16)}}`);
   if (ascii !== text) {
     const stripped = async (code) => (await transform(code, { minifyWhitespace: true, charset: 'ascii', format: 'cjs' })).code;
