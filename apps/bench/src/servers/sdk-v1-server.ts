@@ -5,4 +5,5 @@ import { sdkV1WorkloadServer } from './sdk-v1-workload.js';
 
 const server = sdkV1WorkloadServer('bench-sdk-v1');
 
-await server.connect(new StdioServerTransport());
+// No top-level await: the cold-start rows run this bundled as CommonJS (scripts/bundle-bin.mjs --code-cache).
+void server.connect(new StdioServerTransport());

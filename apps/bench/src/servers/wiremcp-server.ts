@@ -6,4 +6,5 @@ import { workloadServer } from './wiremcp-workload.js';
 
 const server = workloadServer('bench-wiremcp');
 
-await server.connect(createProcessStdioTransport());
+// No top-level await: the cold-start rows run this bundled as CommonJS (scripts/bundle-bin.mjs --code-cache).
+void server.connect(createProcessStdioTransport());
