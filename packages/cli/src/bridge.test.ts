@@ -11,6 +11,22 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close().catch(() => {})));
 });
 
+/** A bridge in front of `upstreamServer`, reached by an upstream client of `era`; all three closed after the test. */
+async function bridgeFor(upstreamServer: McpServer, era: 'legacy' | 'modern'): Promise<{ bridge: McpServer; inputs: DownstreamInputs }> {
+  const [near, far] = createLinkedPair();
+  await upstreamServer.connect(far);
+  const inputs = new DownstreamInputs();
+  const upstream = new McpClient({ name: 'bridge', version: '1.0.0' }, { era, handlers: inputs.handlers });
+  await upstream.connect(near);
+  const bridge = createBridgeServer(upstream, inputs);
+  closers.push(
+    () => bridge.close(),
+    () => upstream.close(),
+    () => upstreamServer.close(),
+  );
+  return { bridge, inputs };
+}
+
 /** An upstream server whose subscription hooks record what the bridge subscribes to, and a bridge in front of it. */
 async function bridged() {
   const events: string[] = [];
@@ -28,17 +44,7 @@ async function bridged() {
     },
   );
   upstreamServer.registerResourceTemplate({ uriTemplate: 'demo://{x}', name: 'demo' }, (uri) => ({ contents: [{ uri, text: uri }] }));
-  const [near, far] = createLinkedPair();
-  await upstreamServer.connect(far);
-  const inputs = new DownstreamInputs();
-  const upstream = new McpClient({ name: 'bridge', version: '1.0.0' }, { era: 'legacy', handlers: inputs.handlers });
-  await upstream.connect(near);
-  const bridge = createBridgeServer(upstream, inputs);
-  closers.push(
-    () => bridge.close(),
-    () => upstream.close(),
-    () => upstreamServer.close(),
-  );
+  const { bridge, inputs } = await bridgeFor(upstreamServer, 'legacy');
   return { events, upstreamServer, bridge, inputs };
 }
 
@@ -148,17 +154,7 @@ async function twoAskingTools(era: 'legacy' | 'modern') {
       return { content: [{ type: 'text', text: (answer.content as { text: string }).text }] };
     });
   }
-  const [near, far] = createLinkedPair();
-  await upstreamServer.connect(far);
-  const inputs = new DownstreamInputs();
-  const upstream = new McpClient({ name: 'bridge', version: '1.0.0' }, { era, handlers: inputs.handlers });
-  await upstream.connect(near);
-  const bridge = createBridgeServer(upstream, inputs);
-  closers.push(
-    () => bridge.close(),
-    () => upstream.close(),
-    () => upstreamServer.close(),
-  );
+  const { bridge, inputs } = await bridgeFor(upstreamServer, era);
   const [down, up] = createLinkedPair();
   inputs.connection = await bridge.connect(up);
   const sampling = (params: { messages: { content: unknown }[] }) => ({
