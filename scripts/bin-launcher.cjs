@@ -100,8 +100,8 @@ function writeCache(script, file) {
     fs.rmSync(temporary, { force: true });
     return;
   }
-  // Caches of earlier builds of this same program (same path, other size or time) are never read again: remove them,
-  // so that rebuilding or upgrading does not pile them up.
+  // Other caches of this same program (same path: another build, or another V8) are removed, so that rebuilding or
+  // upgrading does not pile them up; alternating between two Node versions then rewrites the cache each time.
   const dir = path.dirname(file);
   const prefix = `${path.basename(file).split('-')[0]}-`;
   try {

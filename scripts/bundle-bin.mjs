@@ -76,6 +76,8 @@ if (codeCache) {
     charset: 'ascii',
     // Third-party ES modules that read import.meta.url get the program's URL, as in the ESM bundle.
     define: { 'import.meta.url': MODULE_URL },
+    // 'use strict' first: the sources are ES modules, which are strict, and a directive counts only at the top (esbuild's
+    // own comes after the banner).
     banner: { js: "'use strict';\nvar __wiremcpProgram = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
   });
   // esbuild keeps import() of what it does not bundle (a Node built-in); the launcher's vm.Script cannot run it.
@@ -86,8 +88,6 @@ if (codeCache) {
   // ASCII and V8 holds it as a one-byte string (half the memory, a faster scanner). That only comments changed is
   // checked: the program with comments dropped (minifyWhitespace) is the same before and after.
   const text = await readFile(program, 'utf8');
-  // The sources are ES modules, which are strict: the program must be too (a directive only counts first).
-  if (!text.startsWith("'use strict';")) throw new Error(`${program}: does not start with 'use strict'`);
   const ascii = text.replace(/[^\x00-\x7f]/gu, (char) => `\\u{${char.codePointAt(0).toString(16)}}`);
   if (ascii !== text) {
     const stripped = async (code) => (await transform(code, { minifyWhitespace: true, charset: 'ascii', format: 'cjs' })).code;
