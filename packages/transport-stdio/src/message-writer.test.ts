@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { LocalError } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
-import { MessageWriter, RESOLVED } from './message-writer.js';
+import { DEFAULT_WRITE_BATCH_BYTES, MessageWriter, RESOLVED } from './message-writer.js';
 import { nextTurn } from './child-processes.test-util.js';
 
 /** A Writable that records every `write()` call and what reached the sink; `hold` delays completion. */
@@ -33,9 +33,9 @@ function recordingOutput(options: { highWaterMark?: number; hold?: boolean } = {
 const message = (id: number) => ({ jsonrpc: '2.0', id, result: { text: `reply ${id} ñ` } });
 
 describe('MessageWriter', () => {
-  test('100 messages sent in one tick go out in ONE write, in order, NDJSON', async () => {
+  test('with batchBytes Infinity, 100 messages sent in one tick go out in ONE write, in order, NDJSON', async () => {
     const { output, calls, text } = recordingOutput();
-    const writer = new MessageWriter(output, 'ndjson', () => undefined);
+    const writer = new MessageWriter(output, 'ndjson', () => undefined, { batchBytes: Infinity });
     const promises = [];
     for (let id = 0; id < 100; id++) promises.push(writer.send(message(id)));
     expect(calls).toHaveLength(0); // nothing written synchronously
@@ -47,6 +47,58 @@ describe('MessageWriter', () => {
     expect(lines.map((line) => JSON.parse(line))).toEqual(Array.from({ length: 100 }, (_, id) => message(id)));
   });
 
+  test('a turn whose messages pass batchBytes is written in batches as it goes: each written once full, in order', async () => {
+    const { output, calls, text } = recordingOutput();
+    const writer = new MessageWriter(output, 'ndjson', () => undefined);
+    const promises = [];
+    const lineLength = (id: number) => JSON.stringify(message(id)).length + 1;
+    for (let id = 0; id < 100; id++) promises.push(writer.send(message(id)));
+    // ~4.5 KB queued in one turn: the first full batches left during the loop, before the turn ended.
+    const duringTurn = calls.length;
+    expect(duringTurn).toBeGreaterThanOrEqual(2);
+    for (const promise of promises) expect(promise).toBe(RESOLVED);
+    await nextTurn();
+    expect(calls.length).toBe(duringTurn + 1); // the rest, at the end of the turn
+    let id = 0;
+    for (const [index, call] of calls.entries()) {
+      const chunk = String(call);
+      const lines = chunk.split('\n').slice(0, -1).length;
+      id += lines;
+      if (index === calls.length - 1) break;
+      // Written as soon as it was full: at least batchBytes, and not yet full one message earlier.
+      expect(chunk.length).toBeGreaterThanOrEqual(DEFAULT_WRITE_BATCH_BYTES);
+      expect(chunk.length - lineLength(id - 1)).toBeLessThan(DEFAULT_WRITE_BATCH_BYTES);
+    }
+    expect(id).toBe(100);
+    const lines = text().split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => JSON.parse(line))).toEqual(Array.from({ length: 100 }, (_, n) => message(n)));
+  });
+
+  test('batchBytes must be a positive number', () => {
+    const { output } = recordingOutput();
+    for (const batchBytes of [0, -1, Number.NaN]) {
+      expect(() => new MessageWriter(output, 'ndjson', () => undefined, { batchBytes })).toThrow(
+        expect.objectContaining({ code: 'INVALID_ARGUMENT' }) as Error,
+      );
+    }
+  });
+
+  test('a batch written from send() that fails rejects that send, and the failure is reported after send returned', async () => {
+    const output = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+    const broken = new Error('the stream is gone');
+    output.write = (() => {
+      throw broken;
+    }) as typeof output.write;
+    const failures: Error[] = [];
+    const writer = new MessageWriter(output, 'ndjson', (error) => failures.push(error), { batchBytes: 10 });
+    const sent = writer.send(message(1));
+    expect(failures).toEqual([]); // not from inside send()
+    await expect(sent).rejects.toMatchObject({ code: 'SEND_FAILED', cause: broken });
+    expect(failures).toEqual([broken]);
+    await expect(writer.send(message(2))).rejects.toMatchObject({ code: 'SEND_FAILED' });
+  });
+
   test('send() returns one shared resolved promise, not one per message', () => {
     const { output } = recordingOutput();
     const writer = new MessageWriter(output, 'ndjson', () => undefined);
@@ -56,7 +108,7 @@ describe('MessageWriter', () => {
 
   test('messages sent from promise chains of the same turn are coalesced too', async () => {
     const { output, calls } = recordingOutput();
-    const writer = new MessageWriter(output, 'ndjson', () => undefined);
+    const writer = new MessageWriter(output, 'ndjson', () => undefined, { batchBytes: Infinity });
     for (let id = 0; id < 20; id++)
       void Promise.resolve().then(async () => {
         await null;
@@ -129,6 +181,16 @@ describe('MessageWriter', () => {
     expect(resolved).toBe(2);
     sink.release();
     await nextTurn();
+    // Full batches wait for the drain too: nothing is written while the output is blocked.
+    const blocked = recordingOutput({ highWaterMark: 16, hold: true });
+    const small = new MessageWriter(blocked.output, 'ndjson', () => undefined, { batchBytes: 40 });
+    void small.send(message(10));
+    expect(blocked.calls).toHaveLength(1);
+    for (let id = 11; id < 15; id++) void small.send(message(id));
+    expect(blocked.calls).toHaveLength(1);
+    blocked.release();
+    await nextTurn();
+    expect(blocked.calls).toHaveLength(2);
     const ids = sink
       .text()
       .trim()

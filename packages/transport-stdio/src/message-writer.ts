@@ -7,6 +7,28 @@ import { swallowLateErrors } from './swallow-errors.js';
 /** The promise `send()` returns whenever the message was handed over: one object, not one per message. */
 export const RESOLVED: Promise<void> = Promise.resolve();
 
+/** Default of {@link MessageWriterOptions.batchBytes}. */
+export const DEFAULT_WRITE_BATCH_BYTES = 2048;
+
+/** Options of a {@link MessageWriter}. */
+export interface MessageWriterOptions {
+  /**
+   * How much framed text (in UTF-16 code units, about bytes) one coalesced write holds at most before it goes out
+   * without waiting for the end of the turn (default {@link DEFAULT_WRITE_BATCH_BYTES}); `Infinity` writes each
+   * turn's messages in one write whatever their size.
+   */
+  readonly batchBytes?: number;
+}
+
+/** Checks a `writeBatchBytes` option: a positive number (`Infinity` allowed). */
+export function checkBatchBytes(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_WRITE_BATCH_BYTES;
+  if (typeof value !== 'number' || !(value > 0)) {
+    throw new LocalError('INVALID_ARGUMENT', `writeBatchBytes must be a positive number (or Infinity), got ${String(value)}`);
+  }
+  return value;
+}
+
 /**
  * Serialises messages with `stringifyMessage` of `@wiremcp/jsonrpc` and frames them (a string per message, so a whole batch
  * stays one string that the stream encodes once), and writes them to a Node Writable, coalescing: the first
@@ -15,6 +37,13 @@ export const RESOLVED: Promise<void> = Promise.resolve();
  * out in ONE `output.write` of one string. A microtask rather than `setImmediate`: measured on a child echo server,
  * `setImmediate` cost 35-45% of the round trips with one request in flight (it waits for the next loop
  * phase) and about 8% with 64 in flight, while coalescing no better for handlers of equal depth.
+ *
+ * Bounded batches: once `batchBytes` (default 2 KiB) are queued, they are written at once, from `send()`, instead of
+ * at the end of the turn. A turn that answers a whole chunk of pipelined requests (or sends a burst of them) then
+ * hands the first answers to the peer while it still makes the rest, and the two processes work at the same time
+ * instead of passing one large batch back and forth. Measured on a pipelined stdio pair with 64 calls in flight on
+ * two cores: 1.5-2x the calls per second of one write per turn, at no more CPU per call on either side (see the
+ * bench README). A write of at least 2 KiB keeps the system call a small part of what producing the text cost.
  *
  * Backpressure: when `write` returns false, nothing more is written until `'drain'`; messages keep
  * queuing in memory (never dropped) and their `send()` promises resolve when the queue is written after
@@ -27,6 +56,9 @@ export const RESOLVED: Promise<void> = Promise.resolve();
 export class MessageWriter {
   readonly #output: Writable;
   readonly #onFailure: (error: Error) => void;
+  readonly #batchBytes: number;
+  /** True while `send()` writes a full batch itself: a failure is then reported after it returns, not inside it. */
+  #inSend = false;
   #framing: Framing | undefined;
   /** Framed text waiting for the next flush. */
   #queued = '';
@@ -42,10 +74,11 @@ export class MessageWriter {
   readonly #onError = (error: Error): void => this.#fail(error);
   readonly #onClose = (): void => this.#fail(new Error('the output stream was closed'));
 
-  constructor(output: Writable, framing: Framing | undefined, onFailure: (error: Error) => void) {
+  constructor(output: Writable, framing: Framing | undefined, onFailure: (error: Error) => void, options: MessageWriterOptions = {}) {
     this.#output = output;
     this.#framing = framing;
     this.#onFailure = onFailure;
+    this.#batchBytes = checkBatchBytes(options.batchBytes);
     output.on('error', this.#onError);
     output.on('close', this.#onClose);
   }
@@ -94,6 +127,7 @@ export class MessageWriter {
     // JSON.stringify output never holds a raw newline nor is blank: NDJSON needs no check (as in `frameJson`).
     this.#queued += framing === 'ndjson' ? json + '\n' : frameText(json, framing);
     if (this.#blocked) return this.#drainPromise();
+    if (this.#queued.length >= this.#batchBytes) return this.#writeFullBatch();
     this.#schedule();
     return RESOLVED;
   }
@@ -127,6 +161,18 @@ export class MessageWriter {
     output.removeListener('error', this.#onError);
   }
 
+  /** Writes a full batch from inside `send()`; what is queued after it waits for the turn's flush as usual. */
+  #writeFullBatch(): Promise<void> {
+    this.#inSend = true;
+    try {
+      this.#writeQueued();
+    } finally {
+      this.#inSend = false;
+    }
+    // Handed to the stream, as a flushed message is (a `false` from write() holds back the later ones).
+    return this.#failure === undefined ? RESOLVED : this.#rejection();
+  }
+
   #schedule(): void {
     if (this.#scheduled || this.#blocked) return;
     this.#scheduled = true;
@@ -135,6 +181,10 @@ export class MessageWriter {
 
   #write(): void {
     this.#scheduled = false;
+    this.#writeQueued();
+  }
+
+  #writeQueued(): void {
     if (this.#blocked || this.#finished || this.#failure !== undefined || this.#queued === '') return;
     const data = this.#queued;
     this.#queued = '';
@@ -187,7 +237,10 @@ export class MessageWriter {
     this.#queued = '';
     this.#held = undefined;
     this.#settleDrain(new LocalError('SEND_FAILED', `Could not write to the output: ${error.message}`, { cause: error }));
-    this.#onFailure(error);
+    // Not from inside send(): the transport's failure handling (closing, rejecting pending requests) must not run
+    // in the middle of the caller's own send.
+    if (this.#inSend) queueMicrotask(() => this.#onFailure(error));
+    else this.#onFailure(error);
   }
 
   #rejection(): Promise<void> {

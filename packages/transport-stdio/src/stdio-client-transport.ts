@@ -5,7 +5,7 @@ import type { MessageInfo, SendOptions, Transport } from '@wiremcp/jsonrpc';
 import { LocalError, type RpcMessage } from '@wiremcp/protocol';
 import { buildChildEnvironment } from './child-environment.js';
 import { MessageReader } from './message-reader.js';
-import { MessageWriter, RESOLVED } from './message-writer.js';
+import { checkBatchBytes, MessageWriter, RESOLVED } from './message-writer.js';
 import { formatCommand, serverExitError, spawnError, type ServerExitDetails } from './server-exit-error.js';
 import { StderrTail } from './stderr-tail.js';
 import { DEFAULT_STOP_GRACE_MS, stopChildProcess } from './stop-child-process.js';
@@ -39,6 +39,12 @@ export interface StdioClientTransportOptions {
   maxSkipBytes?: number;
   /** How long each shutdown stage waits for the process to exit, in ms (default 2000). */
   shutdownTimeoutMs?: number;
+  /**
+   * Messages sent in one turn (a burst of requests, the answers to a chunk of pipelined requests) are written
+   * together; once this many bytes are queued they go out at once, so the other side starts on them while the rest
+   * are made (default 2048). `Infinity`: one write per turn, whatever its size.
+   */
+  writeBatchBytes?: number;
 }
 
 /** Default wait of each shutdown stage (stdin closed, then SIGTERM) before the next one. */
@@ -131,6 +137,7 @@ export class StdioClientTransport implements Transport {
       throw new LocalError('INVALID_ARGUMENT', `shutdownTimeoutMs must be a finite number ≥ 0, got ${String(shutdownTimeoutMs)}`);
     }
     this.#shutdownTimeoutMs = shutdownTimeoutMs;
+    checkBatchBytes(options.writeBatchBytes);
     this.#tail = options.stderr === 'pipe' ? new StderrTail() : undefined;
     this.#reader = new MessageReader(
       { framing, maxFrameBytes: options.maxFrameBytes, maxHeaderBytes: options.maxHeaderBytes, maxSkipBytes: options.maxSkipBytes },
@@ -254,11 +261,16 @@ export class StdioClientTransport implements Transport {
       stderr.on('close', this.#onStderrEnd);
       stderr.on('error', this.#onStderrEnd);
     }
-    this.#writer = new MessageWriter(child.stdin!, this.#options.framing, (error) => {
-      // EPIPE: the child closed its stdin, usually because it is exiting; the exit explains it better.
-      this.#endHint ??= { what: `stopped reading its stdin (${error.message})`, cause: error };
-      this.#checkEnd();
-    });
+    this.#writer = new MessageWriter(
+      child.stdin!,
+      this.#options.framing,
+      (error) => {
+        // EPIPE: the child closed its stdin, usually because it is exiting; the exit explains it better.
+        this.#endHint ??= { what: `stopped reading its stdin (${error.message})`, cause: error };
+        this.#checkEnd();
+      },
+      { batchBytes: this.#options.writeBatchBytes },
+    );
   }
 
   #spawnFailed(error: unknown): LocalError {

@@ -123,21 +123,30 @@ describe('StdioServerTransport', () => {
     ]);
   });
 
-  test('replies sent in the same turn are written with one write', async () => {
-    const input = new PassThrough();
-    let writes = 0;
-    const output = new Writable({
-      write(_chunk, _encoding, callback) {
-        writes++;
-        callback();
-      },
-    });
-    const transport = new StdioServerTransport({ input, output, framing: 'ndjson' });
-    await transport.start();
-    onCleanup(() => transport.close());
-    for (let id = 0; id < 100; id++) void transport.send({ jsonrpc: '2.0', id, result: {} });
-    await nextTurn();
-    expect(writes).toBe(1);
+  test('replies sent in the same turn are written in batches of writeBatchBytes (Infinity: one write)', async () => {
+    const writesFor = async (writeBatchBytes: number | undefined) => {
+      const input = new PassThrough();
+      const writes: number[] = [];
+      const output = new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          writes.push(chunk.length);
+          callback();
+        },
+      });
+      const transport = new StdioServerTransport({ input, output, framing: 'ndjson', writeBatchBytes });
+      await transport.start();
+      onCleanup(() => transport.close());
+      for (let id = 0; id < 100; id++) void transport.send({ jsonrpc: '2.0', id, result: {} });
+      await nextTurn();
+      return writes;
+    };
+    expect(await writesFor(Infinity)).toHaveLength(1);
+    const batches = await writesFor(1000);
+    expect(batches.length).toBeGreaterThanOrEqual(3);
+    for (const size of batches.slice(0, -1)) expect(size).toBeGreaterThanOrEqual(1000);
+    expect(() => new StdioServerTransport({ input: new PassThrough(), output: new PassThrough(), writeBatchBytes: 0 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }) as Error,
+    );
   });
 
   test('end of input calls onend and keeps output open; without onend it closes', async () => {

@@ -31,6 +31,12 @@ export interface StdioServerTransportOptions {
    * for a stream that should tell the client "done", such as a socket.
    */
   endOutputOnClose?: boolean;
+  /**
+   * Messages sent in one turn (a burst of requests, the answers to a chunk of pipelined requests) are written
+   * together; once this many bytes are queued they go out at once, so the other side starts on them while the rest
+   * are made (default 2048). `Infinity`: one write per turn, whatever its size.
+   */
+  writeBatchBytes?: number;
 }
 
 /**
@@ -94,7 +100,9 @@ export class StdioServerTransport implements Transport {
         fail: (error) => this.onerror?.(error),
       },
     );
-    this.#writer = new MessageWriter(options.output, framing === 'auto' ? undefined : framing, (error) => this.#outputFailed(error));
+    this.#writer = new MessageWriter(options.output, framing === 'auto' ? undefined : framing, (error) => this.#outputFailed(error), {
+      batchBytes: options.writeBatchBytes,
+    });
   }
 
   /** Why the transport closed, when it was not a normal close (the output failed). */
