@@ -102,6 +102,9 @@ describe('StdioClientTransport: messages', () => {
     expect(() => new StdioClientTransport({ command: 'node', shutdownTimeoutMs: -1 })).toThrow(
       expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
     );
+    expect(() => new StdioClientTransport({ command: 'node', writeBatchBytes: 0 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
   });
 
   test('send() before start() rejects; start() twice rejects', async () => {
