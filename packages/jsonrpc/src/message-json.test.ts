@@ -141,6 +141,99 @@ describe('stringifyMessage', () => {
     );
   });
 
+  it('agrees with JSON.stringify wherever _meta sits and whatever the strings hold (property)', () => {
+    // Any UTF-16 (lone surrogates, quotes, backslashes, control characters) and long strings, in keys and values.
+    const codeUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
+    const text = fc.oneof(fc.string({ unit: codeUnit }), fc.string({ unit: 'grapheme' }), fc.string({ minLength: 250, maxLength: 300 }));
+    const value = fc.oneof(
+      text,
+      fc.jsonValue(),
+      fc.constant(undefined),
+      fc.date({ noInvalidDate: true }),
+      fc.constant(() => 1),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            text.filter((k) => k !== '__proto__'),
+            value,
+          ),
+          { maxLength: 6 },
+        ),
+        fc.nat({ max: 6 }),
+        text,
+        fc.oneof(fc.nat(), text),
+        fc.boolean(),
+        (entries, at, method, id, asResponse) => {
+          const holder: Record<string, unknown> = {};
+          entries.forEach(([key, each], index) => {
+            if (index === at) holder._meta = meta;
+            holder[key] = each;
+          });
+          holder._meta ??= meta;
+          const message = asResponse ? { jsonrpc: '2.0', id, result: holder } : { jsonrpc: '2.0', id, method, params: holder };
+          expect(stringifyMessage(message)).toBe(JSON.stringify(message));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('quotes every character as JSON.stringify does, in keys and values', () => {
+    const codes = [
+      ...Array.from({ length: 0x100 }, (_, code) => code),
+      0x2028,
+      0x2029,
+      0xd7ff,
+      0xd800,
+      0xdbff,
+      0xdc00,
+      0xdfff,
+      0xe000,
+      0xfeff,
+      0xffff,
+    ];
+    for (const code of codes) {
+      const char = String.fromCharCode(code);
+      const message = { jsonrpc: '2.0', id: 1, method: `m${char}`, params: { name: `a${char}b`, [char]: char, _meta: meta } };
+      expect(stringifyMessage(message)).toBe(JSON.stringify(message));
+    }
+    const pair = { jsonrpc: '2.0', id: 1, method: 'm', params: { name: '\ud83d\ude00', _meta: meta } };
+    expect(stringifyMessage(pair)).toBe(JSON.stringify(pair));
+  });
+
+  it('leaves a value with toJSON, a bigint and a holder that is not a plain object to JSON.stringify of the whole', () => {
+    const keyed = { toJSON: (key: string) => `seen as ${key}` };
+    const withKeyed = { jsonrpc: '2.0', id: 1, method: 'm', params: { named: keyed, _meta: meta } };
+    expect(stringifyMessage(withKeyed)).toBe(JSON.stringify(withKeyed));
+    expect(stringifyMessage(withKeyed)).toContain('"seen as named"');
+    const bigintToJSON = Object.getOwnPropertyDescriptor(BigInt.prototype, 'toJSON');
+    Object.defineProperty(BigInt.prototype, 'toJSON', {
+      configurable: true,
+      value(this: bigint, key: string) {
+        return `${key}=${this.toString()}`;
+      },
+    });
+    try {
+      const big = { jsonrpc: '2.0', id: 1, method: 'm', params: { count: 12n, _meta: meta } };
+      expect(stringifyMessage(big)).toBe(JSON.stringify(big));
+      expect(stringifyMessage(big)).toContain('"count=12"');
+    } finally {
+      if (bigintToJSON) Object.defineProperty(BigInt.prototype, 'toJSON', bigintToJSON);
+      else delete (BigInt.prototype as { toJSON?: unknown }).toJSON;
+    }
+    class Params {
+      name = 'n';
+      _meta = meta;
+    }
+    const instance = { jsonrpc: '2.0', id: 1, method: 'm', params: new Params() };
+    expect(stringifyMessage(instance)).toBe(JSON.stringify(instance));
+    const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, { name: 'n', _meta: meta });
+    const bare = { jsonrpc: '2.0', id: 1, method: 'm', params: nullProto };
+    expect(stringifyMessage(bare)).toBe(JSON.stringify(bare));
+  });
+
   it('throws what JSON.stringify throws', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
