@@ -16,8 +16,6 @@ async function opener(kind: ClientKind): Promise<SessionOpener> {
       return (await import('./clients/raw-client.js')).openRawSession;
     case 'raw-each':
       return (await import('./clients/raw-client.js')).openRawEachSession;
-    case 'raw-batch':
-      return (await import('./clients/raw-client.js')).openRawBatchSession;
     case 'wiremcp':
       return (await import('./clients/wiremcp-client.js')).openWiremcpSession;
     case 'sdk-v1':

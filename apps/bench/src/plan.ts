@@ -21,7 +21,7 @@ export interface Row {
 
 function row(client: ClientKind, server: ServerKind, era: Era): Row {
   const suffix = era === 'modern' ? '@2026' : '';
-  const raw = client === 'raw' || client === 'raw-each' || client === 'raw-batch';
+  const raw = client === 'raw' || client === 'raw-each';
   const group = raw ? 'server' : server === 'baseline' ? 'client' : 'pair';
   // A raw-each row is compared with the baseline under the same client kind.
   const reference = `${client === 'raw-each' ? 'raw-each' : 'raw'}/baseline${suffix}`;
@@ -37,8 +37,6 @@ export const ROWS: readonly Row[] = [
   row('raw', 'baseline', 'modern'),
   row('raw', 'wiremcp', 'modern'),
   row('raw', 'sdk-v2', 'modern'),
-  row('raw-batch', 'baseline', 'legacy'),
-  row('raw-batch', 'baseline', 'modern'),
   row('raw-each', 'baseline', 'legacy'),
   row('raw-each', 'wiremcp', 'legacy'),
   row('raw-each', 'sdk-v1', 'legacy'),
@@ -65,15 +63,13 @@ export function rowLabel(row: Row): string {
       ? 'raw client'
       : kind === 'raw-each'
         ? 'raw client (a write per request)'
-        : kind === 'raw-batch'
-          ? 'raw client (2 KiB write batches)'
-          : kind === 'baseline'
-            ? 'baseline'
-            : kind === 'sdk-v1'
-              ? 'SDK v1'
-              : kind === 'sdk-v2'
-                ? 'SDK v2'
-                : 'wiremcp';
+        : kind === 'baseline'
+          ? 'baseline'
+          : kind === 'sdk-v1'
+            ? 'SDK v1'
+            : kind === 'sdk-v2'
+              ? 'SDK v2'
+              : 'wiremcp';
   const era = row.era === 'modern' ? ' (2026-07-28)' : '';
   return `${name(row.client)} → ${name(row.server)}${era}`;
 }

@@ -1,7 +1,6 @@
 // The raw client: speaks NDJSON to the server directly, with pre-serialised requests, one JSON.parse per response
-// line and writes coalesced per microtask (`raw`: a round per write), one write per request (`raw-each`), or a round
-// in batches of 2 KiB written as they fill (`raw-batch`, the wiremcp writer's policy). It does the least a client can
-// do, so that what a row with this client costs is (nearly) all server.
+// line and writes coalesced per microtask (`raw`: a round per write) or one write per request (`raw-each`). It does
+// the least a client can do, so that what a row with this client costs is (nearly) all server.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { stopChildProcess } from '@wiremcp/process';
@@ -10,12 +9,6 @@ import { LEGACY_VERSION, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOC
 import type { ClientSession, ServerCommand } from './session.js';
 
 const CLIENT_INFO = { name: 'bench-raw', version: '1.0.0' };
-
-/** How the raw client writes: a round per write, a request per write, or a round in batches of 2 KiB. */
-type RawWrites = 'round' | 'each' | 'batch';
-
-/** The batch size of `raw-batch`: the default `writeBatchBytes` of `@wiremcp/transport-stdio`. */
-const RAW_BATCH_BYTES = 2048;
 const MODERN_META = { [META_PROTOCOL_VERSION]: MODERN_VERSION, [META_CLIENT_CAPABILITIES]: {}, [META_CLIENT_INFO]: CLIENT_INFO };
 /** Calls cycle through this many argument sets (a multiple of the echo texts and of the 300 table rows). */
 const CYCLE = 300;
@@ -50,13 +43,10 @@ class RawSession implements ClientSession {
   };
 
   readonly #eachOnItsOwn: boolean;
-  /** Queued text that is written at once instead of at the end of the round (`Infinity`: a round per write). */
-  readonly #batchBytes: number;
 
-  constructor(child: ChildProcessByStdio<Writable, Readable, null>, era: Era, writes: RawWrites) {
+  constructor(child: ChildProcessByStdio<Writable, Readable, null>, era: Era, eachOnItsOwn: boolean) {
     this.#child = child;
-    this.#eachOnItsOwn = writes === 'each';
-    this.#batchBytes = writes === 'batch' ? RAW_BATCH_BYTES : Infinity;
+    this.#eachOnItsOwn = eachOnItsOwn;
     this.serverPid = child.pid!;
     this.#era = era;
     const meta = era === 'modern' ? MODERN_META : undefined;
@@ -122,13 +112,6 @@ class RawSession implements ClientSession {
       return;
     }
     this.#queued += line;
-    if (this.#queued.length >= this.#batchBytes) {
-      // The round's flush (already scheduled, or scheduled by a later request) writes what comes after.
-      const data = this.#queued;
-      this.#queued = '';
-      if (this.#closed === undefined) this.#child.stdin.write(data);
-      return;
-    }
     if (!this.#scheduled) {
       this.#scheduled = true;
       queueMicrotask(this.#flush);
@@ -189,26 +172,21 @@ export function serverEnvironment(): Record<string, string> {
 
 /** Spawns the server and runs the handshake of `era` over raw NDJSON; the requests of a round in one write. */
 export function openRawSession(server: ServerCommand, era: Era): Promise<ClientSession> {
-  return openRaw(server, era, 'round');
+  return openRaw(server, era, false);
 }
 
 /** As {@link openRawSession}, but every request in a write of its own. */
 export function openRawEachSession(server: ServerCommand, era: Era): Promise<ClientSession> {
-  return openRaw(server, era, 'each');
+  return openRaw(server, era, true);
 }
 
-/** As {@link openRawSession}, but a round in batches of {@link RAW_BATCH_BYTES} written as they fill. */
-export function openRawBatchSession(server: ServerCommand, era: Era): Promise<ClientSession> {
-  return openRaw(server, era, 'batch');
-}
-
-async function openRaw(server: ServerCommand, era: Era, writes: RawWrites): Promise<ClientSession> {
+async function openRaw(server: ServerCommand, era: Era, eachOnItsOwn: boolean): Promise<ClientSession> {
   const child = spawn(server.command, server.args, { stdio: ['pipe', 'pipe', 'inherit'], env: serverEnvironment() });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);
   });
-  const session = new RawSession(child, era, writes);
+  const session = new RawSession(child, era, eachOnItsOwn);
   try {
     await session.handshake();
   } catch (error) {

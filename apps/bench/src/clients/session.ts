@@ -4,10 +4,9 @@ import type { Era } from '../wire.js';
 /** The clients the bench drives servers with. */
 /**
  * `raw` writes the requests of one round (all those sent in one microtask) in one write; `raw-each` writes every
- * request in a write of its own (a server then reads them in chunks of any size); `raw-batch` writes a round in
- * batches of 2 KiB as they fill, as the wiremcp stdio writer does by default (`writeBatchBytes`).
+ * request in a write of its own (a server then reads them in chunks of any size).
  */
-export type ClientKind = 'raw' | 'raw-each' | 'raw-batch' | 'wiremcp' | 'sdk-v1' | 'sdk-v2';
+export type ClientKind = 'raw' | 'raw-each' | 'wiremcp' | 'sdk-v1' | 'sdk-v2';
 
 /** How to start a server process. */
 export interface ServerCommand {
