@@ -3,7 +3,6 @@
 export { StdioServerTransport, type StdioServerTransportOptions } from './stdio-server-transport.js';
 export { createProcessStdioTransport, type ProcessStdioTransportOptions } from './process-stdio-transport.js';
 export { StdioClientTransport, DEFAULT_SHUTDOWN_TIMEOUT_MS, type StdioClientTransportOptions } from './stdio-client-transport.js';
-export { DEFAULT_WRITE_BATCH_BYTES } from './message-writer.js';
 export { DEFAULT_INHERITED_ENV_VARS, getDefaultEnvironment, buildChildEnvironment } from './child-environment.js';
 export { formatCommand, type ServerExitDetails } from './server-exit-error.js';
 export {

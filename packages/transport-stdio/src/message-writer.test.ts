@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { LocalError } from '@wiremcp/protocol';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_WRITE_BATCH_BYTES, MessageWriter, RESOLVED } from './message-writer.js';
+import { MessageWriter, RESOLVED } from './message-writer.js';
 import { nextTurn } from './child-processes.test-util.js';
 
 /** A Writable that records every `write()` call and what reached the sink; `hold` delays completion. */
@@ -33,9 +33,9 @@ function recordingOutput(options: { highWaterMark?: number; hold?: boolean } = {
 const message = (id: number) => ({ jsonrpc: '2.0', id, result: { text: `reply ${id} ñ` } });
 
 describe('MessageWriter', () => {
-  test('with batchBytes Infinity, 100 messages sent in one tick go out in ONE write, in order, NDJSON', async () => {
+  test('100 messages sent in one tick go out in ONE write, in order, NDJSON (by default, whatever their size)', async () => {
     const { output, calls, text } = recordingOutput();
-    const writer = new MessageWriter(output, 'ndjson', () => undefined, { batchBytes: Infinity });
+    const writer = new MessageWriter(output, 'ndjson', () => undefined);
     const promises = [];
     for (let id = 0; id < 100; id++) promises.push(writer.send(message(id)));
     expect(calls).toHaveLength(0); // nothing written synchronously
@@ -49,7 +49,8 @@ describe('MessageWriter', () => {
 
   test('a turn whose messages pass batchBytes is written in batches as it goes: each written once full, in order', async () => {
     const { output, calls, text } = recordingOutput();
-    const writer = new MessageWriter(output, 'ndjson', () => undefined);
+    const batchBytes = 2048;
+    const writer = new MessageWriter(output, 'ndjson', () => undefined, { batchBytes });
     const promises = [];
     const lineLength = (id: number) => JSON.stringify(message(id)).length + 1;
     for (let id = 0; id < 100; id++) promises.push(writer.send(message(id)));
@@ -66,8 +67,8 @@ describe('MessageWriter', () => {
       id += lines;
       if (index === calls.length - 1) break;
       // Written as soon as it was full: at least batchBytes, and not yet full one message earlier.
-      expect(chunk.length).toBeGreaterThanOrEqual(DEFAULT_WRITE_BATCH_BYTES);
-      expect(chunk.length - lineLength(id - 1)).toBeLessThan(DEFAULT_WRITE_BATCH_BYTES);
+      expect(chunk.length).toBeGreaterThanOrEqual(batchBytes);
+      expect(chunk.length - lineLength(id - 1)).toBeLessThan(batchBytes);
     }
     expect(id).toBe(100);
     const lines = text().split('\n');

@@ -7,22 +7,19 @@ import { swallowLateErrors } from './swallow-errors.js';
 /** The promise `send()` returns whenever the message was handed over: one object, not one per message. */
 export const RESOLVED: Promise<void> = Promise.resolve();
 
-/** Default of {@link MessageWriterOptions.batchBytes}. */
-export const DEFAULT_WRITE_BATCH_BYTES = 2048;
-
 /** Options of a {@link MessageWriter}. */
 export interface MessageWriterOptions {
   /**
    * How much framed text (in UTF-16 code units, about bytes) one coalesced write holds at most before it goes out
-   * without waiting for the end of the turn (default {@link DEFAULT_WRITE_BATCH_BYTES}); `Infinity` writes each
-   * turn's messages in one write whatever their size.
+   * without waiting for the end of the turn. Default `Infinity`: each turn's messages in one write, whatever their
+   * size.
    */
   readonly batchBytes?: number;
 }
 
-/** Checks a `writeBatchBytes` option: a positive number (`Infinity` allowed). */
+/** Checks a `writeBatchBytes` option: a positive number (`Infinity`, the default, allowed). */
 export function checkBatchBytes(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_WRITE_BATCH_BYTES;
+  if (value === undefined) return Infinity;
   if (typeof value !== 'number' || !(value > 0)) {
     throw new LocalError('INVALID_ARGUMENT', `writeBatchBytes must be a positive number (or Infinity), got ${String(value)}`);
   }
@@ -38,12 +35,12 @@ export function checkBatchBytes(value: number | undefined): number {
  * `setImmediate` cost 35-45% of the round trips with one request in flight (it waits for the next loop
  * phase) and about 8% with 64 in flight, while coalescing no better for handlers of equal depth.
  *
- * Bounded batches: once `batchBytes` (default 2 KiB) are queued, they are written at once, from `send()`, instead of
- * at the end of the turn. A turn that answers a whole chunk of pipelined requests (or sends a burst of them) then
- * hands the first answers to the peer while it still makes the rest, and the two processes work at the same time
- * instead of passing one large batch back and forth. Measured on a pipelined stdio pair with 64 calls in flight on
- * two cores: 1.5-2x the calls per second of one write per turn, at no more CPU per call on either side (see the
- * bench README). A write of at least 2 KiB keeps the system call a small part of what producing the text cost.
+ * Bounded batches (opt-in): with `batchBytes` set (e.g. 2048), once that much is queued it is written at once, from
+ * `send()`, instead of at the end of the turn. A turn that answers a whole chunk of pipelined requests (or sends a
+ * burst of them) then hands the first answers to the peer while it still makes the rest, so two processes on two
+ * CPUs work at the same time instead of passing one large batch back and forth: 1.5-2x the calls per second of a
+ * pipelined stdio pair with 64 calls in flight. On one shared CPU nothing can overlap and the extra writes cost
+ * 5-10% of the throughput, hence not the default (see the package README).
  *
  * Backpressure: when `write` returns false, nothing more is written until `'drain'`; messages keep
  * queuing in memory (never dropped) and their `send()` promises resolve when the queue is written after

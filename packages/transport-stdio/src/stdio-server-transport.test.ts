@@ -123,7 +123,7 @@ describe('StdioServerTransport', () => {
     ]);
   });
 
-  test('replies sent in the same turn are written in batches of writeBatchBytes (Infinity: one write)', async () => {
+  test('replies sent in the same turn are written with one write, or in batches of writeBatchBytes when set', async () => {
     const writesFor = async (writeBatchBytes: number | undefined) => {
       const input = new PassThrough();
       const writes: number[] = [];
@@ -140,6 +140,7 @@ describe('StdioServerTransport', () => {
       await nextTurn();
       return writes;
     };
+    expect(await writesFor(undefined)).toHaveLength(1);
     expect(await writesFor(Infinity)).toHaveLength(1);
     const batches = await writesFor(1000);
     expect(batches.length).toBeGreaterThanOrEqual(3);

@@ -33,8 +33,8 @@ export interface StdioServerTransportOptions {
   endOutputOnClose?: boolean;
   /**
    * Messages sent in one turn (a burst of requests, the answers to a chunk of pipelined requests) are written
-   * together; once this many bytes are queued they go out at once, so the other side starts on them while the rest
-   * are made (default 2048). `Infinity`: one write per turn, whatever its size.
+   * together. With this set (e.g. 2048), once that many bytes are queued they go out at once, so a peer on another
+   * CPU starts on them while the rest are made. Default `Infinity`: one write per turn, whatever its size.
    */
   writeBatchBytes?: number;
 }

@@ -315,7 +315,6 @@ describe('pinned exports', () => {
     'transport-stdio': [
       'DEFAULT_INHERITED_ENV_VARS',
       'DEFAULT_SHUTDOWN_TIMEOUT_MS',
-      'DEFAULT_WRITE_BATCH_BYTES',
       'StdioClientTransport',
       'StdioServerTransport',
       'buildChildEnvironment',

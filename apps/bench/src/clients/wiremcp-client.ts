@@ -6,8 +6,8 @@ import { argumentsFor, type ToolName } from '../workload.js';
 import type { Era } from '../wire.js';
 import type { ClientSession, ServerCommand } from './session.js';
 
-export async function openWiremcpSession(server: ServerCommand, era: Era): Promise<ClientSession> {
-  const transport = new StdioClientTransport({ command: server.command, args: server.args, stderr: 'inherit' });
+export async function openWiremcpSession(server: ServerCommand, era: Era, writeBatchBytes?: number): Promise<ClientSession> {
+  const transport = new StdioClientTransport({ command: server.command, args: server.args, stderr: 'inherit', writeBatchBytes });
   const client = new McpClient({ name: 'bench-wiremcp', version: '1.0.0' }, { era });
   await client.connect(transport);
   return {

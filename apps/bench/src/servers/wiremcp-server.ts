@@ -6,5 +6,8 @@ import { workloadServer } from './wiremcp-workload.js';
 
 const server = workloadServer('bench-wiremcp');
 
+// `BENCH_WRITE_BATCH_BYTES`: the transport's `writeBatchBytes`, set by write-batches.ts (unset: the default).
+const batch = process.env.BENCH_WRITE_BATCH_BYTES;
+
 // No top-level await: the cold-start rows run this bundled as CommonJS (scripts/bundle-bin.mjs --code-cache).
-void server.connect(createProcessStdioTransport());
+void server.connect(createProcessStdioTransport(batch ? { writeBatchBytes: Number(batch) } : {}));
