@@ -65,13 +65,14 @@ async function sequential(session: ClientSession, tool: ToolName, calls: number,
   return finish(latencies.length, elapsedMs, serverBefore, writesBefore, clientBefore, session, job, latencies);
 }
 
-async function pipelined(
+/** A pipelined phase: `inFlight` lanes of checked calls until `maxCalls` or `ms` (also used by write-batches.ts). */
+export async function pipelined(
   session: ClientSession,
   tool: ToolName,
   inFlight: number,
   ms: number,
   maxCalls: number,
-  job: DriverJob,
+  job: Pick<DriverJob, 'clockTicksPerSec'>,
 ): Promise<PhaseResult> {
   let next = 0;
   let done = 0;
@@ -106,7 +107,7 @@ function finish(
   writesBefore: number | undefined,
   clientBefore: number,
   session: ClientSession,
-  job: DriverJob,
+  job: Pick<DriverJob, 'clockTicksPerSec'>,
   latencies: number[] | undefined,
 ): PhaseResult {
   const clientCpu = cpuMicros() - clientBefore;

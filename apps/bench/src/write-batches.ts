@@ -8,13 +8,16 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openWiremcpSession } from './clients/wiremcp-client.js';
-import { processCpuPreciseMs } from './proc-stats.js';
+import { pipelined } from './driver.js';
+import { clockTicks } from './run-env.js';
 import { median } from './stats.js';
-import { checkResult, type ToolName } from './workload.js';
+import type { ToolName } from './workload.js';
 import type { Era } from './wire.js';
 
 const IN_FLIGHT = 64;
 const BATCH = 2048;
+/** Upper bound of each phase (the warm-up and the measured calls), whatever `--calls` asks. */
+const PHASE_MAX_MS = 60_000;
 
 interface Measured {
   callsPerSec: number;
@@ -22,38 +25,18 @@ interface Measured {
   serverUs: number;
 }
 
-/** One measurement, in this process: a session, a warm-up, then `calls` pipelined calls. */
+/** One measurement, in this process: a session, a warm-up, then `calls` pipelined calls (the main bench's phase). */
 async function measure(era: Era, tool: ToolName, calls: number, batch: number | undefined): Promise<Measured> {
   const server = fileURLToPath(new URL('./servers/wiremcp-server.js', import.meta.url));
   if (batch !== undefined) process.env.BENCH_WRITE_BATCH_BYTES = String(batch);
   const session = await openWiremcpSession({ command: process.execPath, args: [server] }, era, batch);
   try {
     await session.listTools();
-    const run = async (n: number): Promise<void> => {
-      let next = 0;
-      const lane = async (): Promise<void> => {
-        while (next < n) {
-          const i = next++;
-          const problem = checkResult(tool, i, await session.call(tool, i));
-          if (problem) throw new Error(problem);
-        }
-      };
-      await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-    };
-    await run(Math.ceil(calls / 5));
-    const server0 = processCpuPreciseMs(session.serverPid);
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    await run(calls);
-    const elapsedMs = performance.now() - t0;
-    const cpu = process.cpuUsage(cpu0);
-    const server1 = processCpuPreciseMs(session.serverPid);
-    if (server0 === undefined || server1 === undefined) throw new Error('cannot read the server CPU time');
-    return {
-      callsPerSec: (calls / elapsedMs) * 1000,
-      clientUs: (cpu.user + cpu.system) / calls,
-      serverUs: ((server1 - server0) * 1000) / calls,
-    };
+    const job = { clockTicksPerSec: clockTicks() };
+    await pipelined(session, tool, IN_FLIGHT, PHASE_MAX_MS, Math.ceil(calls / 5), job);
+    const phase = await pipelined(session, tool, IN_FLIGHT, PHASE_MAX_MS, calls, job);
+    if (phase.serverCpuUsPerCall === undefined) throw new Error('cannot read the server CPU time');
+    return { callsPerSec: phase.callsPerSec, clientUs: phase.clientCpuUsPerCall, serverUs: phase.serverCpuUsPerCall };
   } finally {
     await session.close();
   }
@@ -85,10 +68,10 @@ async function main(): Promise<void> {
   const batches = ['default', String(BATCH)];
   const results = new Map<string, Measured[]>();
   const reps = Number(values.reps);
+  const self = fileURLToPath(import.meta.url);
   for (let rep = 0; rep < reps; rep++) {
     for (const placement of placements) {
       for (const batch of batches) {
-        const self = fileURLToPath(import.meta.url);
         const args = [
           ...placement.prefix,
           process.execPath,

@@ -109,7 +109,7 @@ describe('MessageWriter', () => {
 
   test('messages sent from promise chains of the same turn are coalesced too', async () => {
     const { output, calls } = recordingOutput();
-    const writer = new MessageWriter(output, 'ndjson', () => undefined, { batchBytes: Infinity });
+    const writer = new MessageWriter(output, 'ndjson', () => undefined);
     for (let id = 0; id < 20; id++)
       void Promise.resolve().then(async () => {
         await null;
@@ -182,7 +182,15 @@ describe('MessageWriter', () => {
     expect(resolved).toBe(2);
     sink.release();
     await nextTurn();
-    // Full batches wait for the drain too: nothing is written while the output is blocked.
+    const ids = sink
+      .text()
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: number }).id);
+    expect(ids).toEqual([0, 1, 2]);
+  });
+
+  test('full batches wait for the drain too: nothing is written while the output is blocked', async () => {
     const blocked = recordingOutput({ highWaterMark: 16, hold: true });
     const small = new MessageWriter(blocked.output, 'ndjson', () => undefined, { batchBytes: 40 });
     void small.send(message(10));
@@ -192,12 +200,6 @@ describe('MessageWriter', () => {
     blocked.release();
     await nextTurn();
     expect(blocked.calls).toHaveLength(2);
-    const ids = sink
-      .text()
-      .trim()
-      .split('\n')
-      .map((line) => (JSON.parse(line) as { id: number }).id);
-    expect(ids).toEqual([0, 1, 2]);
   });
 
   test('finish() hands over what backpressure held back, and can end the output', async () => {

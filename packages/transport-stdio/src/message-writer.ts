@@ -38,9 +38,9 @@ export function checkBatchBytes(value: number | undefined): number {
  * Bounded batches (opt-in): with `batchBytes` set (e.g. 2048), once that much is queued it is written at once, from
  * `send()`, instead of at the end of the turn. A turn that answers a whole chunk of pipelined requests (or sends a
  * burst of them) then hands the first answers to the peer while it still makes the rest, so two processes on two
- * CPUs work at the same time instead of passing one large batch back and forth: ~1.8x the calls per second of a
+ * CPUs work at the same time instead of passing one large batch back and forth: ~1.75x the calls per second of a
  * pipelined stdio pair with 64 calls in flight. On one shared CPU nothing can overlap and the extra writes cost
- * 2-5% of the throughput, hence not the default (see the package README).
+ * up to 5% of the throughput, hence not the default (see the package README).
  *
  * Backpressure: when `write` returns false, nothing more is written until `'drain'`; messages keep
  * queuing in memory (never dropped) and their `send()` promises resolve when the queue is written after
