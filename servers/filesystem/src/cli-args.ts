@@ -5,7 +5,8 @@
  */
 import { parseServerArgs, UsageError, type FlagValues, type ParsedServerArgs, type ServerFlags } from '@wiremcp/process';
 import { DEFAULT_LIMITS, defaultConfig, type FilesystemConfig, type Limits } from './config.js';
-import type { RootsMode } from './sandbox/roots-policy.js';
+import type { RootsFallback, RootsMode } from './sandbox/roots-policy.js';
+import type { WriteMode } from './sandbox/write-ops.js';
 
 const MIB = 1024 * 1024;
 
@@ -26,6 +27,11 @@ Policies:
   --roots <policy>         how client roots combine with the directories:
                            intersect (default: they can only narrow them),
                            replace (used instead, but only inside them), ignore
+  --roots-fallback <what>  when a client declares roots but cannot list them:
+                           operator (default: these directories, logged), refuse
+  --write-mode <mode>      how existing files are replaced: in-place (default:
+                           inode, owner, permissions and hard links kept) or
+                           atomic (temporary file renamed over the name)
   --allow-hardlinks        read and replace files that have several hard links
                            (refused by default: another link may be outside)
 
@@ -45,6 +51,8 @@ export const OPTIONS: ServerFlags = {
   'allow-delete': { type: 'boolean' },
   deny: { type: 'string', multiple: true },
   roots: { type: 'string' },
+  'roots-fallback': { type: 'string' },
+  'write-mode': { type: 'string' },
   'allow-hardlinks': { type: 'boolean' },
   'max-read-bytes': { type: 'string' },
   'max-response-bytes': { type: 'string' },
@@ -71,6 +79,14 @@ export function parseFilesystemArgs(values: FlagValues, positionals: readonly st
   if (!['intersect', 'replace', 'ignore'].includes(roots)) {
     throw new UsageError(`--roots must be intersect, replace or ignore, got ${JSON.stringify(values.roots)}`);
   }
+  const rootsFallback = (values['roots-fallback'] ?? 'operator') as RootsFallback;
+  if (!['operator', 'refuse'].includes(rootsFallback)) {
+    throw new UsageError(`--roots-fallback must be operator or refuse, got ${JSON.stringify(values['roots-fallback'])}`);
+  }
+  const writeMode = (values['write-mode'] ?? 'in-place') as WriteMode;
+  if (!['in-place', 'atomic'].includes(writeMode)) {
+    throw new UsageError(`--write-mode must be in-place or atomic, got ${JSON.stringify(values['write-mode'])}`);
+  }
   const limits: Limits = { ...DEFAULT_LIMITS };
   const size = (flag: string, key: keyof Limits, minimum?: number): void => {
     if (values[flag] !== undefined) limits[key] = parseSize(`--${flag}`, values[flag], minimum);
@@ -89,6 +105,8 @@ export function parseFilesystemArgs(values: FlagValues, positionals: readonly st
     allowDelete: values['allow-delete'] === true,
     deny,
     roots,
+    rootsFallback,
+    writeMode,
     allowHardLinks: values['allow-hardlinks'] === true,
     limits,
     ...(values['max-watchers'] !== undefined ? { maxWatchers: parseSize('--max-watchers', values['max-watchers'], 0) } : {}),

@@ -1,7 +1,8 @@
 /**
  * What the server runs with: the operator's directories and policies, and the limits every tool works within.
  */
-import type { RootsMode } from './sandbox/roots-policy.js';
+import type { RootsFallback, RootsMode } from './sandbox/roots-policy.js';
+import type { WriteMode } from './sandbox/write-ops.js';
 
 /** Caps that keep each call bounded in output, memory and time. */
 export interface Limits {
@@ -58,8 +59,12 @@ export interface FilesystemConfig {
   deny: string[];
   /** How client roots combine with the directories. */
   roots: RootsMode;
+  /** What a request gets when the client declares roots but cannot list them (an error, no answer in time). */
+  rootsFallback: RootsFallback;
   /** Read and replace regular files with more than one hard link. */
   allowHardLinks: boolean;
+  /** How existing files are replaced by writes and edits. */
+  writeMode: WriteMode;
   limits: Limits;
   /** Directories watched at most for resource subscriptions. */
   maxWatchers: number;
@@ -80,7 +85,9 @@ export function defaultConfig(directories: string[], overrides: ConfigOverrides 
     allowDelete: false,
     deny: [],
     roots: 'intersect',
+    rootsFallback: 'operator',
     allowHardLinks: false,
+    writeMode: 'in-place',
     maxWatchers: 64,
     watchDebounceMs: 100,
     rootsTimeoutMs: 10_000,

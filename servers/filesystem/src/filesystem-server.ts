@@ -92,7 +92,7 @@ export async function createFilesystemServer(config: FilesystemConfig, options: 
     );
   }
   const sandbox = new Sandbox(pinned, new DenyList(config.deny), { allowHardLinks: config.allowHardLinks });
-  const roots = new RootsTracker(pinned.roots, config.roots, config.rootsTimeoutMs);
+  const roots = new RootsTracker(pinned.roots, config.roots, config.rootsTimeoutMs, config.rootsFallback, log);
   // The hub needs the server (it announces changes through it), the server the hub (its hooks feed it).
   let hub: WatchHub | undefined;
   const server = new McpServer(FILESYSTEM_SERVER_INFO, {

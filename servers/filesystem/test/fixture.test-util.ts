@@ -60,6 +60,8 @@ export interface ConnectOptions {
   config?: ConfigOverrides;
   directories?: string[];
   roots?: RootsHandler;
+  /** Receives the server's log lines (stderr in the bin). */
+  log?: (line: string) => void;
 }
 
 /** An in-process server and a connected client. */
@@ -88,7 +90,7 @@ const open: Connected[] = [];
 /** Starts a server on `tree.root` (or `directories`) and connects a client of `era`. */
 export async function connect(tree: Tree, era: Era, options: ConnectOptions = {}): Promise<Connected> {
   const filesystem = await createFilesystemServer(defaultConfig(options.directories ?? [tree.root], options.config), {
-    log: () => {},
+    log: options.log ?? (() => {}),
     onInternalError: (error) => {
       throw error;
     },

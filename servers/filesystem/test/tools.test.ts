@@ -131,14 +131,14 @@ describe.each(ERAS)('%s era', (era) => {
     ]);
   });
 
-  test('write_file: creates, overwrites atomically, keeps the mode, answers like the official server', async () => {
+  test('write_file: creates, overwrites in place, keeps the mode, answers like the official server', async () => {
     const { call } = await connect(tree, era);
     const created = await call('write_file', { path: tree.at('new.txt'), content: 'héllo' });
     expect(textOf(created)).toBe(`Successfully wrote to ${tree.at('new.txt')}`);
-    expect(created.structuredContent).toEqual({ path: tree.at('new.txt'), bytes: 6, created: true });
+    expect(created.structuredContent).toEqual({ path: tree.at('new.txt'), bytes: 6, created: true, mode: 'atomic' });
     chmodSync(tree.at('new.txt'), 0o600);
     const replaced = await call('write_file', { path: tree.at('new.txt'), content: 'second' });
-    expect(replaced.structuredContent).toMatchObject({ created: false });
+    expect(replaced.structuredContent).toMatchObject({ created: false, mode: 'in-place' });
     expect(readFileSync(tree.at('new.txt'), 'utf8')).toBe('second');
     expect(statSync(tree.at('new.txt')).mode & 0o777).toBe(0o600);
     expect(errorCode(await call('write_file', { path: tree.at('no/such/dir/x.txt'), content: 'x' }))).toBe('not_found');

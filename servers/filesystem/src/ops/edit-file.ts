@@ -1,14 +1,14 @@
 /**
  * `edit_file` end to end: read the file (a text file, not too large), apply the edits to its `\n` form, produce the
- * diff, and — unless it is a dry run or nothing changed — write it back atomically with its BOM and line endings
- * as they were, refusing if the file changed since it was read.
+ * diff, and — unless it is a dry run or nothing changed — write it back (in place by default) with its BOM and
+ * line endings as they were, refusing if the file changed since it was read.
  */
 import { createTwoFilesPatch } from 'diff';
 import type { Limits } from '../config.js';
 import type { AccessView } from '../sandbox/access-view.js';
 import { FsError } from '../sandbox/errors.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
-import { writeAll, writeAtomic, type ExpectedFile } from '../sandbox/write-ops.js';
+import { writeAll, writeFileConfined, type ExpectedFile, type WriteMode } from '../sandbox/write-ops.js';
 import { applyEdits, type AppliedEdit, type Edit } from './edit-text.js';
 import { BOM_LENGTH, binaryReason, hasBom, lineEndingOf, type LineEnding } from './text-format.js';
 
@@ -61,6 +61,7 @@ export async function editFile(
   edits: readonly Edit[],
   dryRun: boolean,
   limits: Limits,
+  mode: WriteMode = 'in-place',
 ): Promise<EditOutcome> {
   const { bytes, expected, path } = await readForEdit(sandbox, view, input, limits);
   const bom = hasBom(bytes);
@@ -86,7 +87,7 @@ export async function editFile(
   if (lineEnding === 'mixed' && changed) outcome.normalizedTo = useCrlf ? 'crlf' : 'lf';
   if (dryRun || !changed) return outcome;
   const output = Buffer.from((bom ? '\uFEFF' : '') + (useCrlf ? edited.replace(/\n/g, '\r\n') : edited), 'utf8');
-  await writeAtomic(sandbox, view, input, (file) => writeAll(file, output), { expected });
+  await writeFileConfined(sandbox, view, input, (file) => writeAll(file, output), { expected, mode });
   outcome.written = true;
   return outcome;
 }

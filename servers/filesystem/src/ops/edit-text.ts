@@ -39,18 +39,55 @@ function indentOf(line: string | undefined): string {
   return /^\s*/.exec(line ?? '')?.[0] ?? '';
 }
 
+/** The width of an indentation, a tab counting as `tabWidth` columns. */
+function widthOf(indent: string, tabWidth: number): number {
+  let width = 0;
+  for (const char of indent) width += char === '\t' ? tabWidth : 1;
+  return width;
+}
+
+/**
+ * The indentation the file would use for `width` more (or fewer) columns than `base`: the file's own unit — a tab
+ * when its lines are tab-indented, else spaces — so an edit sent with spaces keeps a tab-indented file in tabs.
+ */
+function shift(base: string, columns: number, unit: string, step: number): string {
+  if (columns === 0) return base;
+  if (columns > 0) return base + (unit === '\t' ? '\t'.repeat(Math.max(1, Math.round(columns / step))) : ' '.repeat(columns));
+  let remove = unit === '\t' ? Math.max(1, Math.round(-columns / step)) : -columns;
+  let out = base;
+  while (remove > 0 && out.length > 0) {
+    out = out.slice(0, -1);
+    remove--;
+  }
+  return out;
+}
+
+/**
+ * Line-by-line match ignoring surrounding whitespace. The replacement keeps the file's indentation: the first line
+ * gets the matched line's; a later new line indented as the old line it stands for gets that file line's indentation exactly; one indented more or less gets
+ * the difference in the file's unit (a tab per indentation step of the sent text in a tab-indented file).
+ */
 function flexibleReplace(content: string, edit: Edit): { text: string; line: number } | undefined {
   const oldLines = edit.oldText.split('\n');
   const lines = content.split('\n');
   for (let i = 0; i + oldLines.length <= lines.length; i++) {
     if (!oldLines.every((old, j) => old.trim() === lines[i + j]!.trim())) continue;
-    const baseIndent = indentOf(lines[i]);
+    const fileIndents = oldLines.map((_, j) => indentOf(lines[i + j]));
+    const unit = fileIndents.some((indent) => indent.includes('\t')) ? '\t' : ' ';
+    const sent = [...oldLines, ...edit.newText.split('\n')].map((line) => indentOf(line)).filter((indent, j, all) => all.indexOf(indent) === j);
+    // The sent text's indentation step (the smallest non-zero difference between its indentations), for tab conversion.
+    const widths = sent.map((indent) => widthOf(indent, 4)).sort((a, b) => a - b);
+    const steps = widths.slice(1).map((w, k) => w - widths[k]!).filter((d) => d > 0);
+    const step = steps.length > 0 ? Math.min(...steps) : 4;
     const replaced = edit.newText.split('\n').map((line, j) => {
-      if (j === 0) return baseIndent + line.trimStart();
-      const oldIndent = indentOf(oldLines[j]);
-      const newIndent = indentOf(line);
-      if (oldIndent && newIndent) return baseIndent + ' '.repeat(Math.max(0, newIndent.length - oldIndent.length)) + line.trimStart();
-      return line;
+      const text = line.trimStart();
+      if (text === '') return '';
+      // The first line takes the matched line's indentation whatever was sent (models often drop it there).
+      if (j === 0) return fileIndents[0]! + text;
+      // The old line this new line stands for: the same position, or the last old line for lines added after it.
+      const ref = Math.min(j, oldLines.length - 1);
+      const columns = widthOf(indentOf(line), 4) - widthOf(indentOf(oldLines[ref]), 4);
+      return shift(fileIndents[ref]!, columns, unit, step) + text;
     });
     lines.splice(i, oldLines.length, ...replaced);
     return { text: lines.join('\n'), line: i + 1 };

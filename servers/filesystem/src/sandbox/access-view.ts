@@ -26,6 +26,8 @@ export class AccessView {
     readonly areas: readonly AllowedArea[],
     /** True when client roots narrowed the operator's directories. */
     readonly narrowed: boolean,
+    /** Set when this view is a fallback the client should be told about (its roots could not be listed). */
+    readonly notice?: string,
   ) {}
 
   /** The operator's directories, whole. */

@@ -21,6 +21,8 @@ export const OPEN_FLAGS = {
   directory: constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK,
   read: constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK,
   createExclusive: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+  /** An existing file overwritten in place: no creation, no truncation before the checks on what was opened. */
+  overwrite: constants.O_WRONLY | O_NOFOLLOW | O_NONBLOCK,
 } as const;
 
 /** True when the platform has the flags the confinement relies on. */

@@ -13,6 +13,7 @@ export type FsErrorCode =
   | 'is_a_directory'
   | 'already_exists'
   | 'hard_link_refused'
+  | 'read_only_file'
   | 'binary_file'
   | 'too_large'
   | 'invalid_path'
@@ -62,6 +63,8 @@ export const fail = {
       `Access denied - ${echo(path)} has ${links} hard links, and one of them may be outside the allowed directories ` +
         '(the server runs without --allow-hardlinks)',
     ),
+  readOnly: (path: string) =>
+    new FsError('read_only_file', `The file is read-only (no write permission bits): ${echo(path)}; make it writable first if that is intended`),
   invalidPath: (path: string, why: string) => new FsError('invalid_path', `Invalid path ${echo(path)}: ${why}`),
   loop: (path: string) => new FsError('symlink_loop', `Too many levels of symbolic links: ${echo(path)}`),
 };

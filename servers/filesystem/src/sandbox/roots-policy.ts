@@ -18,6 +18,12 @@ import { isWithin, splitComponents } from './resolver.js';
 /** How client roots combine with the operator's directories. */
 export type RootsMode = 'intersect' | 'replace' | 'ignore';
 
+/**
+ * What a request gets when the client declares roots but cannot list them: `operator` (default, as the official
+ * server does) the operator's directories, said on stderr and in the result; `refuse` a `roots_unavailable` error.
+ */
+export type RootsFallback = 'operator' | 'refuse';
+
 /** The roots a client listed (`roots/list` result). */
 export interface ClientRoots {
   roots: Array<{ uri: string; name?: string }>;
@@ -45,7 +51,9 @@ function toPath(uri: unknown): string | undefined {
 export async function viewForRoots(roots: readonly PinnedRoot[], listed: ClientRoots, mode: RootsMode): Promise<AccessView> {
   const operator = AccessView.of(roots);
   if (mode === 'ignore') return operator;
-  const paths = (Array.isArray(listed?.roots) ? listed.roots : []).map((root) => toPath(root?.uri)).filter((p) => p !== undefined);
+  // A malformed answer is a failure to list, not an empty list (which would not narrow anything).
+  if (!Array.isArray(listed?.roots)) throw new Error('the roots/list answer has no roots array');
+  const paths = listed.roots.map((root) => toPath(root?.uri)).filter((p) => p !== undefined);
   if (paths.length === 0) return operator;
   const areas: AllowedArea[] = [];
   const add = (area: AllowedArea): void => {

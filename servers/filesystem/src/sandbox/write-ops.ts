@@ -1,16 +1,27 @@
 /**
- * Changes to the disk, each made inside a directory opened by the sandbox: writes go to a new temporary file in
- * the resolved parent directory and are renamed over the name (a link at the name is replaced, never followed);
+ * Changes to the disk, each made inside a directory opened by the sandbox: an existing file is overwritten in place
+ * through a descriptor opened without following links and checked (or, in `atomic` mode, replaced by a temporary
+ * file renamed over the name — a link at the name is replaced, never followed); new files are written to a
+ * temporary file and linked or renamed into place;
  * "must not exist" writes and moves of files use link-then-unlink, which fails atomically when the destination
  * appeared meanwhile; the parent is checked to be still inside its allowed directory right before the final step.
  */
 import type { Stats } from 'node:fs';
 import { link, lstat, mkdir, open, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import type { AccessView } from './access-view.js';
-import { DirHandle, OPEN_FLAGS, openChildDirectory } from './dir-handle.js';
+import { DirHandle, OPEN_FLAGS, checkSameEntry, currentPathOf, openChildDirectory } from './dir-handle.js';
 import { FsError, fail, fromErrno } from './errors.js';
 import type { LocatedEntry, Sandbox } from './sandbox.js';
-import type { Location } from './resolver.js';
+import { isWithin, type Location } from './resolver.js';
+
+/**
+ * How an existing file is replaced. `in-place` (the default, as the official server 2.0 does): opened without
+ * following links, checked, written from the start and truncated — the file keeps its inode, owner, permissions
+ * and other hard links, but a failure half-way leaves it half-written. `atomic`: a temporary file renamed over the
+ * name — readers see the old or the new file, never a mix, but the file is a new inode (other hard links keep the
+ * old content; owner and extended attributes are not carried over).
+ */
+export type WriteMode = 'in-place' | 'atomic';
 
 /** What a write reports. */
 export interface WriteOutcome {
@@ -18,6 +29,8 @@ export interface WriteOutcome {
   created: boolean;
   /** Bytes written. */
   bytes: number;
+  /** How the content got there (a new file is always created atomically). */
+  mode: WriteMode;
 }
 
 /** Expected identity of the file being replaced (an edit refuses to overwrite a file changed since it was read). */
@@ -25,6 +38,16 @@ export interface ExpectedFile {
   ino: number;
   size: number;
   mtimeMs: number;
+}
+
+/** Options of {@link writeFileConfined}. */
+export interface WriteOptions {
+  /** Refuse an existing entry (copies without overwrite). */
+  mustNotExist?: boolean;
+  /** Refuse a file that changed since it was read (edits). */
+  expected?: ExpectedFile;
+  /** How an existing file is replaced (default `in-place`). */
+  mode?: WriteMode;
 }
 
 function tempName(name: string): string {
@@ -37,17 +60,28 @@ function tempName(name: string): string {
   return `.${stem}.${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString('hex')}.wiremcp-tmp`;
 }
 
+const changed = (path: string): FsError => new FsError('changed_during_operation', `The file changed while it was being written; try again: ${path}`);
+
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
+function matchesExpected(stat: Stats | undefined, expected: ExpectedFile): boolean {
+  return stat !== undefined && stat.ino === expected.ino && stat.size === expected.size && stat.mtimeMs === expected.mtimeMs;
+}
+
 /**
- * Writes a file atomically at the entry `input` names (links followed, confined). `fill` writes the content into
- * the open temporary file and returns the byte count. Refuses directories, multiply-linked files (policy), an
- * existing entry when `mustNotExist`, and a file that changed since `expected`. The file's mode is kept.
+ * Writes a file at the entry `input` names (links followed, confined). `fill` writes the content into the open file
+ * (at explicit positions from 0) and returns the byte count. Refuses directories, read-only files, multiply-linked
+ * files (policy), an existing entry when `mustNotExist`, and a file that changed since `expected`. An existing file
+ * is replaced as `mode` says; a new one is written to a temporary file and linked or renamed into place.
  */
-export async function writeAtomic(
+export async function writeFileConfined(
   sandbox: Sandbox,
   view: AccessView,
   input: unknown,
   fill: (file: FileHandle) => Promise<number>,
-  options: { mustNotExist?: boolean; expected?: ExpectedFile } = {},
+  options: WriteOptions = {},
 ): Promise<WriteOutcome> {
   const entry = await sandbox.locateEntry(view, input, { follow: true });
   const { location, stat, path } = entry;
@@ -56,44 +90,98 @@ export async function writeAtomic(
     if (stat && !stat.isFile()) throw fail.notFile(path);
     if (stat && options.mustNotExist) throw fail.exists(path);
     if (stat) sandbox.checkLinks(stat, path);
-    if (
-      options.expected &&
-      (!stat || stat.ino !== options.expected.ino || stat.size !== options.expected.size || stat.mtimeMs !== options.expected.mtimeMs)
-    ) {
+    // Read-only means no write bit at all: refused whoever we run as (root could write it, and a rename would
+    // replace it, neither of which is what a read-only file asks for).
+    if (stat && (stat.mode & 0o222) === 0) throw fail.readOnly(path);
+    if (options.expected && !matchesExpected(stat, options.expected)) {
       throw new FsError('changed_during_operation', `The file changed while it was being edited; read it again: ${path}`);
     }
-    const temp = tempName(location.name);
-    const tempPath = location.dir.child(temp);
-    let bytes: number;
-    const file = await open(tempPath, OPEN_FLAGS.createExclusive, 0o666);
-    try {
-      bytes = await fill(file);
-      if (stat) await file.chmod(stat.mode & 0o7777);
-      await file.datasync();
-    } catch (error) {
-      await file.close().catch(() => {});
-      await unlink(tempPath).catch(() => {});
-      throw error;
-    }
-    await file.close();
-    try {
-      await sandbox.resolver.checkStillInside(location, path);
-      if (options.mustNotExist) {
-        await link(tempPath, location.dir.child(location.name));
-        await unlink(tempPath);
-      } else {
-        await rename(tempPath, location.dir.child(location.name));
-      }
-    } catch (error) {
-      await unlink(tempPath).catch(() => {});
-      throw error;
-    }
-    return { created: stat === undefined, bytes };
+    if (stat && (options.mode ?? 'in-place') === 'in-place') return await overwriteInPlace(sandbox, entry as LocatedEntry, stat, fill, options);
+    return await writeByRename(sandbox, entry as LocatedEntry, stat, fill, options);
   } catch (error) {
     throw fromErrno(error, path);
   } finally {
     await sandbox.release(location);
   }
+}
+
+/**
+ * Overwrites the located regular file through a descriptor: opened with `O_NOFOLLOW` (a link swapped in since it
+ * was located is refused, never followed), then checked to be the same file (device and inode), still a single- or
+ * allowed multi-linked regular file, still writable, still inside its allowed directory (the kernel's view of the
+ * descriptor), and unchanged since `expected`; only then written and truncated to the new length.
+ */
+async function overwriteInPlace(
+  sandbox: Sandbox,
+  entry: LocatedEntry,
+  located: Stats,
+  fill: (file: FileHandle) => Promise<number>,
+  options: WriteOptions,
+): Promise<WriteOutcome> {
+  const { location, path } = entry;
+  let file: FileHandle;
+  try {
+    file = await open(location.dir.child(location.name), OPEN_FLAGS.overwrite);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A link or another kind of entry put in its place since it was located.
+    if (code === 'ELOOP' || code === 'ENXIO' || code === 'ENOENT') throw changed(path);
+    throw error;
+  }
+  try {
+    const opened = await file.stat();
+    if (!opened.isFile() || !sameFile(opened, located)) throw changed(path);
+    sandbox.checkLinks(opened, path);
+    if ((opened.mode & 0o222) === 0) throw fail.readOnly(path);
+    if (options.expected && !matchesExpected(opened, options.expected)) throw changed(path);
+    const now = await currentPathOf(file, location.dir.anchoring);
+    if (now !== undefined && !isWithin(now, location.root.real)) throw fail.outside(path);
+    if (location.dir.anchoring === 'path') await checkSameEntry(file, location.dir.child(location.name));
+    const bytes = await fill(file);
+    await file.truncate(bytes);
+    await file.datasync();
+    return { created: false, bytes, mode: 'in-place' };
+  } finally {
+    await file.close().catch(() => {});
+  }
+}
+
+/** Writes a temporary file next to the name and renames it over the name (or links it, when it must not exist). */
+async function writeByRename(
+  sandbox: Sandbox,
+  entry: LocatedEntry,
+  stat: Stats | undefined,
+  fill: (file: FileHandle) => Promise<number>,
+  options: WriteOptions,
+): Promise<WriteOutcome> {
+  const { location, path } = entry;
+  const temp = tempName(location.name);
+  const tempPath = location.dir.child(temp);
+  let bytes: number;
+  const file = await open(tempPath, OPEN_FLAGS.createExclusive, 0o666);
+  try {
+    bytes = await fill(file);
+    if (stat) await file.chmod(stat.mode & 0o7777);
+    await file.datasync();
+  } catch (error) {
+    await file.close().catch(() => {});
+    await unlink(tempPath).catch(() => {});
+    throw error;
+  }
+  await file.close();
+  try {
+    await sandbox.resolver.checkStillInside(location, path);
+    if (options.mustNotExist) {
+      await link(tempPath, location.dir.child(location.name));
+      await unlink(tempPath);
+    } else {
+      await rename(tempPath, location.dir.child(location.name));
+    }
+  } catch (error) {
+    await unlink(tempPath).catch(() => {});
+    throw error;
+  }
+  return { created: stat === undefined, bytes, mode: 'atomic' };
 }
 
 /** Writes all of `data` to `file`, starting at byte `position` of the file. Resolves with the bytes written. */

@@ -299,11 +299,10 @@ export const MEDIA_OUTPUT = object({ path: { type: 'string' }, mimeType: { type:
 ]);
 
 /** write_file results. */
-export const WRITE_OUTPUT = object({ path: { type: 'string' }, bytes: { type: 'integer' }, created: { type: 'boolean' } }, [
-  'path',
-  'bytes',
-  'created',
-]);
+export const WRITE_OUTPUT = object(
+  { path: { type: 'string' }, bytes: { type: 'integer' }, created: { type: 'boolean' }, mode: { type: 'string', enum: ['in-place', 'atomic'] } },
+  ['path', 'bytes', 'created'],
+);
 
 /** edit_file results (the diff is the content block). */
 export const EDIT_OUTPUT = object(

@@ -37,6 +37,12 @@ export function errorResult(error: FsError): CallToolResult {
   return { content: [{ type: 'text', text: error.message }], isError: true, _meta: { [ERROR_CODE_META]: error.code } };
 }
 
+/** Adds a view's notice (a roots fallback) to a result, so the client and the model learn of it too. */
+function withNotice(result: CallToolResult, view: AccessView | undefined): CallToolResult {
+  if (view?.notice === undefined) return result;
+  return { ...result, content: [...(result.content ?? []), { type: 'text', text: `[${view.notice}]` }] };
+}
+
 /** Throws the right error when the call's signal has aborted. */
 export function throwIfStopped(scope: CallScope): void {
   if (!scope.signal.aborted) return;
@@ -65,12 +71,13 @@ export async function runTool(
   const onCancel = (): void => budget.abort();
   if (ctx.signal.aborted) budget.abort();
   else ctx.signal.addEventListener('abort', onCancel, { once: true });
+  let view: AccessView | undefined;
   try {
-    const view = await services.roots.viewFor(ctx);
-    return await body({ view, signal: budget.signal, budgetSpent: () => spent, ctx });
+    view = await services.roots.viewFor(ctx);
+    return withNotice(await body({ view, signal: budget.signal, budgetSpent: () => spent, ctx }), view);
   } catch (error) {
     if (error instanceof InputRequiredError || error instanceof RpcError) throw error;
-    if (error instanceof FsError) return errorResult(error);
+    if (error instanceof FsError) return withNotice(errorResult(error), view);
     onInternal(error);
     return errorResult(new FsError('io_error', 'The operation failed with an unexpected error'));
   } finally {

@@ -8,7 +8,7 @@ import { editFile } from '../ops/edit-file.js';
 import type { Edit } from '../ops/edit-text.js';
 import { subtreeHasDenied } from '../ops/tree-ops.js';
 import { FsError, fail } from '../sandbox/errors.js';
-import { makeDirectories, moveEntry, writeAll, writeAtomic } from '../sandbox/write-ops.js';
+import { makeDirectories, moveEntry, writeAll, writeFileConfined } from '../sandbox/write-ops.js';
 import { invalid, kindOfStat, note, ok } from './results.js';
 import * as schema from './schemas.js';
 import { runTool, throwIfStopped, type CallScope, type ToolServices } from './tool-runtime.js';
@@ -18,13 +18,18 @@ const MAX_EDITS = 1000;
 /** Registers the tools that change files and directories. */
 export function registerWriteTools(server: McpServer, services: ToolServices, onInternal: (error: unknown) => void): void {
   const { sandbox, limits } = services;
+  const mode = services.config.writeMode;
   server.registerTool(
     {
       name: 'write_file',
       title: 'Write File',
       description:
-        'Create a new file or completely overwrite an existing file with new content (UTF-8). The file is written to a temporary file ' +
-        'and renamed into place, so readers never see half a file; its permissions are kept. Only works within allowed directories.',
+        'Create a new file or completely overwrite an existing file with new content (UTF-8). ' +
+        (mode === 'in-place'
+          ? 'An existing file is overwritten in place, keeping its permissions, owner and hard links; read-only files are refused. '
+          : 'The content is written to a temporary file and renamed into place, so readers never see half a file; permissions are kept ' +
+            'and read-only files are refused. ') +
+        'Only works within allowed directories.',
       inputSchema: schema.WRITE_INPUT,
       outputSchema: schema.WRITE_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
@@ -36,8 +41,8 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
         async (scope) => {
           if (typeof args.content !== 'string') throw invalid('content must be a string');
           const data = Buffer.from(args.content, 'utf8');
-          const outcome = await writeAtomic(sandbox, scope.view, args.path, (file) => writeAll(file, data));
-          return ok(`Successfully wrote to ${args.path}`, { path: args.path, bytes: outcome.bytes, created: outcome.created });
+          const outcome = await writeFileConfined(sandbox, scope.view, args.path, (file) => writeAll(file, data), { mode });
+          return ok(`Successfully wrote to ${args.path}`, { path: args.path, bytes: outcome.bytes, created: outcome.created, mode: outcome.mode });
         },
         onInternal,
       ),
@@ -64,7 +69,7 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
           if (!Array.isArray(args.edits) || args.edits.length > MAX_EDITS)
             throw invalid(`edits must be an array of at most ${MAX_EDITS} edits`);
           const dryRun = args.dryRun === true;
-          const outcome = await editFile(sandbox, scope.view, args.path, args.edits, dryRun, limits);
+          const outcome = await editFile(sandbox, scope.view, args.path, args.edits, dryRun, limits, mode);
           const structured: Record<string, unknown> = {
             path: args.path,
             dryRun,
@@ -135,8 +140,9 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
       name: 'copy_file',
       title: 'Copy File',
       description:
-        'Copy a file to a new path (the destination must not exist unless overwrite is true). The copy is written to a temporary file and ' +
-        'renamed into place. Both paths must be within allowed directories.',
+        'Copy a file to a new path (the destination must not exist unless overwrite is true; an existing destination is replaced as ' +
+        'write_file replaces files). A new copy is written to a temporary file and renamed into place. Both paths must be within allowed ' +
+        'directories.',
       inputSchema: schema.COPY_INPUT,
       outputSchema: schema.CHANGE_OUTPUT,
       annotations: { readOnlyHint: false, idempotentHint: true, destructiveHint: true, openWorldHint: false },
@@ -202,7 +208,10 @@ async function copy(
         position += bytesRead;
       }
     };
-    const outcome = await writeAtomic(sandbox, scope.view, args.destination, fill, { mustNotExist: args.overwrite !== true });
+    const outcome = await writeFileConfined(sandbox, scope.view, args.destination, fill, {
+      mustNotExist: args.overwrite !== true,
+      mode: services.config.writeMode,
+    });
     return ok(`Successfully copied ${args.source} to ${args.destination}`, {
       source: args.source,
       destination: args.destination,
