@@ -16,6 +16,8 @@ test('directories and defaults', () => {
       allowDelete: false,
       deny: [],
       roots: 'intersect',
+      rootsFallback: 'operator',
+      writeMode: 'in-place',
       allowHardLinks: false,
       limits: DEFAULT_LIMITS,
     },
@@ -31,6 +33,10 @@ test('policies, repeated deny globs, sizes with k/m suffixes', () => {
     '--roots',
     'replace',
     '--allow-hardlinks',
+    '--write-mode',
+    'atomic',
+    '--roots-fallback',
+    'refuse',
     '--max-read-bytes',
     '256k',
     '--max-response-bytes',
@@ -45,6 +51,8 @@ test('policies, repeated deny globs, sizes with k/m suffixes', () => {
       readOnly: true,
       deny: ['**/.env', '*.pem'],
       roots: 'replace',
+      rootsFallback: 'refuse',
+      writeMode: 'atomic',
       allowHardLinks: true,
       limits: { maxReadBytes: 262_144, maxResponseBytes: 2_097_152, timeBudgetMs: 5000 },
     },
@@ -71,6 +79,8 @@ test('--http [host:]port selects Streamable HTTP (loopback by default); the dire
 test('usage errors say what is wrong', () => {
   expect(parseCliArgs([])).toEqual({ kind: 'error', message: 'give at least one directory' });
   expect(parseCliArgs(['--roots', 'merge', '/w'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--roots must be') });
+  expect(parseCliArgs(['--write-mode', 'copy', '/w'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--write-mode must be') });
+  expect(parseCliArgs(['--roots-fallback', 'x', '/w'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--roots-fallback') });
   expect(parseCliArgs(['--max-read-bytes', '12x', '/w'])).toMatchObject({
     kind: 'error',
     message: expect.stringContaining('--max-read-bytes'),

@@ -127,10 +127,11 @@ export class RootsTracker {
         return fallback;
       })
       .catch((error: unknown) => {
-        if (error instanceof FsError && error.code !== 'roots_unavailable') throw error;
+        // `refuse` (thrown by #fallBack after a timeout) propagates; viewFor forgets the failed promise.
+        if (error instanceof FsError) throw error;
         // An error answer is not remembered: the next request asks again.
         this.#cache.delete(session);
-        return this.#fallBack(error instanceof FsError ? 'no answer' : describe(error));
+        return this.#fallBack(describe(error));
       })
       .finally(() => clearTimeout(timer));
   }
