@@ -79,8 +79,14 @@ test('--http [host:]port selects Streamable HTTP (loopback by default); the dire
 test('usage errors say what is wrong', () => {
   expect(parseCliArgs([])).toEqual({ kind: 'error', message: 'give at least one directory' });
   expect(parseCliArgs(['--roots', 'merge', '/w'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--roots must be') });
-  expect(parseCliArgs(['--write-mode', 'copy', '/w'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--write-mode must be') });
-  expect(parseCliArgs(['--roots-fallback', 'x', '/w'])).toMatchObject({ kind: 'error', message: expect.stringContaining('--roots-fallback') });
+  expect(parseCliArgs(['--write-mode', 'copy', '/w'])).toMatchObject({
+    kind: 'error',
+    message: expect.stringContaining('--write-mode must be'),
+  });
+  expect(parseCliArgs(['--roots-fallback', 'x', '/w'])).toMatchObject({
+    kind: 'error',
+    message: expect.stringContaining('--roots-fallback'),
+  });
   expect(parseCliArgs(['--max-read-bytes', '12x', '/w'])).toMatchObject({
     kind: 'error',
     message: expect.stringContaining('--max-read-bytes'),

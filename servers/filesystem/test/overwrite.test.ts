@@ -143,7 +143,9 @@ process.stdout.write(n + '\\n');`;
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(Number(output.split('\n')[1])) : reject(new Error(`swapper exited ${code}`))));
   });
-  await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => ((output += chunk.toString()), output.includes('ready\n') && resolve())));
+  await new Promise<void>((resolve) =>
+    child.stdout.on('data', (chunk: Buffer) => ((output += chunk.toString()), output.includes('ready\n') && resolve())),
+  );
   let stopped = false;
   void done.finally(() => (stopped = true));
   const results = [];

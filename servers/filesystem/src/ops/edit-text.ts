@@ -74,10 +74,15 @@ function flexibleReplace(content: string, edit: Edit): { text: string; line: num
     if (!oldLines.every((old, j) => old.trim() === lines[i + j]!.trim())) continue;
     const fileIndents = oldLines.map((_, j) => indentOf(lines[i + j]));
     const unit = fileIndents.some((indent) => indent.includes('\t')) ? '\t' : ' ';
-    const sent = [...oldLines, ...edit.newText.split('\n')].map((line) => indentOf(line)).filter((indent, j, all) => all.indexOf(indent) === j);
+    const sent = [...oldLines, ...edit.newText.split('\n')]
+      .map((line) => indentOf(line))
+      .filter((indent, j, all) => all.indexOf(indent) === j);
     // The sent text's indentation step (the smallest non-zero difference between its indentations), for tab conversion.
     const widths = sent.map((indent) => widthOf(indent, 4)).sort((a, b) => a - b);
-    const steps = widths.slice(1).map((w, k) => w - widths[k]!).filter((d) => d > 0);
+    const steps = widths
+      .slice(1)
+      .map((w, k) => w - widths[k]!)
+      .filter((d) => d > 0);
     const step = steps.length > 0 ? Math.min(...steps) : 4;
     const replaced = edit.newText.split('\n').map((line, j) => {
       const text = line.trimStart();

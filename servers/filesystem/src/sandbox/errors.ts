@@ -64,7 +64,10 @@ export const fail = {
         '(the server runs without --allow-hardlinks)',
     ),
   readOnly: (path: string) =>
-    new FsError('read_only_file', `The file is read-only (no write permission bits): ${echo(path)}; make it writable first if that is intended`),
+    new FsError(
+      'read_only_file',
+      `The file is read-only (no write permission bits): ${echo(path)}; make it writable first if that is intended`,
+    ),
   invalidPath: (path: string, why: string) => new FsError('invalid_path', `Invalid path ${echo(path)}: ${why}`),
   loop: (path: string) => new FsError('symlink_loop', `Too many levels of symbolic links: ${echo(path)}`),
 };

@@ -60,7 +60,8 @@ function tempName(name: string): string {
   return `.${stem}.${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString('hex')}.wiremcp-tmp`;
 }
 
-const changed = (path: string): FsError => new FsError('changed_during_operation', `The file changed while it was being written; try again: ${path}`);
+const changed = (path: string): FsError =>
+  new FsError('changed_during_operation', `The file changed while it was being written; try again: ${path}`);
 
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
@@ -96,7 +97,8 @@ export async function writeFileConfined(
     if (options.expected && !matchesExpected(stat, options.expected)) {
       throw new FsError('changed_during_operation', `The file changed while it was being edited; read it again: ${path}`);
     }
-    if (stat && (options.mode ?? 'in-place') === 'in-place') return await overwriteInPlace(sandbox, entry as LocatedEntry, stat, fill, options);
+    if (stat && (options.mode ?? 'in-place') === 'in-place')
+      return await overwriteInPlace(sandbox, entry as LocatedEntry, stat, fill, options);
     return await writeByRename(sandbox, entry as LocatedEntry, stat, fill, options);
   } catch (error) {
     throw fromErrno(error, path);

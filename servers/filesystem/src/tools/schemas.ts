@@ -300,7 +300,12 @@ export const MEDIA_OUTPUT = object({ path: { type: 'string' }, mimeType: { type:
 
 /** write_file results. */
 export const WRITE_OUTPUT = object(
-  { path: { type: 'string' }, bytes: { type: 'integer' }, created: { type: 'boolean' }, mode: { type: 'string', enum: ['in-place', 'atomic'] } },
+  {
+    path: { type: 'string' },
+    bytes: { type: 'integer' },
+    created: { type: 'boolean' },
+    mode: { type: 'string', enum: ['in-place', 'atomic'] },
+  },
   ['path', 'bytes', 'created'],
 );
 

@@ -42,7 +42,12 @@ export function registerWriteTools(server: McpServer, services: ToolServices, on
           if (typeof args.content !== 'string') throw invalid('content must be a string');
           const data = Buffer.from(args.content, 'utf8');
           const outcome = await writeFileConfined(sandbox, scope.view, args.path, (file) => writeAll(file, data), { mode });
-          return ok(`Successfully wrote to ${args.path}`, { path: args.path, bytes: outcome.bytes, created: outcome.created, mode: outcome.mode });
+          return ok(`Successfully wrote to ${args.path}`, {
+            path: args.path,
+            bytes: outcome.bytes,
+            created: outcome.created,
+            mode: outcome.mode,
+          });
         },
         onInternal,
       ),
