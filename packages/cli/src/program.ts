@@ -7,7 +7,9 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Framing } from '@wiremcp/framing';
 import type { ConnectionOptions } from './connect.js';
 import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
+import { addHelpExamples } from './help-examples.js';
 import type { Output } from './operations.js';
+import { registerPackCommand } from './pack-command.js';
 import { colourFor, createStyle } from './style.js';
 import { parseTarget } from './target.js';
 import { VERSION } from './version.js';
@@ -212,6 +214,8 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
       ),
     );
 
+  registerPackCommand(program, io, done);
+  addHelpExamples(program);
   return program;
 }
 

@@ -1,0 +1,72 @@
+/**
+ * The examples each command's `--help` ends with: what a user types, for the common cases. Kept apart from the
+ * command definitions so that every command gets them the same way; a test checks that none is missing.
+ */
+import type { Command } from 'commander';
+
+/** Command path (`list`, `new server`) → example lines (a command and, after `#`, what it does). */
+export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  list: [
+    'wiremcp list node server.js                          # everything a stdio server offers',
+    'wiremcp list --only tools https://mcp.example.com/mcp   # the tools of a remote server',
+    'wiremcp list --auth https://mcp.example.com/mcp      # log in with OAuth first',
+    'wiremcp list --era legacy --json npx -y @wiremcp/server-everything',
+  ],
+  trace: [
+    'wiremcp trace node server.js                         # every message both ways, on stderr',
+    'wiremcp trace --era legacy --protocol-version 2024-11-05 node server.js',
+    'wiremcp trace http://127.0.0.1:3000/mcp              # HTTP requests, responses and SSE events as they arrive',
+  ],
+  call: [
+    'wiremcp call -a verb=eat -a tense=past conjugate node server.js',
+    'wiremcp call --args \'{"path":"/tmp"}\' --json list_directory http://127.0.0.1:3000/mcp',
+    'wiremcp call -e API_KEY=secret search node server.js   # an environment variable for the server',
+  ],
+  read: ['wiremcp read grammar://a13/eat node server.js', 'wiremcp read --json file:///tmp/notes.txt http://127.0.0.1:3000/mcp'],
+  prompt: ['wiremcp prompt -a verb=eat explain_tense node server.js'],
+  complete: [
+    'wiremcp complete prompt:explain_tense verb=w node server.js',
+    "wiremcp complete 'resource:file://{+path}' path=/home/me/ node server.js",
+  ],
+  proxy: [
+    'wiremcp proxy --http 3000 node server.js             # a stdio server on http://127.0.0.1:3000/mcp',
+    'wiremcp proxy --auth https://mcp.example.com/mcp     # a remote server as a stdio server, for a host',
+    'wiremcp proxy --http 0.0.0.0:3000 --allow-origin https://app.example.com node server.js',
+  ],
+  conformance: ['wiremcp conformance --server grammar              # in a wiremcp checkout', 'wiremcp conformance --help'],
+  new: ['wiremcp new server weather'],
+  'new server': ['wiremcp new server weather                         # servers/weather in a wiremcp checkout'],
+  pack: [
+    'wiremcp pack                                         # the package in this directory',
+    'wiremcp pack servers/weather --out release/          # server.json next to package.json, the .mcpb in release/',
+    "wiremcp pack --bundle-url 'https://github.com/me/weather/releases/download/v{version}/{file}'",
+    'wiremcp pack --check                                 # CI: fail when server.json is stale',
+  ],
+};
+
+function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/** Every command of `program`, depth first, with its path. */
+export function commandsOf(program: Command): Array<{ path: string; command: Command }> {
+  const out: Array<{ path: string; command: Command }> = [];
+  const visit = (command: Command): void => {
+    for (const child of command.commands) {
+      out.push({ path: pathOf(child), command: child });
+      visit(child);
+    }
+  };
+  visit(program);
+  return out;
+}
+
+/** Appends the examples to the help of every command that has some. */
+export function addHelpExamples(program: Command): void {
+  for (const { path, command } of commandsOf(program)) {
+    const examples = HELP_EXAMPLES[path];
+    if (examples) command.addHelpText('after', `\nExamples:\n${examples.map((line) => `  ${line}`).join('\n')}\n`);
+  }
+}
