@@ -56,6 +56,12 @@ test('scaffolds a server that builds, passes its test, runs, and passes the conf
     timeout: 60_000,
   });
   expect(existsSync(join(dir, 'dist', 'bin.js'))).toBe(true);
+  // The rest of its build: the registry and bundle metadata.
+  const packed = await wiremcp(['pack', dir], { timeoutMs: 60_000 });
+  expect(packed.stderr).toBe('');
+  expect(packed.code).toBe(0);
+  expect(JSON.parse(readFileSync(join(dir, 'server.json'), 'utf8'))).toMatchObject({ name: 'io.github.wiremcp/server-word-count' });
+  expect(existsSync(join(dir, 'dist', 'mcpb', 'wiremcp-word-count-0.1.0.mcpb'))).toBe(true);
   const tested = await run(process.execPath, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=dot'], {
     cwd: dir,
     timeout: 60_000,

@@ -1,8 +1,8 @@
 /**
  * The files of a new reference server (see `new-server.ts`): a package in the shape of the others in
- * `servers/`, with one tool typed from its JSON Schema, its bin on `runServerMain`, a test of both eras, and a
- * README with the host configuration. The sources are the files of `templates/server` (shipped with the
- * package), with `{{name}}`, `{{bin}}` and `{{factory}}` filled in.
+ * `servers/`, with one tool typed from its JSON Schema, its bin on `runServerMain`, a test of both eras, a
+ * README with the host configuration, and the registry and bundle metadata `wiremcp pack` reads (its build runs
+ * it). The sources are the files of `templates/server` (shipped with the package), with `{{name}}`, `{{bin}}` and `{{factory}}` filled in.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -25,17 +25,22 @@ export async function serverFiles(name: string): Promise<Record<string, string>>
   const packageJson = {
     name: `@wiremcp/server-${name}`,
     version: '0.1.0',
+    // The registry name: the namespace must be one the publisher can prove (see `wiremcp pack --help`).
+    mcpName: `io.github.wiremcp/server-${name}`,
     private: true,
     description: `The ${name} MCP server, built on wiremcp.`,
     license: 'MIT',
+    author: 'wiremcp contributors',
     type: 'module',
     bin: { [bin]: `./bin/${bin}.js` },
     exports: { '.': { types: './dist/index.d.ts', 'wiremcp-source': './src/index.ts', default: './dist/index.js' } },
-    files: ['bin', 'dist', 'README.md'],
+    files: ['bin', 'dist', '!dist/mcpb', 'README.md'],
     engines: { node: '>=20' },
-    scripts: { build: 'tsc -p tsconfig.build.json' },
+    // `wiremcp pack` writes server.json (MCP registry) and dist/mcpb/<bin>-<version>.mcpb (MCP Bundle).
+    scripts: { build: 'tsc -p tsconfig.build.json && wiremcp pack' },
     dependencies: { '@wiremcp/process': 'workspace:*', '@wiremcp/server': 'workspace:*' },
-    devDependencies: { '@wiremcp/client': 'workspace:*', '@wiremcp/jsonrpc': 'workspace:*' },
+    devDependencies: { '@wiremcp/cli': 'workspace:*', '@wiremcp/client': 'workspace:*', '@wiremcp/jsonrpc': 'workspace:*' },
+    wiremcp: { server: { title: name, httpFlag: '--http' } },
   };
   const tsconfig = {
     extends: '../../tsconfig.base.json',

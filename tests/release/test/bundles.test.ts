@@ -90,13 +90,17 @@ describe('server.json', () => {
     expect(packages[0]).toMatchObject({ registryType: 'npm', identifier: pkg.name, version: pkg.version, transport: { type: 'stdio' } });
     expect(packages.some((entry) => (entry.transport as { type: string }).type === 'streamable-http')).toBe(true);
     // What the build wrote is what pack makes now (a bundle into a scratch directory; server.json only compared).
-    await run(process.execPath, [wiremcp, 'pack', '--check', '--no-probe', '--out', join(work, `check-${server}`), dir], { timeout: 120_000 });
+    await run(process.execPath, [wiremcp, 'pack', '--check', '--no-probe', '--out', join(work, `check-${server}`), dir], {
+      timeout: 120_000,
+    });
   });
 
   test('the schema refuses what the registry refuses (the check can fail)', () => {
     expect(validate({ name: 'no-slash', description: 'x', version: '1.0.0' })).toBe(false);
     expect(validate({ name: 'io.github.a/b', description: 'x'.repeat(101), version: '1.0.0' })).toBe(false);
-    expect(validate({ name: 'io.github.a/b', description: 'x', version: '1.0.0', packages: [{ registryType: 'npm', identifier: 'x' }] })).toBe(false);
+    expect(
+      validate({ name: 'io.github.a/b', description: 'x', version: '1.0.0', packages: [{ registryType: 'npm', identifier: 'x' }] }),
+    ).toBe(false);
   });
 });
 
@@ -121,7 +125,10 @@ describe.each(SERVERS)('%s bundle', (server) => {
     });
     expect(manifest.server.mcp_config.command).toBe('node');
     const answered = await initialize(process.execPath, args, manifest.server.mcp_config.env ?? {});
-    expect(answered).toMatchObject({ id: 1, result: { serverInfo: { name: expect.stringMatching(/wiremcp|everything|grammar|resources/) } } });
+    expect(answered).toMatchObject({
+      id: 1,
+      result: { serverInfo: { name: expect.stringMatching(/wiremcp|everything|grammar|resources/) } },
+    });
   });
 });
 

@@ -100,8 +100,10 @@ function usage(problems: string[], dir: string): CliError {
 function checkArgument(argument: ServerArgument, index: number, problems: string[]): void {
   const at = `wiremcp.server.arguments[${index}]`;
   if (argument.type !== 'positional' && argument.type !== 'named') problems.push(`${at}.type must be "positional" or "named"`);
-  if (argument.type === 'named' && !/^-{1,2}[A-Za-z0-9][\w-]*$/.test(argument.name ?? '')) problems.push(`${at}.name must be a flag such as --port`);
-  if (argument.type === 'positional' && !argument.valueHint && argument.value === undefined) problems.push(`${at} needs a valueHint or a value`);
+  if (argument.type === 'named' && !/^-{1,2}[A-Za-z0-9][\w-]*$/.test(argument.name ?? ''))
+    problems.push(`${at}.name must be a flag such as --port`);
+  if (argument.type === 'positional' && !argument.valueHint && argument.value === undefined)
+    problems.push(`${at} needs a valueHint or a value`);
   if (argument.format && !['string', 'number', 'boolean', 'filepath'].includes(argument.format))
     problems.push(`${at}.format must be string, number, boolean or filepath`);
 }
@@ -141,7 +143,8 @@ export async function readServerPackage(dir: string, binOverride?: string): Prom
   }
   (config.arguments ?? []).forEach((argument, index) => checkArgument(argument, index, problems));
   (config.environmentVariables ?? []).forEach((variable, index) => {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable.name ?? '')) problems.push(`wiremcp.server.environmentVariables[${index}].name is not a variable name`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(variable.name ?? ''))
+      problems.push(`wiremcp.server.environmentVariables[${index}].name is not a variable name`);
   });
   if (problems.length > 0) throw usage(problems, dir);
   return {

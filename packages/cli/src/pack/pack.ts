@@ -50,7 +50,10 @@ export async function checkServerJson(document: unknown): Promise<void> {
   const validate = await createSchemaCompiler({ maxSchemaBytes: 1024 * 1024 }).compile(schema);
   const outcome = validate(document);
   if (!outcome.valid) {
-    throw new CliError(`server.json does not follow the registry schema 2025-12-11:\n  - ${outcome.errors.join('\n  - ')}`, CLI_EXIT_CODES.usage);
+    throw new CliError(
+      `server.json does not follow the registry schema 2025-12-11:\n  - ${outcome.errors.join('\n  - ')}`,
+      CLI_EXIT_CODES.usage,
+    );
   }
 }
 
@@ -66,7 +69,8 @@ export async function packServer(dir: string, options: PackOptions = {}): Promis
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, file.content ?? (await readFile(file.source!)), { mode: file.mode });
     }
-    const offer: ServerOffer = options.probe === false ? { tools: [], prompts: [] } : await probeServer(pkg, join(stage, 'server', pkg.binPath));
+    const offer: ServerOffer =
+      options.probe === false ? { tools: [], prompts: [] } : await probeServer(pkg, join(stage, 'server', pkg.binPath));
     await writeFile(join(stage, 'manifest.json'), `${JSON.stringify(buildMcpbManifest(pkg, offer), null, 2)}\n`);
     const archive = await archiveDirectory(stage);
     const fileName = `${pkg.binName}-${pkg.manifest.version}.mcpb`;
@@ -80,7 +84,8 @@ export async function packServer(dir: string, options: PackOptions = {}): Promis
     const text = `${JSON.stringify(serverJson, null, 2)}\n`;
     if (options.check) {
       const current = await readFile(serverJsonPath, 'utf8').catch(() => undefined);
-      if (current !== text) throw new CliError(`${serverJsonPath} is not up to date: run wiremcp pack without --check`, CLI_EXIT_CODES.serverError);
+      if (current !== text)
+        throw new CliError(`${serverJsonPath} is not up to date: run wiremcp pack without --check`, CLI_EXIT_CODES.serverError);
     } else {
       await writeFile(serverJsonPath, text);
     }

@@ -14,9 +14,14 @@ import type { ServerPackage } from './pack-config.js';
 function probeArguments(pkg: ServerPackage, scratch: string): string[] {
   const args: string[] = [];
   for (const argument of pkg.config.arguments ?? []) {
-    const value = argument.value ?? argument.default ?? (argument.isRequired ? (argument.format === 'filepath' ? scratch : undefined) : undefined);
+    const value =
+      argument.value ?? argument.default ?? (argument.isRequired ? (argument.format === 'filepath' ? scratch : undefined) : undefined);
     if (value === undefined) {
-      if (argument.isRequired) throw new CliError(`cannot start the server to list its tools: give ${argument.name ?? argument.valueHint} a default`, CLI_EXIT_CODES.usage);
+      if (argument.isRequired)
+        throw new CliError(
+          `cannot start the server to list its tools: give ${argument.name ?? argument.valueHint} a default`,
+          CLI_EXIT_CODES.usage,
+        );
       continue;
     }
     if (argument.type === 'named') args.push(argument.name!);

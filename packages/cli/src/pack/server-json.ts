@@ -21,7 +21,10 @@ type Json = Record<string, unknown>;
 function repositoryOf(repository: ServerPackage['manifest']['repository']): Json | undefined {
   if (repository === undefined) return undefined;
   const raw = typeof repository === 'string' ? repository : repository.url;
-  const url = raw.replace(/^git\+/, '').replace(/\.git$/, '').replace(/^github:/, 'https://github.com/');
+  const url = raw
+    .replace(/^git\+/, '')
+    .replace(/\.git$/, '')
+    .replace(/^github:/, 'https://github.com/');
   let host: string;
   try {
     host = new URL(url).hostname;
@@ -67,7 +70,14 @@ export function buildServerJson(pkg: ServerPackage, bundle?: BundleEntry): Json 
   });
   const packages: Json[] = [npm({ type: 'stdio' })];
   if (config.httpFlag) {
-    const port = { type: 'named', name: config.httpFlag, valueHint: 'port', description: 'the loopback port to serve on', isRequired: true, default: '3000' };
+    const port = {
+      type: 'named',
+      name: config.httpFlag,
+      valueHint: 'port',
+      description: 'the loopback port to serve on',
+      isRequired: true,
+      default: '3000',
+    };
     packages.push(npm({ type: 'streamable-http', url: `http://127.0.0.1:{port}${config.httpPath ?? '/mcp'}` }, [port]));
   }
   if (bundle) {

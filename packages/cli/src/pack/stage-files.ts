@@ -4,9 +4,10 @@
  * the package that needs it) and laid out as npm would hoist them (`server/node_modules/<name>`, nested under the
  * package that needs it when another version already took the name). Packages linked from a workspace (pnpm, npm
  * and yarn workspaces, `file:` links) contribute the files `npm pack` would publish — read from their `files` field
- * when it lists plain paths and negated globs, else from one `npm pack --dry-run --json` for all the others — with `workspace:` ranges in their package.json replaced by the versions found; packages
- * installed from a registry are copied whole (less their own `node_modules`), as they were published. Type
- * declarations and source maps are left out: nothing loads them at run time.
+ * when it lists plain paths and negated globs, else from one `npm pack --dry-run --json` for all the others — with
+ * `workspace:` ranges in their package.json replaced by the versions found; packages installed from a registry
+ * are copied whole (less their own `node_modules`), as they were published. Type declarations and source maps are
+ * left out: nothing loads them at run time.
  */
 import { execFile } from 'node:child_process';
 import type { Dirent } from 'node:fs';
@@ -154,7 +155,9 @@ async function filesFromField(dir: string, manifest: PackageManifest & { files?:
   const wanted = new Set([
     ...positive,
     ...(manifest.main ? [manifest.main.replace(/^\.\//, '')] : []),
-    ...Object.values(typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {})).map((bin) => bin.replace(/^\.\//, '')),
+    ...Object.values(typeof manifest.bin === 'string' ? { bin: manifest.bin } : (manifest.bin ?? {})).map((bin) =>
+      bin.replace(/^\.\//, ''),
+    ),
   ]);
   return all.filter((file) => {
     const path = file.split(sep).join('/');
@@ -180,8 +183,14 @@ async function packLists(dirs: readonly string[]): Promise<Map<string, string[]>
     throw new CliError(`npm pack --dry-run failed, so the files to publish are unknown: ${(error as Error).message}`, CLI_EXIT_CODES.usage);
   }
   const reports = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
-  if (reports.length !== dirs.length) throw new CliError('npm pack --dry-run listed an unexpected number of packages', CLI_EXIT_CODES.usage);
-  dirs.forEach((dir, index) => lists.set(dir, reports[index]!.files.map((file) => file.path)));
+  if (reports.length !== dirs.length)
+    throw new CliError('npm pack --dry-run listed an unexpected number of packages', CLI_EXIT_CODES.usage);
+  dirs.forEach((dir, index) =>
+    lists.set(
+      dir,
+      reports[index]!.files.map((file) => file.path),
+    ),
+  );
   return lists;
 }
 
