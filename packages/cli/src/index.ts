@@ -1,6 +1,6 @@
 /**
  * `@wiremcp/cli`: the `wiremcp` command, and its parts for programs that want them — run the command line,
- * connect to a target, bridge a client to a server.
+ * connect to a target, bridge a client to a server, pack a server for the registry and as a bundle.
  */
 export { runCli, buildProgram, type CliIo } from './program.js';
 export { CLI_EXIT_CODES, CliError, type CliExitCode } from './exit-codes.js';
@@ -11,3 +11,4 @@ export { runProxy, type ProxyServeOptions } from './proxy.js';
 export { tracingFetch, traceSink, TracingTransport, type TraceSink } from './trace.js';
 export { findConformanceApp, runConformance } from './conformance.js';
 export { scaffoldServer } from './new-server.js';
+export { packServer, runPack, checkServerJson, type PackOptions, type PackResult } from './pack/pack.js';

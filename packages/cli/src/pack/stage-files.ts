@@ -13,11 +13,19 @@ import { execFile } from 'node:child_process';
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { promisify } from 'node:util';
 import { CLI_EXIT_CODES, CliError } from '../exit-codes.js';
 import type { PackageManifest } from './pack-config.js';
 
-const run = promisify(execFile);
+/** Runs a command to its end; resolves with its standard output. */
+function run(
+  command: string,
+  args: readonly string[],
+  options: { maxBuffer: number; timeout: number; cwd: string },
+): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(command, args, { ...options, encoding: 'utf8' }, (error, stdout) => (error ? reject(error) : resolve({ stdout })));
+  });
+}
 
 /** One file of the bundle: where it comes from (or its content), where it goes, its mode. */
 export interface StagedFile {
@@ -177,7 +185,7 @@ async function packLists(dirs: readonly string[]): Promise<Map<string, string[]>
       maxBuffer: 64 * 1024 * 1024,
       timeout: 120_000,
       // npm run from a directory of the workspace may read its settings; any directory will do.
-      cwd: dirs[0],
+      cwd: dirs[0]!,
     }));
   } catch (error) {
     throw new CliError(`npm pack --dry-run failed, so the files to publish are unknown: ${(error as Error).message}`, CLI_EXIT_CODES.usage);
