@@ -61,7 +61,7 @@ function tempName(name: string): string {
 }
 
 const changed = (path: string): FsError =>
-  new FsError('changed_during_operation', `The file changed while it was being written; try again: ${path}`);
+  new FsError('changed_during_operation', `The file changed during the write; try again: ${path}`);
 
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
