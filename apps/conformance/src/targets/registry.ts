@@ -1,6 +1,6 @@
 /**
  * The registry of reference servers (`servers.yaml`): id, command, transports, revisions, declared capabilities
- * and features. A server whose files are not there yet (not built yet, or not there yet) stays in the matrix,
+ * and features. A server whose files are not there yet (not built, or not written yet) stays in the matrix,
  * with every cell skipped and the reason said.
  */
 import { existsSync } from 'node:fs';
