@@ -60,8 +60,7 @@ function tempName(name: string): string {
   return `.${stem}.${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString('hex')}.wiremcp-tmp`;
 }
 
-const changed = (path: string): FsError =>
-  new FsError('changed_during_operation', `The file changed during the write; try again: ${path}`);
+const changed = (path: string): FsError => new FsError('changed_during_operation', `The file changed during the write; try again: ${path}`);
 
 function sameFile(a: Stats, b: Stats): boolean {
   return a.dev === b.dev && a.ino === b.ino;
