@@ -153,3 +153,19 @@ test('a server that does not start: no bundle and no server.json are written', {
   expect(existsSync(join(pkg, 'dist', 'mcpb', 'tiny-1.2.3.mcpb'))).toBe(false);
   expect(existsSync(join(pkg, 'server.json'))).toBe(false);
 });
+
+test(
+  'a package without a "files" field: npm decides what is published (every file but the ignored ones)',
+  { timeout: 60_000 },
+  async () => {
+    writePackage({ files: undefined });
+    const packed = await wiremcp(['pack', '--no-probe', pkg], { timeoutMs: 45_000 });
+    expect(packed.stderr).toBe('');
+    expect(packed.code).toBe(0);
+    const { stdout } = await run('unzip', ['-l', join(pkg, 'dist', 'mcpb', 'tiny-1.2.3.mcpb')]);
+    // npm publishes everything without a "files" list, notes.secret included; node_modules never.
+    expect(stdout).toContain('server/notes.secret');
+    expect(stdout).toContain('server/bin.js');
+    expect(stdout).not.toMatch(/server\/node_modules\/@wiremcp\/server\/node_modules/);
+  },
+);
