@@ -71,7 +71,6 @@ export interface PackageManifest {
   readonly dependencies?: Record<string, string>;
   readonly optionalDependencies?: Record<string, string>;
   readonly peerDependencies?: Record<string, string>;
-  readonly peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   readonly wiremcp?: { server?: ServerPackConfig };
 }
 

@@ -76,9 +76,10 @@ async function placePackages(rootDir: string, rootManifest: PackageManifest): Pr
   const queue = [root];
   while (queue.length > 0) {
     const node = queue.shift()!;
+    // Peers are the installing project's to provide: bundled when installed, skipped when not (like optional ones).
     const optional = new Set([
       ...Object.keys(node.manifest.optionalDependencies ?? {}),
-      ...Object.keys(node.manifest.peerDependencies ?? {}).filter((name) => node.manifest.peerDependenciesMeta?.[name]?.optional),
+      ...Object.keys(node.manifest.peerDependencies ?? {}),
     ]);
     const names = new Set([
       ...Object.keys(node.manifest.dependencies ?? {}),
