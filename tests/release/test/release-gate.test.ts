@@ -135,4 +135,18 @@ console.log(JSON.stringify(out));
     });
     expect((JSON.parse(listed.stdout) as { tools: unknown[] }).tools.length).toBeGreaterThan(5);
   });
+
+  test('the installed wiremcp packs an installed reference server: server.json and a bundle that starts', async () => {
+    // What a project (or a release rehearsal) does with packages installed from a registry: dependencies are found
+    // under node_modules and copied as published.
+    const installed = join(project, 'node_modules', '@wiremcp', 'server-grammar');
+    const out = join(work, 'grammar-bundle');
+    const { stdout } = await run(join(project, 'node_modules', '.bin', 'wiremcp'), ['pack', '--out', out, installed], {
+      cwd: project,
+      timeout: 120_000,
+    });
+    expect(stdout).toMatch(/the bundled server started and listed \d+ tools/);
+    expect(JSON.parse(readFileSync(join(installed, 'server.json'), 'utf8'))).toMatchObject({ name: 'io.github.wiremcp/server-grammar' });
+    expect(readdirSync(out)).toEqual([expect.stringMatching(/^wiremcp-grammar-.*\.mcpb$/)]);
+  });
 });
