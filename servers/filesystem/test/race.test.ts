@@ -47,6 +47,26 @@ while (n < Number(max) && Date.now() < end) {
 process.stdout.write(String(n) + '\\n');
 `;
 
+/**
+ * FILE_SWAPPER for a file the server also writes: the server may create the file while it is missing (a write of a
+ * missing file creates it), so each step tolerates that and only completed swaps are counted.
+ */
+const WRITTEN_FILE_SWAPPER = `
+const fs = require('fs');
+const [file, target, max, ms] = process.argv.slice(1);
+const end = Date.now() + Number(ms);
+const attempt = (step) => { try { step(); return true; } catch { return false; } };
+let n = 0;
+process.stdout.write('ready\\n');
+while (n < Number(max) && Date.now() < end) {
+  if (!attempt(() => fs.renameSync(file, file + '.aside'))) continue;
+  if (attempt(() => fs.symlinkSync(target, file))) n++;
+  attempt(() => fs.unlinkSync(file));
+  fs.renameSync(file + '.aside', file);
+}
+process.stdout.write(String(n) + '\\n');
+`;
+
 /** Runs a swapper; resolves once it says it started, with a promise of its swap count. */
 function startSwapper(script: string, args: string[]): Promise<{ done: Promise<number> }> {
   return new Promise((resolve, reject) => {
@@ -133,6 +153,23 @@ test('a file swapped for a link to outside while it is read, edited and copied: 
     expect(readFileSync(tree.at(name), 'utf8')).toBe('INSIDE\n');
   }
   expect(readFileSync(tree.secret, 'utf8')).toBe(`${SECRET}\n`);
+});
+
+test('a file swapped for a link to outside while it is overwritten in place and edited: the outside file is never written', async () => {
+  const file = tree.write('target.txt', 'INSIDE\n');
+  const { call } = await connect(tree, 'legacy');
+  const swapper = await startSwapper(WRITTEN_FILE_SWAPPER, [file, tree.secret, String(SWAPS), String(SWAP_MS)]);
+  const results = await hammer(swapper.done, (i) =>
+    i % 2 === 0
+      ? call('write_file', { path: file, content: `WRITE ${i}\n` })
+      : call('edit_file', { path: file, edits: [{ oldText: 'WRITE', newText: 'EDIT' }] }),
+  );
+  expect(await swapper.done).toBeGreaterThan(0);
+  expect(results.length).toBeGreaterThan(0);
+  for (const result of results) expect(everything(result)).not.toContain(SECRET);
+  expect(readFileSync(tree.secret, 'utf8')).toBe(`${SECRET}\n`);
+  // Whatever the last state, the file inside holds the original or one of the writes and edits, never the secret.
+  expect(readFileSync(file, 'utf8')).toMatch(/^(INSIDE|WRITE \d+|EDIT \d+)\n$/);
 });
 
 test('a directory moved out of the allowed directory after it was opened is refused before the write', async () => {
