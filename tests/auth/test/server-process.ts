@@ -17,6 +17,9 @@ export function repoBin(server: string, bin: string): { script: string; dist: st
 /** The everything server. */
 export const EVERYTHING = repoBin('everything', 'wiremcp-everything');
 
+/** The filesystem server. */
+export const FILESYSTEM = repoBin('filesystem', 'wiremcp-filesystem');
+
 /** Throws a readable error when a bin has not been built. */
 export function assertBuilt(bin: { dist: string }): void {
   if (!existsSync(bin.dist)) throw new Error(`${bin.dist} is missing: run \`turbo run build\` before these tests`);
