@@ -16,3 +16,7 @@ export type {
 } from './validators/types.js';
 // messages.ts and the generated types both define RequestId (same shape); this names the one exported.
 export type { RequestId } from './messages.js';
+export * from './request-targets.js';
+export * from './header-value.js';
+export * from './x-mcp-header.js';
+export * from './modern-envelope.js';

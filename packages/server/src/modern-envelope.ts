@@ -1,14 +1,15 @@
 /**
- * The 2026-07-28 request envelope: reading a request's `_meta` into a scope, and stamping results. Which methods
+ * The 2026-07-28 request envelope on the server: a request's `_meta` read into a scope (the envelope rule itself is
+ * `readModernEnvelope` of `@wiremcp/protocol`), and results stamped. Which methods
  * belong to one era only comes from the method table of `@wiremcp/protocol` (`LEGACY_ONLY_METHODS`,
  * `MODERN_ONLY_METHODS`, `INPUT_REQUIRED_METHODS`, `CACHEABLE_METHODS`).
  */
 import {
   ErrorCode,
   invalidParams,
-  isLogLevel,
+  isEnvelopeProblem,
   MetaKey,
-  quoteInput,
+  readModernEnvelope,
   RpcError,
   truncateInput,
   type ClientCapabilities,
@@ -19,27 +20,18 @@ import { preserialize } from '@wiremcp/jsonrpc';
 import type { RequestScope } from './handler-context.js';
 import type { CacheHint, Implementation } from './types.js';
 
-/** True when a request's `_meta` carries the modern per-request keys. */
-export function isModernMeta(meta: unknown): meta is Record<string, unknown> {
-  if (typeof meta !== 'object' || meta === null) return false;
-  const record = meta as Record<string, unknown>;
-  return record[MetaKey.protocolVersion] !== undefined || record[MetaKey.clientCapabilities] !== undefined;
-}
-
 /**
- * Reads the scope of a modern request, enforcing the envelope rules: a missing version or capabilities is
- * `-32602`, an unsupported version `-32022` (listing every version this server speaks), an invalid log level
- * `-32602`.
+ * Reads the scope of a modern request: the envelope rules of `readModernEnvelope` (`@wiremcp/protocol`; a broken
+ * envelope is `-32602`), then whether this server speaks the version (`-32022`, listing every version it speaks).
  */
 export function modernScope(
   meta: Record<string, unknown> | undefined,
   supportedModern: readonly ProtocolVersion[],
   supportedAll: readonly ProtocolVersion[],
 ): RequestScope {
-  const version = meta?.[MetaKey.protocolVersion];
-  if (typeof version !== 'string') {
-    throw invalidParams(`Missing required _meta field "${MetaKey.protocolVersion}"`);
-  }
+  const envelope = readModernEnvelope(meta);
+  if (isEnvelopeProblem(envelope)) throw invalidParams(envelope.problem);
+  const version = envelope.protocolVersion;
   // The server's own copy of the version string from here on: later lookups by it compare one pointer.
   const known = (supportedModern as readonly string[]).indexOf(version);
   if (known === -1) {
@@ -48,21 +40,12 @@ export function modernScope(
       requested: truncateInput(version),
     });
   }
-  const capabilities = meta?.[MetaKey.clientCapabilities];
-  if (typeof capabilities !== 'object' || capabilities === null || Array.isArray(capabilities)) {
-    throw invalidParams(`Missing required _meta field "${MetaKey.clientCapabilities}"`);
-  }
-  const logLevel = meta?.[MetaKey.logLevel];
-  if (logLevel !== undefined && !isLogLevel(logLevel)) {
-    throw invalidParams(`Invalid log level ${quoteInput(logLevel)} in _meta "${MetaKey.logLevel}"`);
-  }
-  const clientInfo = meta?.[MetaKey.clientInfo];
   return {
     era: 'modern',
     protocolVersion: supportedModern[known]!,
-    clientCapabilities: capabilities as ClientCapabilities,
-    clientInfo: typeof clientInfo === 'object' && clientInfo !== null ? (clientInfo as Implementation) : undefined,
-    logLevel: logLevel as RequestScope['logLevel'],
+    clientCapabilities: envelope.clientCapabilities as ClientCapabilities,
+    clientInfo: envelope.clientInfo as Implementation | undefined,
+    logLevel: envelope.logLevel,
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import {
   CACHEABLE_METHODS,
+  claimsModernEnvelope,
   hasCapability,
   INPUT_REQUIRED_METHODS,
   invalidParams,
@@ -22,7 +23,7 @@ import { RequestHandlerContext, type RequestScope } from './handler-context.js';
 import type { InputRound } from './input-round.js';
 import { InputRounds } from './input-rounds.js';
 import { createMethodTable, type AnyBuiltInHandler, type MethodHost, type RequestOrigin } from './method-table.js';
-import { isModernMeta, modernScope, serverResultMeta, stampModernResult } from './modern-envelope.js';
+import { modernScope, serverResultMeta, stampModernResult } from './modern-envelope.js';
 import type { RequestStateSigner } from './request-state.js';
 import { MODERN_TASK_METHODS } from './task-service.js';
 import type { Outcome, ServerRequestContext, WireParams } from './server-peer.js';
@@ -117,7 +118,7 @@ export class RequestRouter {
     const meta = params?._meta;
     let scope: RequestScope | undefined;
     if (meta !== undefined && meta === this.#scopeMeta) scope = this.#scope;
-    else if (route.modernOnly || isModernMeta(meta)) scope = this.#modernScope(meta);
+    else if (route.modernOnly || claimsModernEnvelope(meta)) scope = this.#modernScope(meta);
     if (scope !== undefined) {
       const host = this.#host;
       if (route.legacyOnly && !(host.tasks !== undefined && MODERN_TASK_METHODS.has(method))) {

@@ -14,12 +14,12 @@
  * Every body must be what its Content-Type says: a JSON body that does not parse, or an SSE event whose data is
  * not JSON, is a violation.
  */
+import { encodeHeaderValue, mirroredName } from '@wiremcp/protocol';
 import type { TransportId } from '../scenario/scenario-types.js';
 import { exchange, exchangeRequest, withQuery, type ExchangeResponse } from './http-exchange.js';
 import { SseParser } from './sse-parser.js';
 import { EventLog, type ExchangeSpec, type HttpArrival, type RawSession, type SendOptions, type SendOutcome } from './session.js';
 
-const NAMED_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
 type JsonObject = Record<string, unknown>;
@@ -71,8 +71,8 @@ export class HttpSession implements RawSession {
     if (typeof modernVersion === 'string') {
       headers['mcp-protocol-version'] = modernVersion;
       headers['mcp-method'] = method;
-      const name = params?.['name'] ?? params?.['uri'];
-      if (NAMED_METHODS.has(method) && typeof name === 'string') headers['mcp-name'] = name;
+      const name = mirroredName(method, params);
+      if (name !== undefined) headers['mcp-name'] = encodeHeaderValue(name);
     } else if (method !== 'initialize' && this.#negotiated !== undefined) {
       headers['mcp-protocol-version'] = this.#negotiated;
     }

@@ -11,7 +11,8 @@ export {
   type StreamableHttpClientOptions,
 } from './options.js';
 export { DEFAULT_RECONNECT } from './backoff.js';
-export { scanToolHeaders, encodeHeaderValue, type ToolHeaderScan, type HeaderParam } from './tool-headers.js';
+// The x-mcp-header rule and the header codec are @wiremcp/protocol's; re-exported here, where clients used to find them.
+export { scanToolHeaders, encodeHeaderValue, type ToolHeaderScan, type MirroredParam as HeaderParam } from '@wiremcp/protocol';
 export type { HttpErrorDetails } from './errors.js';
 export { SseClientTransport, DEFAULT_ENDPOINT_TIMEOUT_MS, type SseClientOptions } from './sse-client-transport.js';
 export {

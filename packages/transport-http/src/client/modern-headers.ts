@@ -1,17 +1,24 @@
 /**
  * The 2026-07-28 request headers, mirrored from the body: `MCP-Protocol-Version` (= `_meta` protocolVersion),
- * `Mcp-Method`, `Mcp-Name` for `tools/call`, `prompts/get`, `resources/read` and the `tasks/*` of the tasks extension, and `Mcp-Param-{Name}` for the
- * `tools/call` arguments the tool's `inputSchema` annotates with `x-mcp-header` — learnt from the `tools/list`
+ * `Mcp-Method`, `Mcp-Name` for the methods `mirroredNameField` of `@wiremcp/protocol` names, and `Mcp-Param-{Name}`
+ * for the `tools/call` arguments the tool's `inputSchema` annotates with `x-mcp-header` — learnt from the `tools/list`
  * results this transport carried, from which tools with invalid annotations are dropped.
  */
-import { eraOf, MetaKey } from '@wiremcp/protocol';
-import { valueAt } from '../value-at.js';
-import { encodeHeaderValue, headerText, scanToolHeaders, type HeaderParam } from './tool-headers.js';
+import {
+  encodeHeaderValue,
+  eraOf,
+  headerText,
+  metaOf,
+  MetaKey,
+  mirroredName,
+  scanToolHeaders,
+  valueAt,
+  type MirroredParam,
+} from '@wiremcp/protocol';
 
 /** The modern protocol version a request's `_meta` names, if it names one. */
 export function modernVersionOf(message: { params?: unknown }): string | undefined {
-  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-  const version = meta?.[MetaKey.protocolVersion];
+  const version = metaOf(message.params)?.[MetaKey.protocolVersion];
   return typeof version === 'string' && eraOf(version) === 'modern' ? version : undefined;
 }
 
@@ -26,7 +33,7 @@ const MAX_TOOLS = 10_000;
 
 /** The mirrored arguments of each tool, as the last `tools/list` pages said. */
 export class ToolHeaderRegistry {
-  readonly #params = new Map<string, readonly HeaderParam[]>();
+  readonly #params = new Map<string, readonly MirroredParam[]>();
 
   /** Number of tools with mirrored arguments remembered. */
   get size(): number {
@@ -99,19 +106,10 @@ export function modernRequestHeaders(
   tools: ToolHeaderRegistry,
 ): Record<string, string> {
   const headers: Record<string, string> = { ...base, 'mcp-protocol-version': version, 'mcp-method': method };
-  if (method === 'tools/call' || method === 'prompts/get') {
-    const name = params?.name;
-    if (typeof name === 'string') {
-      headers['mcp-name'] = encodeHeaderValue(name);
-      if (method === 'tools/call') tools.headersFor(name, params?.arguments, headers);
-    }
-  } else if (method === 'resources/read') {
-    const uri = params?.uri;
-    if (typeof uri === 'string') headers['mcp-name'] = encodeHeaderValue(uri);
-  } else if (method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel') {
-    // The tasks extension routes by task: intermediaries send every request of a task to the instance holding it.
-    const taskId = params?.taskId;
-    if (typeof taskId === 'string') headers['mcp-name'] = encodeHeaderValue(taskId);
+  const name = mirroredName(method, params);
+  if (name !== undefined) {
+    headers['mcp-name'] = encodeHeaderValue(name);
+    if (method === 'tools/call') tools.headersFor(name, params?.arguments, headers);
   }
   return headers;
 }

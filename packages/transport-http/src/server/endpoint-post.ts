@@ -10,12 +10,12 @@
  * 4. anything else belongs to a legacy session (a missing header means the session's revision, or 2025-03-26).
  */
 import { describeInvalid, messageKind, MessageKind, parsePayload } from '@wiremcp/jsonrpc';
-import { ErrorCode, isLegacyProtocolVersion, MetaKey, type RpcNotification, type RpcRequest } from '@wiremcp/protocol';
+import { claimsModernEnvelope, ErrorCode, isLegacyProtocolVersion, metaOf, type RpcNotification, type RpcRequest } from '@wiremcp/protocol';
 import type { Call, HandlerCore } from './call.js';
 import { serveInitialize, serveSessionPost } from './legacy/streamable-routes.js';
 import { httpMessageInfo } from './message-info.js';
 import { serveModernNotification, serveModernRequest } from './modern-exchange.js';
-import { checkModernRequest, metaOf } from './modern-headers.js';
+import { checkModernRequest } from './modern-headers.js';
 import { readBody } from './read-body.js';
 import { acceptance, isJsonContentType } from './request-checks.js';
 import { rpcErrorResponse } from './responses.js';
@@ -56,8 +56,7 @@ export async function serveEndpointPost(core: HandlerCore, call: Call): Promise<
   const modernHeader = versionHeader !== null && !isLegacyProtocolVersion(versionHeader.trim());
   if (single?.method === 'initialize' && !modernHeader) return serveInitialize(core, call, body);
   if (modernHeader) return serveModern(core, call, body, versionHeader);
-  const claimed = single === undefined ? undefined : metaOf(single)?.[MetaKey.protocolVersion];
-  if (typeof claimed === 'string') {
+  if (single !== undefined && claimsModernEnvelope(metaOf(single.params))) {
     const message = versionHeader === null ? 'the MCP-Protocol-Version header is required' : 'MCP-Protocol-Version does not match the body';
     return rpcErrorResponse(400, idOf(single), ErrorCode.HeaderMismatch, `Header mismatch: ${message}`);
   }

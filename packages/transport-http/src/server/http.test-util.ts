@@ -2,7 +2,7 @@
  * Test helpers for the server handler: a small server with one tool per behaviour under test, request builders
  * for both eras, and a minimal SSE reader (events as they arrive, so tests wait for events, not for time).
  */
-import { MetaKey, type JsonObject } from '@wiremcp/protocol';
+import { encodeHeaderValue, MetaKey, mirroredName, type JsonObject } from '@wiremcp/protocol';
 import { McpServer } from '@wiremcp/server';
 import { createHttpHandler, type HttpHandler } from './http-handler.js';
 import type { HttpHandlerOptions } from './options.js';
@@ -132,11 +132,8 @@ export function modernPost(
   headers: Record<string, string> = {},
   id: number | string = 1,
 ): Request {
-  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
-  const merged = modernHeaders(
-    method,
-    method === 'tools/call' || method === 'prompts/get' || method === 'resources/read' ? name : undefined,
-  );
+  const name = mirroredName(method, params);
+  const merged = modernHeaders(method, name === undefined ? undefined : encodeHeaderValue(name));
   for (const [key, value] of Object.entries(headers)) {
     delete merged[key.toLowerCase()];
     if (value !== '') merged[key] = value; // '' removes the header

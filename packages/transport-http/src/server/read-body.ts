@@ -5,7 +5,7 @@
  * that skips the web stream; other runtimes use `request.body`.
  */
 import type { Deadlines } from './deadlines.js';
-import { allDigits } from './header-values.js';
+import { allDigits } from './request-checks.js';
 
 /** Where a request may carry a direct body reader (the node adapter's); shared across module copies. */
 export const BODY_READER: unique symbol = Symbol.for('@wiremcp/transport-http.body-reader') as never;

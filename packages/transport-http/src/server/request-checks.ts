@@ -2,7 +2,6 @@
  * The checks every request passes before its body is read: `Host` (DNS-rebinding protection), `Origin`, and the
  * content negotiation of the Streamable HTTP transport (`Content-Type` of a POST, `Accept` of a POST or GET).
  */
-import { allDigits } from './header-values.js';
 
 /** What the server side of the connection knows about it; the node adapter passes it, other runtimes may. */
 export interface HttpConnectionInfo {
@@ -142,4 +141,13 @@ export function acceptance(value: string | null): Acceptance {
     else if (range === 'text/event-stream' || range === 'text/*') sse = true;
   }
   return { json, sse };
+}
+
+/** True when `text` from `from` on holds only ASCII digits (true for none: callers that need one check the length). */
+export function allDigits(text: string, from = 0): boolean {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }

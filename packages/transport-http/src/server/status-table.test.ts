@@ -170,7 +170,7 @@ const MODERN: Row[] = [
   },
   {
     name: 'Mcp-Name of tasks/get is the taskId (tasks extension): missing, -32020',
-    request: () => modernPost('tasks/get', { taskId: 't-1' }),
+    request: () => modernPost('tasks/get', { taskId: 't-1' }, { 'mcp-name': '' }),
     status: 400,
     code: -32020,
   },

@@ -1,21 +1,27 @@
 /**
- * `x-mcp-header` (2026-07-28, SEP-2243) on the client side: which `tools/call` arguments are mirrored into
- * `Mcp-Param-{Name}` headers, whether a tool's annotations are valid at all (a client on Streamable HTTP must drop
- * a tool whose annotations break a rule), and how a value is written into a header (plain visible ASCII, or
- * `=?base64?…?=` for anything else).
+ * `x-mcp-header` (2026-07-28, SEP-2243): which `tools/call` arguments a tool's `inputSchema` asks clients to mirror
+ * into `Mcp-Param-{Name}` headers. One reading of the rule serves both ends: a client on Streamable HTTP drops a tool
+ * whose annotations break it and mirrors the arguments of the others; a server expects exactly those headers (and
+ * none for a tool a client would have dropped). The values themselves are written and read by `header-value.ts`.
  */
 
+import type { MirroredType } from './header-value.js';
+
 /** One mirrored argument. */
-export interface HeaderParam {
-  /** The header name: `mcp-param-<annotation, lower-cased>`. */
+export interface MirroredParam {
+  /** The full header name, lower-cased: `mcp-param-region`. */
   readonly header: string;
+  /** The annotation as written (`Region`), for messages. */
+  readonly name: string;
   /** The chain of `properties` keys from the arguments object to the value. */
   readonly path: readonly string[];
+  /** The property's JSON type (its non-null type when it is nullable). */
+  readonly type: MirroredType;
 }
 
-/** What {@link scanToolHeaders} found: the mirrored arguments, or why the tool must be dropped. */
+/** What {@link scanToolHeaders} found: the mirrored arguments, or why a client must drop the tool. */
 export type ToolHeaderScan =
-  { readonly valid: true; readonly params: readonly HeaderParam[] } | { readonly valid: false; readonly reason: string };
+  { readonly valid: true; readonly params: readonly MirroredParam[] } | { readonly valid: false; readonly reason: string };
 
 /** RFC 9110 `token` (`1*tchar`). */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -23,7 +29,8 @@ const PRIMITIVES = new Set(['string', 'integer', 'boolean']);
 const ANNOTATION = 'x-mcp-header';
 /** Deeper schemas are refused rather than walked (a tool is dropped, never a stack exhausted). */
 const MAX_DEPTH = 64;
-const NO_PARAMS: ToolHeaderScan = { valid: true, params: [] };
+const NO_PARAMS: readonly MirroredParam[] = [];
+const VALID_NONE: ToolHeaderScan = { valid: true, params: NO_PARAMS };
 
 /**
  * Checks every `x-mcp-header` annotation of an `inputSchema`. Valid ones sit on a property schema reached from the
@@ -32,25 +39,51 @@ const NO_PARAMS: ToolHeaderScan = { valid: true, params: [] };
  * annotation anywhere else, or breaking a rule, makes the whole tool invalid.
  */
 export function scanToolHeaders(inputSchema: unknown): ToolHeaderScan {
-  if (typeof inputSchema !== 'object' || inputSchema === null) return NO_PARAMS;
-  const params: HeaderParam[] = [];
+  if (typeof inputSchema !== 'object' || inputSchema === null) return VALID_NONE;
+  const params: MirroredParam[] = [];
   const problem = walk(inputSchema, [], false, 0, params);
   if (problem !== undefined) return { valid: false, reason: problem };
-  if (params.length === 0) return NO_PARAMS;
+  if (params.length === 0) return VALID_NONE;
   const seen = new Set<string>();
   for (const param of params) {
-    if (seen.has(param.header))
-      return { valid: false, reason: `the header name ${param.header.slice(10)} is used twice (names are case-insensitive)` };
+    if (seen.has(param.header)) return { valid: false, reason: `the header name ${param.name} is used twice (names are case-insensitive)` };
     seen.add(param.header);
   }
   return { valid: true, params };
+}
+
+const cache = new WeakMap<object, readonly MirroredParam[]>();
+
+/**
+ * The arguments a server expects mirrored for a tool of this `inputSchema`: those of a valid schema, none for an
+ * invalid one (clients drop such a tool, so no header for it is ever expected). Read once per schema object.
+ */
+export function mirroredParams(inputSchema: unknown): readonly MirroredParam[] {
+  if (typeof inputSchema !== 'object' || inputSchema === null) return NO_PARAMS;
+  let params = cache.get(inputSchema);
+  if (params === undefined) {
+    const scan = scanToolHeaders(inputSchema);
+    params = scan.valid ? scan.params : NO_PARAMS;
+    cache.set(inputSchema, params);
+  }
+  return params;
+}
+
+/** The value at `path` inside `args`, or `undefined` when a step is missing or not a plain object. */
+export function valueAt(args: unknown, path: readonly string[]): unknown {
+  let value = args;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
 }
 
 /**
  * Walks any JSON value of the schema. `path` is set when `node` is a property schema reached through `properties`
  * chains only (the root itself is not a property); annotations anywhere else are errors.
  */
-function walk(node: unknown, path: string[] | undefined, isProperty: boolean, depth: number, out: HeaderParam[]): string | undefined {
+function walk(node: unknown, path: string[] | undefined, isProperty: boolean, depth: number, out: MirroredParam[]): string | undefined {
   if (typeof node !== 'object' || node === null) return undefined;
   if (depth > MAX_DEPTH) return 'the inputSchema is nested too deeply to check its x-mcp-header annotations';
   if (Array.isArray(node)) {
@@ -62,9 +95,9 @@ function walk(node: unknown, path: string[] | undefined, isProperty: boolean, de
   }
   const schema = node as Record<string, unknown>;
   if (Object.hasOwn(schema, ANNOTATION)) {
-    const problem = checkAnnotation(schema, isProperty ? path : undefined);
-    if (problem !== undefined) return problem;
-    out.push({ header: `mcp-param-${(schema[ANNOTATION] as string).toLowerCase()}`, path: path! });
+    const checked = checkAnnotation(schema, isProperty ? path : undefined);
+    if (typeof checked === 'string') return checked;
+    out.push(checked);
   }
   for (const key of Object.keys(schema)) {
     if (key === ANNOTATION) continue;
@@ -82,7 +115,8 @@ function walk(node: unknown, path: string[] | undefined, isProperty: boolean, de
   return undefined;
 }
 
-function checkAnnotation(schema: Record<string, unknown>, path: string[] | undefined): string | undefined {
+/** The mirrored argument an annotated property schema stands for, or why the annotation is invalid. */
+function checkAnnotation(schema: Record<string, unknown>, path: string[] | undefined): MirroredParam | string {
   const name = schema[ANNOTATION];
   if (path === undefined) return 'an x-mcp-header annotation is not on a property reached through properties alone';
   const where = `x-mcp-header of ${path.join('.')}`;
@@ -94,40 +128,5 @@ function checkAnnotation(schema: Record<string, unknown>, path: string[] | undef
   if (types.length !== 1 || typeof types[0] !== 'string' || !PRIMITIVES.has(types[0])) {
     return `${where} annotates a property whose type is not string, integer or boolean`;
   }
-  return undefined;
-}
-
-const SENTINEL_PREFIX = '=?base64?';
-const SENTINEL_SUFFIX = '?=';
-const encoder = new TextEncoder();
-
-/**
- * The header form of a value: the value itself when it is visible ASCII and spaces with no space at either end
- * (and does not look like the sentinel), else `=?base64?<Base64 of its UTF-8>?=`.
- */
-export function encodeHeaderValue(value: string): string {
-  if (isPlain(value)) return value;
-  const bytes = encoder.encode(value);
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `${SENTINEL_PREFIX}${btoa(binary)}${SENTINEL_SUFFIX}`;
-}
-
-function isPlain(value: string): boolean {
-  const length = value.length;
-  if (length === 0) return true;
-  if (value.charCodeAt(0) === 0x20 || value.charCodeAt(length - 1) === 0x20) return false;
-  for (let i = 0; i < length; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 0x20 || code > 0x7e) return false;
-  }
-  return !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
-}
-
-/** The header text of an argument value: strings as they are, integers in decimal, booleans as `true`/`false`. */
-export function headerText(value: unknown): string | undefined {
-  if (typeof value === 'string') return encodeHeaderValue(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
+  return { header: `mcp-param-${name.toLowerCase()}`, name, path, type: types[0] as MirroredType };
 }

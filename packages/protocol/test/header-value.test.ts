@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { decodeHeaderValue } from './header-values.js';
-import { headerMatches, mirroredParams, valueAt } from './x-mcp-header.js';
+import { decodeHeaderValue, encodeHeaderValue, headerMatches, mirroredParams, scanToolHeaders, valueAt } from '../src/index.js';
 
 describe('decodeHeaderValue (the spec’s encoding table, decoded)', () => {
   test.each([
@@ -30,17 +29,24 @@ describe('decodeHeaderValue (the spec’s encoding table, decoded)', () => {
   });
 });
 
+describe('encodeHeaderValue and decodeHeaderValue are inverse', () => {
+  test.each(['us-west1', 'Hello, 世界', ' padded ', 'line1\nline2', '=?base64?literal?=', '', 'café', 'tab\there', 'file:///tmp/ü.txt'])(
+    '%j round-trips',
+    (value) => {
+      const encoded = encodeHeaderValue(value);
+      expect(encoded).toMatch(/^[\x20-\x7e]*$/);
+      expect(decodeHeaderValue(encoded)).toBe(value);
+    },
+  );
+});
+
 describe('x-mcp-header annotations', () => {
-  test('reached through properties chains only; string, integer and boolean only', () => {
+  test('reached through properties chains only; string, integer and boolean (nullable too) only', () => {
     const schema = {
       type: 'object',
       properties: {
         region: { type: 'string', 'x-mcp-header': 'Region' },
-        n: { type: 'number', 'x-mcp-header': 'N' },
-        list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } },
-        choice: { oneOf: [{ type: 'string', 'x-mcp-header': 'Choice' }] },
-        deep: { type: 'object', properties: { id: { type: 'integer', 'x-mcp-header': 'Id' } } },
-        bad: { type: 'string', 'x-mcp-header': 'Has Space' },
+        deep: { type: 'object', properties: { id: { type: ['integer', 'null'], 'x-mcp-header': 'Id' } } },
       },
     };
     expect(mirroredParams(schema)).toEqual([
@@ -50,7 +56,18 @@ describe('x-mcp-header annotations', () => {
     expect(mirroredParams(schema)).toBe(mirroredParams(schema)); // cached per schema object
   });
 
-  test('names that collide case-insensitively are all dropped', () => {
+  test.each([
+    ['a number', { n: { type: 'number', 'x-mcp-header': 'N' } }],
+    ['inside items', { list: { type: 'array', items: { type: 'string', 'x-mcp-header': 'Item' } } }],
+    ['inside oneOf', { choice: { oneOf: [{ type: 'string', 'x-mcp-header': 'Choice' }] } }],
+    ['not a token', { bad: { type: 'string', 'x-mcp-header': 'Has Space' } }],
+  ])('one invalid annotation (%s) makes the tool one a client drops: no header is expected for it', (_why, properties) => {
+    const schema = { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, ...properties } };
+    expect(scanToolHeaders(schema).valid).toBe(false);
+    expect(mirroredParams(schema)).toEqual([]);
+  });
+
+  test('names that collide case-insensitively make the tool invalid', () => {
     const schema = {
       type: 'object',
       properties: { a: { type: 'string', 'x-mcp-header': 'X' }, b: { type: 'string', 'x-mcp-header': 'x' } },
