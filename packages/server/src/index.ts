@@ -66,6 +66,7 @@ export {
 } from './task-store.js';
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './memory-task-store.js';
 export type { TaskOptions } from './task-manager.js';
+export type { TaskOrigin } from './task-service.js';
 export { TASKS_EXTENSION } from './task-wire.js';
 export type { CacheableMethod } from '@wiremcp/protocol';
 export type * from './types.js';

@@ -1,5 +1,5 @@
 import { LocalError, type LogLevel, type RpcResponse } from '@wiremcp/protocol';
-import { Peer, type Transport } from '@wiremcp/jsonrpc';
+import { Peer, type MessageInfo, type Transport } from '@wiremcp/jsonrpc';
 import { dispatch, statelessOrigin, type DispatchExchange } from './dispatch.js';
 import type { LegacySessionRestore } from './legacy-session.js';
 import type { RequestOrigin } from './method-table.js';
@@ -19,6 +19,7 @@ import { ServerCore } from './server-core.js';
 import type { CustomRequestHandler, ServerOptions } from './server-options.js';
 import type { ServerPeer } from './server-peer.js';
 import type { ServerEvent, ServerEventRelay } from './server-events.js';
+import type { TaskOrigin } from './task-service.js';
 import type { RegisteredTool } from './tool-registry.js';
 import type { PromptArgs, PromptConfig } from './typed-prompt.js';
 import type { TemplateConfig, TemplateReaderVariables, TemplateSchemaOption } from './typed-template.js';
@@ -247,6 +248,16 @@ export class McpServer {
    */
   relayEvents(publish: (event: ServerEvent) => void): ServerEventRelay {
     return this.#core.subscribers.relay(publish);
+  }
+
+  /**
+   * The operation that created a task (its method, and the tool it called), when the caller `info` describes may
+   * see the task in `era`: a legacy session's tasks are its own (`info.sessionId`, `info.principalKey`), a 2026-07-28
+   * task anyone's who has its id. Transports authorize a task's follow-ups against that operation too; `undefined`
+   * for a task unknown, expired or not the caller's, and when the server serves no tasks.
+   */
+  taskOrigin(taskId: string, era: 'legacy' | 'modern', info: MessageInfo): Promise<TaskOrigin | undefined> {
+    return this.#core.tasks?.origin(taskId, era, info) ?? Promise.resolve(undefined);
   }
 
   /** Sends a log message to every legacy session that wants its level (not tied to a request). */

@@ -28,6 +28,8 @@ export interface TaskStart {
   readonly era: 'legacy' | 'modern';
   readonly owner: string | undefined;
   readonly method: string;
+  /** What the method names (the tool of a `tools/call`). */
+  readonly name?: string;
   /** The TTL the request asked for (2025-11-25 `params.task.ttl`), before clamping. */
   readonly requestedTtlMs: number | undefined;
 }
@@ -89,6 +91,7 @@ export class TaskManager {
       era: start.era,
       ...(start.owner === undefined ? {} : { owner: start.owner }),
       method: start.method,
+      ...(start.name === undefined ? {} : { name: start.name }),
       status: 'working',
       createdAt: now,
       lastUpdatedAt: now,

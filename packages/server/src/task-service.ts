@@ -9,7 +9,17 @@
  *   (answers inputs), `tasks/cancel` (idempotent empty ack); without the extension `tasks/*` are `-32021`, and a
  *   tool that requires a task is `-32021` too.
  */
-import { ErrorCode, hasCapability, invalidParams, MetaKey, methodNotFound, RpcError, type JsonObject } from '@wiremcp/protocol';
+import {
+  ErrorCode,
+  hasCapability,
+  invalidParams,
+  MetaKey,
+  methodNotFound,
+  RpcError,
+  targetOfName,
+  type JsonObject,
+  type RequestTarget,
+} from '@wiremcp/protocol';
 import type { MessageInfo } from '@wiremcp/jsonrpc';
 import { RequestHandlerContext, type RequestScope } from './handler-context.js';
 import type { InputRound } from './input-round.js';
@@ -99,7 +109,8 @@ export class TaskService {
         ? undefined
         : await beforeTask(params.arguments as Record<string, unknown>, new RequestHandlerContext(rpc, scope, round));
     const owner = this.#owner(session, rpc.info);
-    const record = await this.manager.create({ era: scope.era, owner, method: 'tools/call', requestedTtlMs });
+    const name = params.name as string;
+    const record = await this.manager.create({ era: scope.era, owner, method: 'tools/call', name, requestedTtlMs });
     if (rpc.signal.aborted) {
       // The request was cancelled (2026-07-28: its stream closed) before the task's handle could reach the client:
       // no one can follow the task, so it ends cancelled without running.
@@ -194,6 +205,20 @@ export class TaskService {
   }
 
   /**
+   * The operation that created a task, when the caller `info` describes may see it in `era` (a legacy session's
+   * tasks are its own; a 2026-07-28 task is anyone's who has its id): its follow-ups are authorized against it too.
+   * Only sessions the transport names (`info.sessionId`) are looked up: that is every session such a transport has.
+   */
+  async origin(taskId: string, era: 'legacy' | 'modern', info: MessageInfo | undefined): Promise<TaskOrigin | undefined> {
+    const id = info?.sessionId;
+    if (era === 'legacy' && (typeof id !== 'string' || id.length === 0)) return undefined;
+    const record = await this.manager.get(taskId, era, era === 'legacy' ? sessionOwner(id!, info?.principalKey) : undefined);
+    if (record === undefined) return undefined;
+    const named = record.name === undefined ? undefined : targetOfName(record.method, record.name);
+    return { method: record.method, targets: named === undefined ? [] : [named] };
+  }
+
+  /**
    * The owner of a legacy session's tasks. A session the transport names (`info.sessionId`: an HTTP session, which
    * other processes behind a load balancer may serve too) owns them by that id, together with the principal it is
    * bound to when requests are authenticated, so every process serving the session sees them and no other session
@@ -202,12 +227,20 @@ export class TaskService {
   #owner(session: object | undefined, info: MessageInfo | undefined): string | undefined {
     if (session === undefined) return undefined;
     const id = info?.sessionId;
-    if (typeof id === 'string' && id.length > 0) {
-      const principal = info?.principalKey;
-      return typeof principal === 'string' ? `session:${id}:principal:${principal}` : `session:${id}`;
-    }
+    if (typeof id === 'string' && id.length > 0) return sessionOwner(id, info?.principalKey);
     let owner = this.#owners.get(session);
     if (owner === undefined) this.#owners.set(session, (owner = crypto.randomUUID()));
     return owner;
   }
+}
+
+/** The owner key of the tasks of the session named `id` (bound to `principalKey` when requests are authenticated). */
+function sessionOwner(id: string, principalKey: unknown): string {
+  return typeof principalKey === 'string' ? `session:${id}:principal:${principalKey}` : `session:${id}`;
+}
+
+/** What created a task: the method, and what it named (`requestTargets` of `@wiremcp/protocol`). */
+export interface TaskOrigin {
+  readonly method: string;
+  readonly targets: readonly RequestTarget[];
 }

@@ -35,6 +35,11 @@ export interface TaskRecord {
   readonly owner?: string;
   /** The method the task runs (`tools/call`). */
   readonly method: string;
+  /**
+   * What the method names (the tool of a `tools/call`): the follow-ups of a task are authorized against the operation
+   * that created it. Absent in records written before it was kept.
+   */
+  readonly name?: string;
   readonly status: TaskStatus;
   readonly statusMessage?: string;
   /** ISO 8601. */
@@ -56,7 +61,7 @@ export interface TaskRecord {
 }
 
 /** The fields `update` may change. */
-export type TaskPatch = Partial<Omit<TaskRecord, 'taskId' | 'era' | 'owner' | 'method' | 'createdAt' | 'ttlMs'>>;
+export type TaskPatch = Partial<Omit<TaskRecord, 'taskId' | 'era' | 'owner' | 'method' | 'name' | 'createdAt' | 'ttlMs'>>;
 
 /** One page of `TaskStore.list`. */
 export interface TaskPage {

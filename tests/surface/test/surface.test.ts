@@ -102,6 +102,7 @@ const ALLOWED: Record<string, string[]> = {
     'node:url',
   ],
   auth: [
+    '@wiremcp/protocol',
     'jose',
     'oauth4webapi',
     'node:child_process',

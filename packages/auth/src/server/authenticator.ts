@@ -4,6 +4,7 @@
  * resource metadata and the needed scopes, 403 `insufficient_scope`, 400 `invalid_request`, 503 when the verifier
  * could not judge). Every request is authenticated on its own; the token itself never leaves this module.
  */
+import { targetOfName, type RequestTarget } from '@wiremcp/protocol';
 import { DPOP_ALGORITHMS } from '../dpop/dpop-key.js';
 import { AuthError, isAuthError } from '../errors.js';
 import { canonicalResourceUri } from '../resource-uri.js';
@@ -20,10 +21,21 @@ import type { TokenVerifier } from './token-verifier.js';
 export interface AuthenticateContext {
   /** The public URL of the MCP endpoint the client addressed (the canonical resource, and the DPoP `htu`). */
   readonly resource: URL;
-  /** The JSON-RPC method, when known (from `Mcp-Method` or the body); enables the per-operation scope check. */
+  /**
+   * The JSON-RPC method of the operation to authorize, read from the validated body. With it, the operation's scopes
+   * are checked (`authorize`, and `authenticate` after the token); without it, only the scopes every request needs.
+   */
   readonly method?: string;
-  /** The tool or prompt name, or the resource URI (from `Mcp-Name` or the body). */
+  /** The tool or prompt name, or the resource URI, that `method` names (its named field in the body). */
   readonly name?: string;
+  /** Everything the operation acts on (`requestTargets` of `@wiremcp/protocol`); checked with `name`, if both are given. */
+  readonly targets?: readonly RequestTarget[];
+  /**
+   * What the request's headers announce before its body is read (`Mcp-Method`, and `Mcp-Name` decoded the way the
+   * body check decodes it): it only chooses which scopes the challenge of a refusal names, and never decides
+   * anything. Ignored when `method` is given.
+   */
+  readonly announced?: { readonly method: string; readonly targets?: readonly RequestTarget[] };
 }
 
 /** The outcome of {@link RequestAuthenticator.authenticate}. */
@@ -41,7 +53,10 @@ export type AuthenticateResult =
 
 /** The resource-server hook the HTTP transport calls. */
 export interface RequestAuthenticator {
-  /** Authenticates one request (and, when `context.method` is given, checks the operation's scopes). */
+  /**
+   * Authenticates one request: its token, and the scopes every request needs; when `context.method` is given, the
+   * operation's scopes too.
+   */
   authenticate(request: Request, context: AuthenticateContext): Promise<AuthenticateResult>;
   /**
    * Checks an already authenticated principal against the scopes of one operation (for bodies that carry several
@@ -118,12 +133,23 @@ export function createRequestAuthenticator(options: RequestAuthenticatorOptions)
 
   const resourceOf = (context: AuthenticateContext): string => options.resource ?? canonicalResourceUri(context.resource);
 
+  /** What an operation acts on: its `targets`, and the target its `name` stands for. */
+  const targetsOf = (method: string | undefined, context: AuthenticateContext): readonly RequestTarget[] | undefined => {
+    const named = method === undefined || context.name === undefined ? undefined : targetOfName(method, context.name);
+    if (named === undefined) return context.targets;
+    return context.targets === undefined ? [named] : [named, ...context.targets];
+  };
+
   const refuse = (
     context: AuthenticateContext,
     status: 400 | 401 | 403 | 503,
     extra: { error?: string; description?: string; errorScheme?: 'Bearer' | 'DPoP'; headers?: Record<string, string> } = {},
   ): { response: Response } => {
-    const required = policy.required(context.method, context.name);
+    // The operation when it is known; else what the headers announce, to name the scopes worth asking for.
+    const required =
+      context.method !== undefined
+        ? policy.requiredFor(context.method, targetsOf(context.method, context))
+        : policy.requiredFor(context.announced?.method, context.announced?.targets);
     const scope = required.length > 0 ? required : options.scopesSupported;
     return {
       response: refusal({ status, schemes, dpopAlgorithms, resourceMetadata: resourceMetadataUrl(resourceOf(context)), scope, ...extra }),
@@ -131,7 +157,7 @@ export function createRequestAuthenticator(options: RequestAuthenticatorOptions)
   };
 
   const authorize = (principal: Principal, context: AuthenticateContext): Response | undefined => {
-    if (policy.missing(principal.scopes, context.method, context.name).length === 0) return undefined;
+    if (policy.missingFor(principal.scopes, context.method, targetsOf(context.method, context)).length === 0) return undefined;
     const scheme = principal.dpopThumbprint ? 'DPoP' : 'Bearer';
     return refuse(context, 403, {
       error: 'insufficient_scope',

@@ -120,21 +120,31 @@ describe('with @wiremcp/auth', () => {
 });
 
 describe('the hook contract', () => {
-  test('headers the authenticator returns are added to the response; the resource URL can be fixed', async () => {
+  test('authenticate hears only what the headers announce; authorize decides each message from its body', async () => {
     const seen: string[] = [];
     const hook: HttpAuthenticator = {
       protectedResourceMetadata: () => undefined,
       authenticate: async (_request, context) => {
-        seen.push(`${context.resource.href} ${context.method ?? '-'} ${context.name ?? '-'}`);
+        const announced = context.announced;
+        seen.push(
+          `authenticate ${context.resource.href} ${context.method ?? '-'} ${announced?.method ?? '-'} ${JSON.stringify(announced?.targets ?? [])}`,
+        );
         return { principal: { subject: 'x' }, headers: { 'dpop-nonce': 'n-1' } };
       },
-      authorize: () => undefined,
+      authorize: (_principal, context) => {
+        seen.push(`authorize ${context.method} ${JSON.stringify(context.targets)}`);
+        return undefined;
+      },
     };
     ({ handler } = testHandler({ authenticator: hook, resourceUrl: 'https://public.example.com/mcp' }));
-    const response = await handler(modernPost('tools/call', { name: 'echo', arguments: {} }));
+    const response = await handler(modernPost('tools/call', { name: 'échо', arguments: {} }));
     expect(response.headers.get('dpop-nonce')).toBe('n-1');
-    expect(seen).toEqual(['https://public.example.com/mcp tools/call echo']);
+    expect(seen).toEqual([
+      // The base64 form of Mcp-Name, decoded as the body check decodes it; never the method or name of a decision.
+      'authenticate https://public.example.com/mcp - tools/call [{"kind":"tool","name":"échо"}]',
+      'authorize tools/call [{"kind":"tool","name":"échо"}]',
+    ]);
     await handler(new Request(ENDPOINT, { method: 'DELETE', headers: { 'mcp-session-id': 'nope' } }));
-    expect(seen[1]).toBe('https://public.example.com/mcp - -');
+    expect(seen[2]).toBe('authenticate https://public.example.com/mcp - - []');
   });
 });

@@ -36,22 +36,6 @@ export interface Call {
 }
 
 /**
- * The refusal for a message the principal may not send (`authorize` of the authenticator, per message, once its
- * method is known), or `undefined`.
- */
-export function authorizeMessage(core: HandlerCore, call: Call, message: unknown): Response | undefined {
-  const authenticator = core.options.authenticator;
-  if (authenticator === undefined || call.resource === undefined) return undefined;
-  const m = message as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
-  if (typeof m?.method !== 'string') return undefined;
-  const name = typeof m.params?.name === 'string' ? m.params.name : typeof m.params?.uri === 'string' ? m.params.uri : undefined;
-  return authenticator.authorize(
-    call.principal,
-    name === undefined ? { resource: call.resource, method: m.method } : { resource: call.resource, method: m.method, name },
-  );
-}
-
-/**
  * The session named by a request's id: held here or restored from the session store, and bound to the same
  * principal; otherwise the 404 to answer (an unknown, ended or expired session, or another principal's).
  */

@@ -11,6 +11,7 @@
  */
 import { describeInvalid, messageKind, MessageKind, parsePayload } from '@wiremcp/jsonrpc';
 import { claimsModernEnvelope, ErrorCode, isLegacyProtocolVersion, metaOf, type RpcNotification, type RpcRequest } from '@wiremcp/protocol';
+import { authorizeMessage, modernOrigin } from './authorize.js';
 import type { Call, HandlerCore } from './call.js';
 import { serveInitialize, serveSessionPost } from './legacy/streamable-routes.js';
 import { httpMessageInfo } from './message-info.js';
@@ -91,10 +92,19 @@ function serveModern(core: HandlerCore, call: Call, body: unknown, versionHeader
       'Invalid request: a client must not send responses in this protocol version',
     );
   }
-  const info = httpMessageInfo(call.request, call.principal);
-  if (kind === MessageKind.Notification) return serveModernNotification(core, body as RpcNotification, info);
-  const message = body as RpcRequest;
-  const refusal = checkModernRequest(call.request.headers, message, versionHeader, core.server);
-  if (refusal !== undefined) return rpcErrorResponse(refusal.status, message.id, refusal.code, refusal.message);
-  return serveModernRequest(core, message, info, call.request);
+  const notification = kind === MessageKind.Notification;
+  if (!notification) {
+    const refusal = checkModernRequest(call.request.headers, body as RpcRequest, versionHeader, core.server);
+    if (refusal !== undefined) return rpcErrorResponse(refusal.status, (body as RpcRequest).id, refusal.code, refusal.message);
+  }
+  // Decided from the body just checked (its mirrored headers were found to say the same, or it was refused).
+  const serve = (): Promise<Response> => {
+    const info = httpMessageInfo(call.request, call.principal);
+    return notification
+      ? serveModernNotification(core, body as RpcNotification, info)
+      : serveModernRequest(core, body as RpcRequest, info, call.request);
+  };
+  const forbidden = authorizeMessage(core, call, body, modernOrigin());
+  if (forbidden === undefined) return serve();
+  return forbidden instanceof Promise ? forbidden.then((refused) => refused ?? serve()) : forbidden;
 }

@@ -3,9 +3,11 @@
  * every revision on one endpoint — 2026-07-28 requests statelessly through the server's `dispatch`, legacy
  * sessions (2025-03-26 … 2025-11-25) through one `connect`ed transport each, and optionally the 2024-11-05
  * HTTP+SSE endpoints. Every request is checked in the same order: `Host`, `Origin`, the authenticator's metadata
- * documents, the path, the method, authentication, then the route's own rules.
+ * documents, the path, the method, authentication, then the route's own rules, which authorize each message of the
+ * body (`authorize.ts`).
  */
 import { ErrorCode, isLegacyProtocolVersion } from '@wiremcp/protocol';
+import { announcedOperation } from './authorize.js';
 import type { Call, HandlerCore } from './call.js';
 import { Deadlines } from './deadlines.js';
 import { serveEndpointPost, readJsonBody } from './endpoint-post.js';
@@ -197,13 +199,9 @@ async function route(
   let authHeaders: Readonly<Record<string, string>> | undefined;
   if (authenticator !== undefined) {
     const resource = options.resourceUrl ?? new URL(options.path, request.url);
-    const methodHeader = request.headers.get('mcp-method')?.trim();
-    const nameHeader = request.headers.get('mcp-name')?.trim();
-    const result = await authenticator.authenticate(request, {
-      resource,
-      ...(methodHeader ? { method: methodHeader } : {}),
-      ...(methodHeader && nameHeader && !nameHeader.startsWith('=?base64?') ? { name: nameHeader } : {}),
-    });
+    // Only the token and the scopes every request needs are checked here; each message is authorized from the body.
+    const announced = announcedOperation(request.headers);
+    const result = await authenticator.authenticate(request, announced === undefined ? { resource } : { resource, announced });
     if ('response' in result) return result.response;
     call = { request, connection, principal: result.principal, principalKey: options.principalKey(result.principal), resource };
     authHeaders = result.headers;

@@ -3,7 +3,7 @@
  * neither `@wiremcp/server` nor `@wiremcp/auth`: a client-only user installs neither. `McpServer` satisfies
  * {@link HttpServable}; `createRequestAuthenticator` of `@wiremcp/auth/server` satisfies {@link HttpAuthenticator}.
  */
-import type { LogLevel, RpcNotification, RpcResponse } from '@wiremcp/protocol';
+import type { LogLevel, RequestTarget, RpcNotification, RpcResponse } from '@wiremcp/protocol';
 import type { MessageInfo, Transport } from '@wiremcp/jsonrpc';
 
 /** What `dispatch` is given besides the message (the shape of `@wiremcp/server`'s `DispatchExchange`). */
@@ -62,6 +62,18 @@ export interface HttpServable {
    * only the events of their own process.
    */
   relayEvents?(publish: (event: object) => void): HttpEventRelay;
+  /**
+   * The operation that created a task, when the caller `info` describes (a legacy session's id and principal key,
+   * or nothing for a 2026-07-28 request) may see the task in `era`: its follow-ups are authorized against that
+   * operation too. Optional: without it a follow-up is authorized as the method it is.
+   */
+  taskOrigin?(taskId: string, era: 'legacy' | 'modern', info: MessageInfo): Promise<HttpTaskOrigin | undefined>;
+}
+
+/** What {@link HttpServable.taskOrigin} returns: the method that created a task and what it acted on. */
+export interface HttpTaskOrigin {
+  readonly method: string;
+  readonly targets: readonly RequestTarget[];
 }
 
 /** The relay {@link HttpServable.relayEvents} returns (`ServerEventRelay` of `@wiremcp/server`). */
@@ -74,10 +86,15 @@ export interface HttpEventRelay {
 export interface HttpAuthContext {
   /** The public URL of the MCP endpoint the request addressed. */
   readonly resource: URL;
-  /** The JSON-RPC method, when known. */
+  /** The JSON-RPC method of the operation to authorize, read from the validated body (`authorize` only). */
   readonly method?: string;
-  /** The tool or prompt name, or the resource URI, when known. */
-  readonly name?: string;
+  /** What the operation acts on (`requestTargets` of `@wiremcp/protocol`, task origins resolved). */
+  readonly targets?: readonly RequestTarget[];
+  /**
+   * What the headers announce before the body is read (`authenticate` only): it chooses which scopes a refusal's
+   * challenge names, and decides nothing.
+   */
+  readonly announced?: { readonly method: string; readonly targets?: readonly RequestTarget[] };
 }
 
 /** The outcome of {@link HttpAuthenticator.authenticate}: the caller, or the response to send instead. */
@@ -86,9 +103,9 @@ export type HttpAuthResult =
 
 /**
  * The resource-server hook (`RequestAuthenticator` of `@wiremcp/auth/server`). The handler routes
- * `protectedResourceMetadata` first, calls `authenticate` for every request (each 2026-07-28 request on its own;
- * legacy requests before their body is read), and `authorize` for each message of a 2025-03-26 batch and for
- * legacy messages once their method is known.
+ * `protectedResourceMetadata` first, calls `authenticate` for every request before its body is read (the token, and
+ * the scopes every request needs; never an operation's), and `authorize` once for every message the request carries,
+ * from its validated body, on every route (see `authorize.ts`).
  */
 export interface HttpAuthenticator {
   authenticate(request: Request, context: HttpAuthContext): Promise<HttpAuthResult>;

@@ -4,7 +4,8 @@
  * delivers one message and answers 202, the server's answers travelling on the session's stream.
  */
 import { describeInvalid, messageKind, MessageKind } from '@wiremcp/jsonrpc';
-import { authorizeMessage, findSession, type Call, type HandlerCore } from '../call.js';
+import { authorizeMessage } from '../authorize.js';
+import { findSession, type Call, type HandlerCore } from '../call.js';
 import { httpMessageInfo } from '../message-info.js';
 import { rpcErrorResponse } from '../responses.js';
 import { retryAfter } from './http-session.js';
@@ -46,7 +47,8 @@ export async function serveSseMessage(core: HandlerCore, call: Call, sessionId: 
     const invalid = describeInvalid(body);
     return rpcErrorResponse(400, invalid.id, invalid.code, invalid.message);
   }
-  const forbidden = authorizeMessage(core, call, body);
+  let forbidden = authorizeMessage(core, call, body, { era: 'legacy', session: { sessionId: found.id } });
+  if (forbidden instanceof Promise) forbidden = await forbidden;
   if (forbidden) return forbidden;
   found.deliver(body, httpMessageInfo(call.request, call.principal, { sessionId: found.id }), core.now());
   return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain; charset=utf-8' } });

@@ -6,7 +6,8 @@
  */
 import { describeInvalid, messageKind, MessageKind } from '@wiremcp/jsonrpc';
 import type { RequestId, RpcRequest } from '@wiremcp/protocol';
-import { authorizeMessage, findSession, type Call, type HandlerCore } from '../call.js';
+import { authorizeMessage } from '../authorize.js';
+import { findSession, type Call, type HandlerCore } from '../call.js';
 import { httpMessageInfo } from '../message-info.js';
 import { emptyResponse, rpcErrorResponse } from '../responses.js';
 import { classifyPost, HttpSession, retryAfter } from './http-session.js';
@@ -26,7 +27,8 @@ export async function serveInitialize(core: HandlerCore, call: Call, body: unkno
     const invalid = describeInvalid(body);
     return rpcErrorResponse(400, invalid.id, invalid.code, invalid.message);
   }
-  const forbidden = authorizeMessage(core, call, body);
+  let forbidden = authorizeMessage(core, call, body, { era: 'legacy' });
+  if (forbidden instanceof Promise) forbidden = await forbidden;
   if (forbidden) return forbidden;
   if (!core.registry.hasRoom()) {
     return rpcErrorResponse(503, idOf(body), -32603, 'Too many sessions; try again later', undefined, retryAfter(503));
@@ -82,8 +84,10 @@ export async function serveSessionPost(core: HandlerCore, call: Call, body: unkn
   if (Array.isArray(body) && body.length === 0) return rpcErrorResponse(400, null, -32600, 'Invalid request: empty batch');
   const refused = session.postRefusal(post);
   if (refused) return refused;
+  const origin = { era: 'legacy', session: { sessionId: session.id, principalKey: session.principalKey } } as const;
   for (const message of Array.isArray(body) ? body : [body]) {
-    const forbidden = authorizeMessage(core, call, message);
+    let forbidden = authorizeMessage(core, call, message, origin);
+    if (forbidden instanceof Promise) forbidden = await forbidden;
     if (forbidden) return forbidden;
   }
   return session.post(call.request, post, call.principal);
