@@ -80,6 +80,18 @@ describe('createRequestAuthenticator', () => {
     expect(challenges[0]!.params.scope).toBe('mcp:write');
   });
 
+  test('what the headers announce names the challenge scopes, and decides nothing', async () => {
+    const announced = { method: 'tools/call', targets: [{ kind: 'tool' as const, name: 'write_file' }] };
+    const { challenges } = await refusalOf(await authenticator().authenticate(post(), { ...context, announced }));
+    expect(challenges[0]!.params.scope).toBe('mcp:write');
+    // A token without the announced operation's scope is authenticated: the operation is authorized from the body.
+    const result = await authenticator().authenticate(post({ authorization: `Bearer ${await token()}` }), { ...context, announced });
+    expect('principal' in result).toBe(true);
+    if (!('principal' in result)) return;
+    expect(authenticator().authorize(result.principal, { ...context, method: 'tools/call', targets: announced.targets })?.status).toBe(403);
+    expect(authenticator().authorize(result.principal, { ...context, method: 'tools/call', name: 'read_file' })).toBeUndefined();
+  });
+
   test('a valid Bearer token yields the principal, without the token', async () => {
     const result = await authenticator().authenticate(post({ authorization: `Bearer ${await token()}` }), context);
     expect('principal' in result).toBe(true);
