@@ -5,7 +5,7 @@
  */
 import { createRequestAuthenticator, JwtTokenVerifier, type ScopePolicyConfig } from '@wiremcp/auth/server';
 import { encodeHeaderValue, MetaKey, type JsonObject } from '@wiremcp/protocol';
-import { McpServer, MemoryTaskStore } from '@wiremcp/server';
+import { McpServer, MemoryTaskStore, type TaskStore } from '@wiremcp/server';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { BOTH, ENDPOINT, post } from './http.test-util.js';
 
@@ -67,12 +67,12 @@ export const POLICY = {
 const NO_ARGS = { type: 'object', properties: {} } as const;
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 
-/** A server with an open and a protected tool, prompt, resource and resource template (the tools task-capable). */
-export function scopedServer(): McpServer {
-  const server = new McpServer(
-    { name: 'scoped', version: '1.0.0' },
-    { tasks: { store: new MemoryTaskStore() }, onInternalError: () => {} },
-  );
+/**
+ * A server with an open and a protected tool, prompt, resource and resource template (the tools task-capable, their
+ * tasks kept in `store`).
+ */
+export function scopedServer(store: TaskStore = new MemoryTaskStore()): McpServer {
+  const server = new McpServer({ name: 'scoped', version: '1.0.0' }, { tasks: { store }, onInternalError: () => {} });
   for (const name of ['open_tool', 'secret_tool', 'constructor']) {
     server.registerTool({ name, inputSchema: NO_ARGS, execution: { taskSupport: 'optional' } }, () => text(`ran ${name}`));
   }

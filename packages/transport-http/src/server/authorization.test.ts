@@ -6,10 +6,21 @@
  * Headers never decide: one that disagrees with the body is a 400, one that is malformed too.
  */
 import type { JsonObject } from '@wiremcp/protocol';
+import { MemoryTaskStore, type TaskStore } from '@wiremcp/server';
 import { afterEach, describe, expect, test } from 'vitest';
-import { authenticator, bearer, challengedScopes, modernCall, nameHeader, POLICY, scopedServer, type NameForm } from './auth.test-util.js';
+import {
+  authenticator,
+  bearer,
+  challengedScopes,
+  modernCall,
+  MODERN_META,
+  nameHeader,
+  POLICY,
+  scopedServer,
+  type NameForm,
+} from './auth.test-util.js';
 import { createHttpHandler, type HttpHandler } from './http-handler.js';
-import { BOTH, json, post, SseReader } from './http.test-util.js';
+import { BOTH, json, modernHeaders, post, SseReader } from './http.test-util.js';
 import type { HttpHandlerOptions } from './options.js';
 
 let handler: HttpHandler;
@@ -17,8 +28,8 @@ afterEach(async () => {
   await handler?.close(0);
 });
 
-async function protectedHandler(options: HttpHandlerOptions = {}): Promise<HttpHandler> {
-  handler = createHttpHandler(scopedServer(), { authenticator: await authenticator(POLICY), ...options });
+async function protectedHandler(options: HttpHandlerOptions = {}, store?: TaskStore): Promise<HttpHandler> {
+  handler = createHttpHandler(scopedServer(store), { authenticator: await authenticator(POLICY), ...options });
   return handler;
 }
 
@@ -163,6 +174,23 @@ describe('2026-07-28 streams and headers', () => {
     expect(challengedScopes(malformed)).toEqual(['mcp:read']);
   });
 
+  test('a body naming a tool twice is read once: the last name is the one checked against Mcp-Name and authorized', async () => {
+    await protectedHandler();
+    const body = (id: number) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"open_tool","name":"secret_tool","arguments":{},` +
+      `"_meta":${JSON.stringify(MODERN_META)}}}`;
+    const headers = async (name: string) => ({ ...modernHeaders('tools/call', name), ...(await bearer('alice')) });
+    expect((await handler(post(body(1), await headers('open_tool')))).status).toBe(400);
+    expectRefused(await handler(post(body(2), await headers('secret_tool'))), 'x:tool');
+  });
+
+  test('a name hidden behind a __proto__ key is no name: the protected tool does not run', async () => {
+    await protectedHandler();
+    const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"__proto__":{"name":"secret_tool"},"_meta":${JSON.stringify(MODERN_META)}}}`;
+    const response = await handler(post(body, { ...modernHeaders('tools/call', 'secret_tool'), ...(await bearer('alice')) }));
+    expect(await response.text()).not.toContain('ran secret_tool');
+  });
+
   test.each([
     ['a name that is not a string', 'tools/call', { name: ['secret_tool'] }],
     ['a completion reference of an unknown type', 'completion/complete', { ref: { type: 'ref/tool', name: 'secret_tool' }, argument }],
@@ -286,5 +314,20 @@ describe('task follow-ups need the scopes of the call that created the task', ()
     expect(listed.status).toBe(200);
     const result = await answer(await handler(post({ jsonrpc: '2.0', id: 4, method: 'tasks/result', params: { taskId } }, admin)));
     expect(result).toMatchObject({ result: { content: [{ text: 'ran secret_tool' }] } });
+  });
+
+  test('a task store that fails the lookup fails the follow-up closed (500), and nothing is read', async () => {
+    const store = new MemoryTaskStore();
+    let broken = false;
+    const get = store.get.bind(store);
+    store.get = (taskId) => (broken ? Promise.reject(new Error('store down')) : get(taskId));
+    await protectedHandler({ onError: () => {} }, store);
+    const admin = await bearer('alice', 'mcp:read x:tool');
+    const created = await answer(await handler(modernCall('tools/call', { name: 'secret_tool', arguments: {} }, 'secret_tool', admin)));
+    const taskId = (created.result as { taskId: string }).taskId;
+    broken = true;
+    const response = await handler(modernCall('tasks/get', { taskId }, taskId, await bearer('alice')));
+    expect(response.status).toBe(500);
+    expect(await response.text()).not.toContain('ran secret_tool');
   });
 });
