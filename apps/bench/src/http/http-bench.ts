@@ -3,14 +3,15 @@
 // server pairs (wiremcp, SDK v2) — in both eras. Interleaved repetitions (the order rotates by one row each time),
 // each row in a driver process of its own, medians and per-repetition ratios. Writes results/http.md and .json
 // (`--quick` or `--only`: out/http-partial.*).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, type } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runIsolated } from '../run-driver.js';
 import { clockTicks, commandLine, gitCommit, PACKAGE_ROOT, packageVersion, pinnedCpu } from '../run-env.js';
 import { rotate } from '../stats.js';
-import { HTTP_FULL, HTTP_QUICK, HTTP_ROWS, type HttpDriverResult, type HttpJob, type HttpRow } from './http-plan.js';
+import { HTTP_FULL, HTTP_QUICK, HTTP_ROWS, withAgainstRows, type HttpDriverResult, type HttpJob, type HttpRow } from './http-plan.js';
 import { checkHttpTargets, renderHttpMarkdown, summarizeHttp, type HttpReport, type HttpRepetition } from './http-report.js';
 
 const DRIVER = fileURLToPath(new URL('./http-driver.js', import.meta.url));
@@ -18,12 +19,14 @@ const DRIVER = fileURLToPath(new URL('./http-driver.js', import.meta.url));
 const DRIVER_TIMEOUT_MS = 90_000;
 
 /** Usage of `npm run bench -- http`. */
-export const HTTP_USAGE = `Usage: npm run bench -- http [--quick] [--repetitions <n>] [--only <ids>] [--no-pin] [--out <dir>]
+export const HTTP_USAGE = `Usage: npm run bench -- http [--quick] [--repetitions <n>] [--only <ids>] [--no-pin] [--out <dir>] [--against <checkout>]
 
 Streamable HTTP side by side: raw client → hand-written node:http / wiremcp / SDK v1 / SDK v2 sessionful /
 SDK v2 createMcpHandler, and the wiremcp and SDK v2 client ↔ server pairs, in the 2025-11-25 (session) and
 2026-07-28 (stateless) eras. Default: 3 repetitions (about 4 minutes); --quick: 1 short repetition.
---only takes comma-separated substrings of row ids (the baselines always run).`;
+--only takes comma-separated substrings of row ids (the baselines always run). --against <checkout> adds, after each
+wiremcp server row, the same row served by the wiremcp server built in another checkout (its apps/bench built), and
+compares each row of this build with that twin: before and after a change, side by side in one run.`;
 
 interface HttpOptions {
   quick: boolean;
@@ -31,10 +34,11 @@ interface HttpOptions {
   only: string[];
   pin: boolean;
   out: string | undefined;
+  against: string | undefined;
 }
 
 function parse(argv: readonly string[]): HttpOptions {
-  const options: HttpOptions = { quick: false, repetitions: undefined, only: [], pin: true, out: undefined };
+  const options: HttpOptions = { quick: false, repetitions: undefined, only: [], pin: true, out: undefined, against: undefined };
   for (let i = 0; i < argv.length; i++) {
     const value = (): string => {
       const v = argv[++i];
@@ -64,6 +68,9 @@ function parse(argv: readonly string[]): HttpOptions {
       case '--out':
         options.out = value();
         break;
+      case '--against':
+        options.against = value();
+        break;
       default:
         throw new Error(`unknown option ${argv[i]}\n\n${HTTP_USAGE}`);
     }
@@ -79,17 +86,39 @@ function selectRows(only: readonly string[]): HttpRow[] {
   return HTTP_ROWS.filter((row) => ids.has(row.id));
 }
 
+/** The built wiremcp HTTP server of the checkout at `dir` (`--against`); throws a readable error when it is not built. */
+function againstScript(dir: string): string {
+  const script = resolve(dir, 'apps/bench/dist/http/servers/wiremcp-http.js');
+  if (!existsSync(script)) throw new Error(`--against ${dir}: ${script} is missing (build that checkout first)`);
+  return script;
+}
+
+/** How the other checkout is named in the table: its commit when it is a git checkout, else its path. */
+function againstName(dir: string): string {
+  try {
+    const commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    return `commit ${commit}`;
+  } catch {
+    return resolve(dir);
+  }
+}
+
 /** Runs the HTTP bench with `argv` (after `http`); resolves with the exit code. */
 export async function runHttpBench(argv: readonly string[]): Promise<number> {
   const options = parse(argv);
   const started = performance.now();
   const startLoad = loadavg();
-  const rows = selectRows(options.only);
+  const selected = selectRows(options.only);
+  const rows =
+    options.against === undefined ? selected : withAgainstRows(selected, againstScript(options.against), againstName(options.against));
   const workload = options.quick ? HTTP_QUICK : HTTP_FULL;
   const repetitions = options.repetitions ?? (options.quick ? 1 : 3);
   const ticks = clockTicks();
   const cpu = pinnedCpu(options.pin, cpus().length);
-  const full = !options.quick && options.only.length === 0;
+  const full = !options.quick && options.only.length === 0 && options.against === undefined;
   const outDir = resolve(options.out ?? join(PACKAGE_ROOT, full ? 'results' : 'out'));
   const baseName = full ? 'http' : 'http-partial';
   const log = (line: string): boolean => process.stderr.write(`${line}\n`);
@@ -104,6 +133,7 @@ export async function runHttpBench(argv: readonly string[]): Promise<number> {
     for (const row of order) {
       const t0 = performance.now();
       const job: HttpJob = { client: row.client, server: row.server, era: row.era, heap: row.heap, workload, clockTicksPerSec: ticks };
+      if (row.serverScript !== undefined) job.serverScript = row.serverScript;
       try {
         record.results[row.id] = await runIsolated<HttpDriverResult>(DRIVER, [JSON.stringify(job)], { timeoutMs: DRIVER_TIMEOUT_MS, cpu });
         log(`  [${index + 1}/${repetitions}] ${row.id.padEnd(30)} ${((performance.now() - t0) / 1000).toFixed(1)} s`);

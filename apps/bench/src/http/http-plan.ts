@@ -29,6 +29,8 @@ export interface HttpRow {
   reference: string;
   /** Measure the heap of an idle legacy session (raw client, sessionful servers). */
   heap: boolean;
+  /** The server's script when it is not this checkout's (`--against`: the wiremcp server of another build). */
+  serverScript?: string;
 }
 
 const NAMES: Record<HttpClientKind | HttpServerKind, string> = {
@@ -112,6 +114,8 @@ export interface HttpJob {
   heap: boolean;
   workload: HttpWorkload;
   clockTicksPerSec: number;
+  /** See {@link HttpRow.serverScript}. */
+  serverScript?: string;
 }
 
 /** What a driver prints. */
@@ -119,4 +123,22 @@ export interface HttpDriverResult {
   /** `seq.echo`, `conc.echo`, `seq.conjugate`, `conc.conjugate`. */
   phases: Record<string, PhaseResult>;
   heapPerSessionBytes?: number;
+}
+
+/**
+ * The rows of `--against <checkout>`: after each wiremcp server row, its twin served by the other checkout's built
+ * wiremcp server (`id~against`, its ratios to the baseline), and the row itself then compared with its twin, so its
+ * ratio column reads as this build against the other, per repetition, in one interleaved run.
+ */
+export function withAgainstRows(rows: readonly HttpRow[], script: string, name: string): HttpRow[] {
+  const out: HttpRow[] = [];
+  for (const row of rows) {
+    if (row.server !== 'wiremcp') {
+      out.push(row);
+      continue;
+    }
+    const twin: HttpRow = { ...row, id: `${row.id}~against`, label: `${row.label} [${name}]`, serverScript: script };
+    out.push({ ...row, label: `${row.label} [this build]`, reference: twin.id }, twin);
+  }
+  return out;
 }
