@@ -18,12 +18,13 @@ export const LINGER_BYTES = 16 * 1024 * 1024;
 type ClosableSocket = Socket & { destroySoon?: () => void };
 
 /**
- * Makes the HTTP/1.1 connection of `req` close in stages when `response` closes it (`Connection: close`) while the
+ * Makes the HTTP/1.1 connection of `req` close in stages when its response closes it (`connectionHeader` is the
+ * response's `Connection`: `close`) while the
  * request body is still arriving. No effect on HTTP/2 (a stream reset there does not touch the response), on a
  * request already read to the end, or on a connection kept alive (Node reads the rest of the body itself).
  */
-export function lingerIfUnread(req: NodeRequest, response: Response): void {
-  if (req.complete || 'stream' in req || response.headers.get('connection')?.toLowerCase() !== 'close') return;
+export function lingerIfUnread(req: NodeRequest, connectionHeader: string | null): void {
+  if (req.complete || 'stream' in req || connectionHeader?.toLowerCase() !== 'close') return;
   const socket = req.socket as ClosableSocket | null;
   // Node ends a `Connection: close` response's socket through `destroySoon` (shut the write side, then destroy).
   if (socket === null || typeof socket.destroySoon !== 'function') return;

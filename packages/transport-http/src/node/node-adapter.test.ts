@@ -168,6 +168,40 @@ describe('as middleware', () => {
   });
 });
 
+describe('any fetch handler', () => {
+  test('gets a complete web Request (body, headers, a signal that aborts when the client leaves); its Response is written', async () => {
+    const aborted = deferred();
+    const entered = deferred();
+    const node = toNodeHandler(async (request) => {
+      if (request.method === 'GET') {
+        request.signal.addEventListener('abort', () => aborted.resolve());
+        entered.resolve();
+        return new Promise<Response>(() => {});
+      }
+      const headers = new Headers({ 'x-seen': request.headers.get('x-test') ?? '' });
+      headers.append('set-cookie', 'a=1');
+      headers.append('set-cookie', 'b=2');
+      return new Response(`echo ${await request.text()}`, { status: 201, headers });
+    });
+    const server = (await import('node:http')).createServer((req, res) => node(req, res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const response = await fetch(`${base}/any`, { method: 'POST', headers: { 'x-test': 'yes' }, body: 'hello' });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-seen')).toBe('yes');
+    expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+    expect(await response.text()).toBe('echo hello');
+    const leaving = new AbortController();
+    const pending = fetch(`${base}/wait`, { signal: leaving.signal }).catch(() => undefined);
+    await entered.promise;
+    leaving.abort();
+    await aborted.promise;
+    await pending;
+    server.closeAllConnections();
+  });
+});
+
 describe('HTTP/2', () => {
   test('a 2026-07-28 request and an SSE listen stream over h2c', async () => {
     const { handler, server } = testHandler();

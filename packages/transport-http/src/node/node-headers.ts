@@ -1,6 +1,7 @@
 /**
- * `NodeHeaders`: the headers of a received Node message (`node:http` or the `node:http2` compatibility API) seen as a
- * web `Headers`, for the server's request views and `nodeFetch`'s response views.
+ * `NodeHeaders`: the headers of a received Node message (`node:http` or the `node:http2` compatibility API) read
+ * without copying them: the server adapter's request headers (`HttpRequestHeaders` of the adapter contract), and the
+ * `headers` of `nodeFetch`'s responses (where the client transports read them as a `Headers`).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
@@ -32,6 +33,11 @@ export class NodeHeaders {
 
   forEach(callback: (value: string, name: string, headers: Headers) => void, thisArg?: unknown): void {
     for (const [name, value] of this.entries()) callback.call(thisArg, value, name, this as unknown as Headers);
+  }
+
+  /** Every header as `[name, value]` pairs (for building a web `Request`). */
+  pairs(): [string, string][] {
+    return [...this.entries()];
   }
 
   *entries(): IterableIterator<[string, string]> {

@@ -3,14 +3,23 @@
  * request listener — for `http.createServer`, `http2.createSecureServer` (compatibility API), and as an
  * Express/Connect-style `(req, res, next)` middleware.
  */
+import type { HttpReply, HttpRequest } from '../server/adapter-contract.js';
 import type { HttpConnectionInfo } from '../server/request-checks.js';
-import { isNotHandled, rpcErrorResponse } from '../server/responses.js';
+import { rpcErrorResponse } from '../server/responses.js';
 import { lingerIfUnread } from './linger.js';
-import { nodeRequestView, type NodeRequest, type NodeResponse } from './node-request.js';
-import { writeResponse } from './write-response.js';
+import { NodeHttpRequest, nodeWebRequest, type NodeRequest, type NodeResponse } from './node-request.js';
+import { writeReply, writeWebResponse } from './write-response.js';
 
 /** A fetch handler, optionally told about the connection (as `createHttpHandler`'s handler is). */
 export type FetchHandler = (request: Request, connection?: HttpConnectionInfo) => Promise<Response>;
+
+/**
+ * A handler that also serves requests in the adapter contract's terms (`createHttpHandler`'s `HttpHandler` is one):
+ * the node adapter calls `serve` with its own request type and writes the reply itself, without web objects.
+ */
+export interface ContractHandler extends FetchHandler {
+  serve(request: HttpRequest, connection?: HttpConnectionInfo): Promise<HttpReply>;
+}
 
 /** A Node request listener that is also a middleware (`next` is called for paths the handler does not serve). */
 export type NodeHandler = (req: NodeRequest, res: NodeResponse, next?: (error?: unknown) => void) => void;
@@ -45,39 +54,65 @@ function requestUrl(req: NodeRequest, trustProxy: boolean): string {
 }
 
 /**
- * Adapts `handler` to Node: each request becomes a `Request` view (no copy; the body is read from the Node stream
- * under the handler's limits), the `Response` is written back without buffering SSE, and a client that disconnects
- * aborts the request's `signal` and cancels the response body. Called with `next` (as middleware), requests for
- * paths the handler does not serve are passed on.
+ * Adapts `handler` to Node. `createHttpHandler`'s handler is served through the adapter contract: the Node request
+ * is read directly (headers without a copy, the body from the request stream under the handler's limits), and the
+ * reply written without buffering SSE. Any other fetch handler gets a web `Request` (its `signal` aborting when the
+ * client disconnects) and has its `Response` written. A client that disconnects cancels the response body. Called
+ * with `next` (as middleware), requests for paths the handler does not serve are passed on.
  */
-export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
+export function toNodeHandler(handler: ContractHandler | FetchHandler, options: NodeHandlerOptions = {}): NodeHandler {
   const trustProxy = options.trustProxy ?? false;
   const onError = options.onError ?? ((error: unknown) => console.error('[@wiremcp/transport-http/node]', error));
-  return (req, res, next) => {
+  const failed = (error: unknown, res: NodeResponse): Promise<void> | undefined => {
+    onError(error);
+    if (!res.headersSent) return writeReply(rpcErrorResponse(500, null, -32603, 'Internal error'), res);
+    res.end();
+    return undefined;
+  };
+  const serve = (handler as Partial<ContractHandler>).serve;
+  if (typeof serve === 'function') {
+    return (req, res, next) => {
+      let request: NodeHttpRequest;
+      let connection: HttpConnectionInfo;
+      try {
+        request = new NodeHttpRequest(req, res, requestUrl(req, trustProxy));
+        connection = connectionOf(req);
+      } catch {
+        void writeReply(rpcErrorResponse(400, null, -32600, 'Bad request: the request URL is malformed'), res);
+        return;
+      }
+      serve.call(handler, request, connection).then(
+        (reply) => {
+          if (next !== undefined && reply.notHandled) {
+            next();
+            return undefined;
+          }
+          lingerIfUnread(req, reply.headers.get('connection'));
+          return writeReply(reply, res);
+        },
+        (error: unknown) => failed(error, res),
+      );
+    };
+  }
+  return (req, res) => {
     let request: Request;
     try {
-      request = nodeRequestView(req, res, requestUrl(req, trustProxy));
+      request = nodeWebRequest(req, res, requestUrl(req, trustProxy));
     } catch {
-      void writeResponse(rpcErrorResponse(400, null, -32600, 'Bad request: the request URL is malformed'), res);
+      void writeReply(rpcErrorResponse(400, null, -32600, 'Bad request: the request URL is malformed'), res);
       return;
     }
-    const socket = req.socket as { localAddress?: string; localPort?: number } | undefined;
-    const connection: HttpConnectionInfo = { localAddress: socket?.localAddress, localPort: socket?.localPort };
-    handler(request, connection).then(
+    handler(request, connectionOf(req)).then(
       (response) => {
-        if (next !== undefined && isNotHandled(response)) {
-          next();
-          return undefined;
-        }
-        lingerIfUnread(req, response);
-        return writeResponse(response, res);
+        lingerIfUnread(req, response.headers.get('connection'));
+        return writeWebResponse(response, res);
       },
-      (error: unknown) => {
-        onError(error);
-        if (!res.headersSent) return writeResponse(rpcErrorResponse(500, null, -32603, 'Internal error'), res);
-        res.end();
-        return undefined;
-      },
+      (error: unknown) => failed(error, res),
     );
   };
+}
+
+function connectionOf(req: NodeRequest): HttpConnectionInfo {
+  const socket = req.socket as { localAddress?: string; localPort?: number } | undefined;
+  return { localAddress: socket?.localAddress, localPort: socket?.localPort };
 }

@@ -1,18 +1,29 @@
 /**
- * Writing a web `Response` to a Node response: status and headers, then the body — the text of the handler's JSON
- * responses directly, any other body chunk by chunk as it is produced (an SSE stream is never buffered), waiting
- * for `drain` when the socket is full. A client that goes away cancels the body (for an SSE stream: the stream
- * ends, which for a 2026-07-28 request is its cancellation).
+ * Writing to a Node response: a handler's {@link HttpReply} (status and headers in one `writeHead`, a text body in
+ * one `end`), or a web `Response` of any other fetch handler. A stream body is written chunk by chunk as it is
+ * produced (an SSE stream is never buffered), waiting for `drain` when the socket is full; a client that goes away
+ * cancels it (for an SSE stream: the stream ends, which for a 2026-07-28 request is its cancellation).
  */
 import type { OutgoingHttpHeaders } from 'node:http';
-import { PlainResponse, RAW_BODY } from '../server/plain-response.js';
-import { rawBodyOf } from '../server/responses.js';
+import type { HttpReply } from '../server/adapter-contract.js';
 import type { NodeResponse } from './node-request.js';
 
 /** Headers that HTTP/2 forbids (connection-specific); dropped when writing to an HTTP/2 response. */
 const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']);
 
-function nodeHeaders(response: Response, http2: boolean): OutgoingHttpHeaders {
+const RESOLVED = Promise.resolve();
+
+/** The head of a reply, from its header record (no `Headers` iteration). */
+function replyHead(reply: HttpReply, http2: boolean): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = { ...reply.headers.record };
+  if (http2) for (const name of CONNECTION_SPECIFIC) delete headers[name];
+  const cookies = reply.headers.cookies();
+  if (cookies.length > 0) headers['set-cookie'] = [...cookies];
+  return headers;
+}
+
+/** The head of a web `Response`. */
+function webHead(response: Response, http2: boolean): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   response.headers.forEach((value, name) => {
     if (http2 && CONNECTION_SPECIFIC.has(name)) return;
@@ -24,55 +35,38 @@ function nodeHeaders(response: Response, http2: boolean): OutgoingHttpHeaders {
   return headers;
 }
 
-/** The head of a {@link PlainResponse}, from its header record (no `Headers` iteration). */
-function plainHeaders(response: PlainResponse, http2: boolean): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = { ...response.plainHeaders.record };
-  if (http2) for (const name of CONNECTION_SPECIFIC) delete headers[name];
-  const cookies = response.plainHeaders.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
-  return headers;
-}
-
-/**
- * Writes `response` to `res`; resolves once it is fully written or the client went away. Never rejects. The
- * handler's own responses ({@link PlainResponse}) are written in one `writeHead` and one `end`.
- */
-export function writeResponse(response: Response, res: NodeResponse): Promise<void> {
+/** Writes `reply` to `res`; resolves once it is fully written or the client went away. Never rejects. */
+export function writeReply(reply: HttpReply, res: NodeResponse): Promise<void> {
   const http2 = 'stream' in res;
-  if ((response as unknown) instanceof PlainResponse) {
-    const plain = response as unknown as PlainResponse;
-    const headers = plainHeaders(plain, http2);
-    const text = plain[RAW_BODY];
-    if (text === undefined) {
-      res.writeHead(plain.status, headers);
-      res.end();
-    } else {
-      headers['content-length'] = Buffer.byteLength(text);
-      res.writeHead(plain.status, headers);
-      res.end(text);
-    }
+  const headers = replyHead(reply, http2);
+  const body = reply.body;
+  if (body === undefined) {
+    res.writeHead(reply.status, headers);
+    res.end();
     return RESOLVED;
   }
-  return writeWebResponse(response, res, http2);
+  if (typeof body === 'string') {
+    headers['content-length'] = Buffer.byteLength(body);
+    res.writeHead(reply.status, headers);
+    res.end(body);
+    return RESOLVED;
+  }
+  res.writeHead(reply.status, headers);
+  return writeStream(body, res);
 }
 
-const RESOLVED = Promise.resolve();
-
-async function writeWebResponse(response: Response, res: NodeResponse, http2: boolean): Promise<void> {
-  const raw = rawBodyOf(response);
-  if (raw !== undefined) {
-    const headers = nodeHeaders(response, http2);
-    headers['content-length'] = Buffer.byteLength(raw);
-    res.writeHead(response.status, headers);
-    res.end(raw);
-    return;
-  }
-  res.writeHead(response.status, nodeHeaders(response, http2));
+/** Writes a web `Response` (of a fetch handler other than this package's) to `res`. Never rejects. */
+export function writeWebResponse(response: Response, res: NodeResponse): Promise<void> {
+  res.writeHead(response.status, webHead(response, 'stream' in res));
   const body = response.body;
   if (body === null) {
     res.end();
-    return;
+    return RESOLVED;
   }
+  return writeStream(body, res);
+}
+
+async function writeStream(body: ReadableStream<Uint8Array>, res: NodeResponse): Promise<void> {
   // Headers go out now: an SSE client must see the stream open before the first event.
   (res as { flushHeaders?: () => void }).flushHeaders?.();
   const reader = body.getReader();

@@ -15,6 +15,8 @@ import type { MessageInfo } from '@wiremcp/jsonrpc';
 import { decodeHeaderValue, ErrorCode, requestTargets, targetOfName, type RequestId, type RequestTarget } from '@wiremcp/protocol';
 import type { Call, HandlerCore } from './call.js';
 import { rpcErrorResponse } from './responses.js';
+import type { HttpReply, HttpRequestHeaders } from './adapter-contract.js';
+import { replyFromWeb } from './fetch-adapter.js';
 
 /** What the headers of a request announce, for the challenge of a refusal before its body is read. */
 export interface AnnouncedOperation {
@@ -23,7 +25,7 @@ export interface AnnouncedOperation {
 }
 
 /** The operation `Mcp-Method` and `Mcp-Name` announce, decoded as the body check decodes them; `undefined` for none. */
-export function announcedOperation(headers: Headers): AnnouncedOperation | undefined {
+export function announcedOperation(headers: HttpRequestHeaders): AnnouncedOperation | undefined {
   const method = headers.get('mcp-method')?.trim();
   if (!method) return undefined;
   const header = headers.get('mcp-name');
@@ -55,7 +57,7 @@ export function authorizeMessage(
   call: Call,
   message: unknown,
   origin: MessageOrigin,
-): Response | undefined | Promise<Response | undefined> {
+): HttpReply | undefined | Promise<HttpReply | undefined> {
   const authenticator = core.options.authenticator;
   const resource = call.resource;
   if (authenticator === undefined || resource === undefined) return undefined;
@@ -66,19 +68,18 @@ export function authorizeMessage(
   const method = m.method;
   const read = requestTargets(method, m.params);
   if ('invalid' in read) return rpcErrorResponse(400, idOf(m.id), ErrorCode.InvalidParams, `Invalid params: ${read.invalid}`);
+  const decide = (operation: string, targets: readonly RequestTarget[]): HttpReply | undefined => {
+    const refused = authenticator.authorize(call.principal, { resource, method: operation, targets });
+    return refused === undefined ? undefined : replyFromWeb(refused);
+  };
   const task = read.targets.find((target) => target.kind === 'task');
   const lookup = core.server.taskOrigin;
-  if (task === undefined || lookup === undefined)
-    return authenticator.authorize(call.principal, { resource, method, targets: read.targets });
+  if (task === undefined || lookup === undefined) return decide(method, read.targets);
   // A follow-up may do what the operation that created the task did (read its result, cancel it): it needs that
   // operation's scopes as well as its own. A task the caller cannot see has no origin here; the server answers it.
-  return lookup.call(core.server, task.name, origin.era, taskLookupInfo(origin)).then((created) => {
-    const refused =
-      created === undefined
-        ? undefined
-        : authenticator.authorize(call.principal, { resource, method: created.method, targets: created.targets });
-    return refused ?? authenticator.authorize(call.principal, { resource, method, targets: read.targets });
-  });
+  return lookup
+    .call(core.server, task.name, origin.era, taskLookupInfo(origin))
+    .then((created) => (created === undefined ? undefined : decide(created.method, created.targets)) ?? decide(method, read.targets));
 }
 
 function taskLookupInfo(origin: MessageOrigin): MessageInfo {

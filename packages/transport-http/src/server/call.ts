@@ -10,6 +10,7 @@ import type { HttpConnectionInfo } from './request-checks.js';
 import { rpcErrorResponse } from './responses.js';
 import type { HttpServable } from './servable.js';
 import type { SsePool } from './sse-connection.js';
+import type { HttpReply, HttpRequest } from './adapter-contract.js';
 
 /** The parts of a handler every route shares. */
 export interface HandlerCore {
@@ -25,7 +26,7 @@ export interface HandlerCore {
 
 /** One request being served. */
 export interface Call {
-  readonly request: Request;
+  readonly request: HttpRequest;
   readonly connection: HttpConnectionInfo | undefined;
   /** The authenticated principal (`undefined` without an authenticator). */
   readonly principal: unknown;
@@ -39,7 +40,7 @@ export interface Call {
  * The session named by a request's id: held here or restored from the session store, and bound to the same
  * principal; otherwise the 404 to answer (an unknown, ended or expired session, or another principal's).
  */
-export async function findSession(core: HandlerCore, call: Call, id: string): Promise<LiveSession | Response> {
+export async function findSession(core: HandlerCore, call: Call, id: string): Promise<LiveSession | HttpReply> {
   const found = await core.registry.lookup(id);
   if ('unavailable' in found) {
     return rpcErrorResponse(503, null, -32603, 'Service unavailable: the session store cannot be reached; try again later', undefined, {

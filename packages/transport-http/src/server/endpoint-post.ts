@@ -20,9 +20,10 @@ import { checkModernRequest } from './modern-headers.js';
 import { readBody } from './read-body.js';
 import { acceptance, isJsonContentType } from './request-checks.js';
 import { rpcErrorResponse } from './responses.js';
+import { HttpReply, type HttpRequest } from './adapter-contract.js';
 
 /** Reads and parses a JSON body under the limits; the parsed value, or the response refusing it. */
-export async function readJsonBody(core: HandlerCore, request: Request): Promise<{ value: unknown } | Response> {
+export async function readJsonBody(core: HandlerCore, request: HttpRequest): Promise<{ value: unknown } | HttpReply> {
   if (!isJsonContentType(request.headers.get('content-type'))) {
     return rpcErrorResponse(415, null, ErrorCode.InvalidRequest, 'Unsupported Media Type: the body must be application/json (UTF-8)');
   }
@@ -38,7 +39,7 @@ export async function readJsonBody(core: HandlerCore, request: Request): Promise
 }
 
 /** Serves a POST to the MCP endpoint. */
-export async function serveEndpointPost(core: HandlerCore, call: Call): Promise<Response> {
+export async function serveEndpointPost(core: HandlerCore, call: Call): Promise<HttpReply> {
   const request = call.request;
   const accepts = acceptance(request.headers.get('accept'));
   if (!accepts.json || !accepts.sse) {
@@ -50,7 +51,7 @@ export async function serveEndpointPost(core: HandlerCore, call: Call): Promise<
     );
   }
   const parsed = await readJsonBody(core, request);
-  if (parsed instanceof Response) return parsed;
+  if (parsed instanceof HttpReply) return parsed;
   const body = parsed.value;
   const single = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   const versionHeader = request.headers.get('mcp-protocol-version');
@@ -70,7 +71,7 @@ function idOf(body: Record<string, unknown> | undefined): string | number | null
 }
 
 /** A 2026-07-28 POST: one request or notification, never a batch or a response. */
-function serveModern(core: HandlerCore, call: Call, body: unknown, versionHeader: string): Promise<Response> | Response {
+function serveModern(core: HandlerCore, call: Call, body: unknown, versionHeader: string): Promise<HttpReply> | HttpReply {
   if (Array.isArray(body)) {
     return rpcErrorResponse(
       400,
@@ -98,7 +99,7 @@ function serveModern(core: HandlerCore, call: Call, body: unknown, versionHeader
     if (refusal !== undefined) return rpcErrorResponse(refusal.status, (body as RpcRequest).id, refusal.code, refusal.message);
   }
   // Decided from the body just checked (its mirrored headers were found to say the same, or it was refused).
-  const serve = (): Promise<Response> => {
+  const serve = (): Promise<HttpReply> => {
     const info = httpMessageInfo(call.request, call.principal);
     return notification
       ? serveModernNotification(core, body as RpcNotification, info)

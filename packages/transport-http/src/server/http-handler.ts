@@ -1,5 +1,6 @@
 /**
- * `createHttpHandler`: an MCP server as a web-standard fetch handler (`Request` → `Promise<Response>`), serving
+ * `createHttpHandler`: an MCP server as a web-standard fetch handler (`Request` → `Promise<Response>`, through the
+ * fetch adapter; the node adapter calls the core's `serve` with its own request and reply types), serving
  * every revision on one endpoint — 2026-07-28 requests statelessly through the server's `dispatch`, legacy
  * sessions (2025-03-26 … 2025-11-25) through one `connect`ed transport each, and optionally the 2024-11-05
  * HTTP+SSE endpoints. Every request is checked in the same order: `Host`, `Origin`, the authenticator's metadata
@@ -7,11 +8,13 @@
  * body (`authorize.ts`).
  */
 import { ErrorCode, isLegacyProtocolVersion } from '@wiremcp/protocol';
+import { HttpReply, type HttpRequest } from './adapter-contract.js';
 import { announcedOperation } from './authorize.js';
 import type { Call, HandlerCore } from './call.js';
 import { Deadlines } from './deadlines.js';
 import { serveEndpointPost, readJsonBody } from './endpoint-post.js';
 import { MemoryEventStore } from './event-store.js';
+import { replyFromWeb, WebHttpRequest, webResponse } from './fetch-adapter.js';
 import { HttpSession, type SessionHost } from './legacy/http-session.js';
 import { SessionRegistry } from './legacy/session-registry.js';
 import { openSseSession, serveSseMessage } from './legacy/sse-routes.js';
@@ -19,7 +22,7 @@ import { serveSessionDelete, serveSessionGet } from './legacy/streamable-routes.
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
 import type { BusMessage } from './session-bus.js';
 import { acceptance, hostAllowed, hostOf, originAllowed, type HttpConnectionInfo } from './request-checks.js';
-import { emptyResponse, NOT_HANDLED, rpcErrorResponse, withBody, writesRawBody, type RawBodyResponse } from './responses.js';
+import { emptyResponse, rpcErrorResponse } from './responses.js';
 import type { HttpServable } from './servable.js';
 import { MemorySessionStore } from './session-store.js';
 import { SsePool } from './sse-connection.js';
@@ -31,6 +34,11 @@ export interface HttpHandler {
    * `Host` is checked against the loopback names and the bound port, and loopback origins are allowed.
    */
   (request: Request, connection?: HttpConnectionInfo): Promise<Response>;
+  /**
+   * Serves one request in the terms of the adapter contract (`adapter-contract.ts`): what the node adapter calls,
+   * without the web `Request` and `Response` of the fetch handler above (which is this, through the fetch adapter).
+   */
+  serve(request: HttpRequest, connection?: HttpConnectionInfo): Promise<HttpReply>;
   /**
    * Ends every legacy session (listen streams ended, requests in progress given `graceMs`, default 1 000) and
    * closes every open stream. Requests that arrive afterwards are still served (the handler holds no socket).
@@ -103,22 +111,24 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     now,
   };
 
-  const handle = async (request: Request, connection?: HttpConnectionInfo): Promise<Response> => {
+  const serve = async (request: HttpRequest, connection?: HttpConnectionInfo): Promise<HttpReply> => {
     const origin = request.headers.get('origin');
-    let response: Response;
+    let reply: HttpReply;
     try {
-      response = await route(core, request, validConnection(connection), origin);
+      reply = await route(core, request, validConnection(connection), origin);
     } catch (error) {
       report(error);
-      response = rpcErrorResponse(500, null, ErrorCode.InternalError, 'Internal error');
+      reply = rpcErrorResponse(500, null, ErrorCode.InternalError, 'Internal error');
     }
-    if (origin !== null && response.status !== 403) {
-      response.headers.set('access-control-allow-origin', origin);
-      response.headers.set('access-control-expose-headers', EXPOSED);
-      response.headers.append('vary', 'Origin');
+    if (origin !== null && reply.status !== 403) {
+      reply.headers.set('access-control-allow-origin', origin);
+      reply.headers.set('access-control-expose-headers', EXPOSED);
+      reply.headers.append('vary', 'Origin');
     }
-    return writesRawBody(request) ? response : withBody(response);
+    return reply;
   };
+  const handle = (request: Request, connection?: HttpConnectionInfo): Promise<Response> =>
+    serve(new WebHttpRequest(request), connection).then(webResponse);
   // Server-wide events cross processes on the bus too, for the 2026-07-28 listen streams held elsewhere.
   const relay = bus === undefined ? undefined : server.relayEvents?.((event) => publish({ kind: 'event', origin: instance, event }));
   const unsubscribe = bus?.subscribe((message) => {
@@ -137,6 +147,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     core.deadlines.clear();
   };
   return Object.defineProperties(handle, {
+    serve: { value: serve, enumerable: true },
     path: { value: resolved.path, enumerable: true },
     close: { value: close, enumerable: true },
     stats: { get: () => ({ sessions: registry.size, openStreams: pool.size }), enumerable: true },
@@ -157,10 +168,10 @@ function validConnection(connection: unknown): HttpConnectionInfo | undefined {
 
 async function route(
   core: HandlerCore,
-  request: Request,
+  request: HttpRequest,
   connection: HttpConnectionInfo | undefined,
   origin: string | null,
-): Promise<Response> {
+): Promise<HttpReply> {
   const options = core.options;
   const host = hostOf(request);
   if (!hostAllowed(host, options.allowedHosts, connection)) {
@@ -170,19 +181,18 @@ async function route(
     return rpcErrorResponse(403, null, ErrorCode.InvalidRequest, 'Forbidden: this Origin is not allowed');
   }
   const authenticator = options.authenticator;
-  const metadata = authenticator?.protectedResourceMetadata(request);
-  if (metadata) return metadata;
   const { path, query } = splitUrl(request.url);
+  // The metadata documents are RFC 9728 well-known URLs: only those paths are shown to the authenticator.
+  const metadata =
+    authenticator !== undefined && path.startsWith('/.well-known/')
+      ? authenticator.protectedResourceMetadata(request.webRequest())
+      : undefined;
+  if (metadata) return replyFromWeb(metadata);
   const sse = options.legacySse;
   const endpoint = path === options.path;
   if (!endpoint && (sse === undefined || (path !== sse.ssePath && path !== sse.messagesPath))) {
-    const notFound = rpcErrorResponse(
-      404,
-      null,
-      ErrorCode.InvalidRequest,
-      'Not found: this server serves MCP on another path',
-    ) as RawBodyResponse;
-    notFound[NOT_HANDLED] = true;
+    const notFound = rpcErrorResponse(404, null, ErrorCode.InvalidRequest, 'Not found: this server serves MCP on another path');
+    notFound.notHandled = true;
     return notFound;
   }
   const method = request.method;
@@ -201,8 +211,8 @@ async function route(
     const resource = options.resourceUrl ?? new URL(options.path, request.url);
     // Only the token and the scopes every request needs are checked here; each message is authorized from the body.
     const announced = announcedOperation(request.headers);
-    const result = await authenticator.authenticate(request, announced === undefined ? { resource } : { resource, announced });
-    if ('response' in result) return result.response;
+    const result = await authenticator.authenticate(request.webRequest(), announced === undefined ? { resource } : { resource, announced });
+    if ('response' in result) return replyFromWeb(result.response);
     call = { request, connection, principal: result.principal, principalKey: options.principalKey(result.principal), resource };
     authHeaders = result.headers;
   }
@@ -211,7 +221,7 @@ async function route(
   return response;
 }
 
-async function serve(core: HandlerCore, call: Call, endpoint: boolean, path: string, query: string): Promise<Response> {
+async function serve(core: HandlerCore, call: Call, endpoint: boolean, path: string, query: string): Promise<HttpReply> {
   const request = call.request;
   const sse = core.options.legacySse;
   if (!endpoint) {
@@ -220,7 +230,7 @@ async function serve(core: HandlerCore, call: Call, endpoint: boolean, path: str
       return openSseSession(core, call, sse!.messagesPath);
     }
     const parsed = await readJsonBody(core, request);
-    if (parsed instanceof Response) return parsed;
+    if (parsed instanceof HttpReply) return parsed;
     return serveSseMessage(core, call, new URLSearchParams(query).get('sessionId'), parsed.value);
   }
   switch (request.method) {
@@ -228,7 +238,7 @@ async function serve(core: HandlerCore, call: Call, endpoint: boolean, path: str
       const sessionQuery = sse !== undefined && query !== '' ? new URLSearchParams(query).get('sessionId') : null;
       if (sessionQuery !== null) {
         const parsed = await readJsonBody(core, request);
-        return parsed instanceof Response ? parsed : serveSseMessage(core, call, sessionQuery, parsed.value);
+        return parsed instanceof HttpReply ? parsed : serveSseMessage(core, call, sessionQuery, parsed.value);
       }
       return serveEndpointPost(core, call);
     }
@@ -247,16 +257,16 @@ async function serve(core: HandlerCore, call: Call, endpoint: boolean, path: str
   }
 }
 
-function isModernHeader(request: Request): boolean {
+function isModernHeader(request: HttpRequest): boolean {
   const version = request.headers.get('mcp-protocol-version')?.trim();
   return version !== undefined && !isLegacyProtocolVersion(version);
 }
 
-function notAcceptable(): Response {
+function notAcceptable(): HttpReply {
   return rpcErrorResponse(406, null, ErrorCode.InvalidRequest, 'Not Acceptable: the Accept header must list text/event-stream');
 }
 
-function preflight(request: Request): Response {
+function preflight(request: HttpRequest): HttpReply {
   const requested = request.headers.get('access-control-request-headers');
   return emptyResponse(204, {
     'access-control-allow-methods': ALLOW,

@@ -11,7 +11,10 @@ export type {
   HttpAuthenticator,
   HttpAuthContext,
   HttpAuthResult,
+  HttpTaskOrigin,
 } from './servable.js';
+// The adapter contract (`HttpHandler.serve`): what a runtime adapter gives the handler and gets back.
+export type { HttpRequest, HttpRequestHeaders, BodyRead, HttpReply, ReplyHeaders } from './adapter-contract.js';
 export type { HttpConnectionInfo } from './request-checks.js';
 export { MemoryEventStore, type EventStore, type StoredEvent, type EventReplay, type MemoryEventStoreOptions } from './event-store.js';
 export { MemorySessionStore, type SessionStore, type SessionState } from './session-store.js';

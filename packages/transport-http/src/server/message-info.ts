@@ -4,6 +4,7 @@
  * controls of SEP-1699 polling.
  */
 import type { MessageInfo } from '@wiremcp/jsonrpc';
+import type { HttpRequest } from './adapter-contract.js';
 
 /** What a legacy session adds to a message's info. */
 export interface SessionInfo {
@@ -25,7 +26,7 @@ export interface SessionInfo {
 }
 
 /** The info of the messages of one HTTP request. */
-export function httpMessageInfo(request: Request, auth: unknown, session?: SessionInfo): MessageInfo {
+export function httpMessageInfo(request: HttpRequest, auth: unknown, session?: SessionInfo): MessageInfo {
   let headers: Record<string, string> | undefined;
   const info: { headers: Readonly<Record<string, string>>; auth?: unknown } & Partial<SessionInfo> = {
     // An own enumerable getter: a copy of the info (`{ ...info }`, as batches make) reads it.

@@ -6,10 +6,10 @@
 import type { MessageInfo } from '@wiremcp/jsonrpc';
 import { LocalError, type RpcNotification, type RpcRequest, type RpcResponse } from '@wiremcp/protocol';
 import { encodeSseMessage } from '../sse/encode.js';
-import { onClientGone } from './read-body.js';
 import { emptyResponse, jsonResponse, modernStatusFor, rpcErrorResponse } from './responses.js';
 import type { HttpServable } from './servable.js';
 import type { SseConnection, SsePool } from './sse-connection.js';
+import type { HttpReply, HttpRequest } from './adapter-contract.js';
 
 /** What serving a 2026-07-28 request needs from the handler. */
 export interface ModernHost {
@@ -21,25 +21,25 @@ export interface ModernHost {
 const CANCELLED = new LocalError('REQUEST_CANCELLED', 'The client closed the request');
 
 /** Serves a 2026-07-28 notification: dispatched, then 202. */
-export async function serveModernNotification(host: ModernHost, message: RpcNotification, info: MessageInfo): Promise<Response> {
+export async function serveModernNotification(host: ModernHost, message: RpcNotification, info: MessageInfo): Promise<HttpReply> {
   await host.server.dispatch(message, { info, notify: () => {} });
   return emptyResponse(202);
 }
 
 /** Serves a 2026-07-28 request; see the module comment. */
-export function serveModernRequest(host: ModernHost, message: RpcRequest, info: MessageInfo, request: Request): Promise<Response> {
+export function serveModernRequest(host: ModernHost, message: RpcRequest, info: MessageInfo, request: HttpRequest): Promise<HttpReply> {
   const listen = message.method === 'subscriptions/listen';
   if (listen && !host.pool.hasRoom()) {
     return Promise.resolve(
       rpcErrorResponse(503, message.id, -32603, 'Too many open streams; try again later', undefined, { 'retry-after': '5' }),
     );
   }
-  return new Promise<Response>((resolve) => {
+  return new Promise<HttpReply>((resolve) => {
     const controller = new AbortController();
-    const stopListening = onClientGone(request, () => controller.abort(CANCELLED));
+    const stopListening = request.onClientGone(() => controller.abort(CANCELLED));
     let connection: SseConnection | undefined;
     let settled = false;
-    const answer = (response: Response): void => {
+    const answer = (response: HttpReply): void => {
       if (settled) return;
       settled = true;
       resolve(response);

@@ -16,6 +16,7 @@ import {
   valueAt,
   type RpcRequest,
 } from '@wiremcp/protocol';
+import type { HttpRequestHeaders } from './adapter-contract.js';
 import type { HttpServable } from './servable.js';
 
 /** Why a request is refused before dispatch: the JSON-RPC error and its HTTP status (400). */
@@ -34,7 +35,7 @@ function mismatch(message: string): Refusal {
  * dispatched. `headerVersion` is the request's `MCP-Protocol-Version` (`null` when absent).
  */
 export function checkModernRequest(
-  headers: Headers,
+  headers: HttpRequestHeaders,
   message: RpcRequest,
   headerVersion: string | null,
   server: HttpServable,

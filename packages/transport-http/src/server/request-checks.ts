@@ -2,6 +2,7 @@
  * The checks every request passes before its body is read: `Host` (DNS-rebinding protection), `Origin`, and the
  * content negotiation of the Streamable HTTP transport (`Content-Type` of a POST, `Accept` of a POST or GET).
  */
+import type { HttpRequest } from './adapter-contract.js';
 
 /** What the server side of the connection knows about it; the node adapter passes it, other runtimes may. */
 export interface HttpConnectionInfo {
@@ -41,7 +42,7 @@ function splitHost(value: string): { name: string; port: string } {
 }
 
 /** The request's `Host` (from the header, else from its URL). */
-export function hostOf(request: Request): string {
+export function hostOf(request: HttpRequest): string {
   return request.headers.get('host') ?? new URL(request.url).host;
 }
 

@@ -4,6 +4,7 @@
  * lines (one timer for all of them) and drops a connection whose reader has fallen too far behind.
  */
 import { encodeSseComment, SSE_CONTENT_TYPE } from '../sse/encode.js';
+import { HttpReply, ReplyHeaders } from './adapter-contract.js';
 
 /** The limits a {@link SsePool} enforces. */
 export interface SsePoolOptions {
@@ -24,7 +25,7 @@ const KEEP_ALIVE = encodeSseComment();
 /** One open SSE response. */
 export class SseConnection {
   /** The response to return to the client; its body is this stream. */
-  readonly response: Response;
+  readonly response: HttpReply;
   /** Called once when the connection ends: `true` when the client went away (or fell behind), `false` when closed here. */
   onclosed: ((byClient: boolean) => void) | undefined;
   /** When something was last written (for keep-alives). */
@@ -46,7 +47,7 @@ export class SseConnection {
       // Counted in bytes, with no buffer of its own: desiredSize is minus what the reader has not taken yet.
       { highWaterMark: 0, size: (chunk) => chunk.byteLength },
     );
-    this.response = new Response(body, { status: 200, headers: headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...headers } });
+    this.response = new HttpReply(200, body, new ReplyHeaders(headers === undefined ? SSE_HEADERS : { ...SSE_HEADERS, ...headers }));
   }
 
   /** True until either side closed it. */

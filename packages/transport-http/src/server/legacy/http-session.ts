@@ -14,6 +14,7 @@ import type { SessionState, SessionStore } from '../session-store.js';
 import type { SsePool } from '../sse-connection.js';
 import { PostExchange } from './post-exchange.js';
 import { SessionTransport, type SessionTransportBus } from './session-transport.js';
+import type { HttpReply, HttpRequest } from '../adapter-contract.js';
 
 /** What a session needs from the handler. */
 export interface SessionHost {
@@ -111,7 +112,7 @@ export class HttpSession {
    * Serves the `initialize` POST that opens this session. Resolves with the response and whether the session
    * opened (the response then carries `Mcp-Session-Id`, and the state is stored first).
    */
-  async initialize(request: RpcRequest, info: MessageInfo): Promise<{ response: Response; opened: boolean }> {
+  async initialize(request: RpcRequest, info: MessageInfo): Promise<{ response: HttpReply; opened: boolean }> {
     const exchange = new PostExchange(this.transport, [request.id], { 'mcp-session-id': this.id });
     this.transport.register(exchange);
     this.transport.deliver(request, info);
@@ -133,7 +134,7 @@ export class HttpSession {
   }
 
   /** Serves a POST of the session (after the caller checked batching, duplicates and authorization). */
-  post(request: Request, post: SessionPost, auth: unknown): Promise<Response> {
+  post(request: HttpRequest, post: SessionPost, auth: unknown): Promise<HttpReply> {
     this.lastActivityAt = this.#host.now();
     const transport = this.transport;
     if (post.requests.length === 0) {
@@ -163,7 +164,7 @@ export class HttpSession {
   }
 
   /** Why a POST cannot be served as it is (`undefined` when it can): a batch outside 2025-03-26, a duplicate id. */
-  postRefusal(post: SessionPost): Response | undefined {
+  postRefusal(post: SessionPost): HttpReply | undefined {
     if (Array.isArray(post.body) && !supportsBatching(this.protocolVersion)) {
       return rpcErrorResponse(400, null, -32600, 'Invalid request: JSON-RPC batches are not supported by the negotiated protocol version');
     }
@@ -185,7 +186,7 @@ export class HttpSession {
   }
 
   /** Serves a GET: the standalone stream, or a resumption with `Last-Event-ID`. */
-  async get(request: Request): Promise<Response> {
+  async get(request: HttpRequest): Promise<HttpReply> {
     this.lastActivityAt = this.#host.now();
     const refusal = this.transport.streamRefusal();
     if (refusal !== undefined)
@@ -250,7 +251,7 @@ export class HttpSession {
 }
 
 /** The 503 for a session store that cannot be reached (Redis down): the client retries later. */
-export function storeUnavailable(id: RequestId | null): Response {
+export function storeUnavailable(id: RequestId | null): HttpReply {
   return rpcErrorResponse(503, id, -32603, 'Service unavailable: the session store cannot be reached; try again later', undefined, {
     'retry-after': '1',
   });

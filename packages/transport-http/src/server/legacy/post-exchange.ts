@@ -8,6 +8,7 @@ import type { RequestId } from '@wiremcp/protocol';
 import { emptyResponse, jsonResponse } from '../responses.js';
 import type { SseConnection } from '../sse-connection.js';
 import type { LegacyStream } from './legacy-stream.js';
+import type { HttpReply } from '../adapter-contract.js';
 
 /** What an exchange needs from its session to stream. */
 export interface ExchangeHost {
@@ -18,12 +19,12 @@ export interface ExchangeHost {
 /** See the module comment. */
 export class PostExchange {
   /** The HTTP response, once decided. */
-  readonly response: Promise<Response>;
+  readonly response: Promise<HttpReply>;
   /** Headers added to the response (e.g. `Mcp-Session-Id` on the initialize result). */
   readonly headers: Record<string, string> | undefined;
   readonly #host: ExchangeHost;
   readonly #outstanding: Set<RequestId>;
-  #resolve!: (response: Response) => void;
+  #resolve!: (response: HttpReply) => void;
   #stream: LegacyStream | undefined;
   #state: 'pending' | 'streaming' | 'done' = 'pending';
 
@@ -89,7 +90,7 @@ export class PostExchange {
   }
 
   /** Ends the exchange because the session ended: a pending POST gets `fallback`, a stream is closed. */
-  abandon(fallback: () => Response): void {
+  abandon(fallback: () => HttpReply): void {
     if (this.#state === 'pending') {
       this.#state = 'done';
       this.#resolve(fallback());

@@ -15,6 +15,7 @@ import { tagRequestId, untagRequestId, type BusMessage } from '../session-bus.js
 import type { SseConnection, SsePool } from '../sse-connection.js';
 import { LegacyStream, parseEventId, type StreamHost } from './legacy-stream.js';
 import type { PostExchange } from './post-exchange.js';
+import type { HttpReply } from '../adapter-contract.js';
 
 /** What the transport needs from its session and handler. */
 export interface SessionTransportHost {
@@ -43,7 +44,7 @@ export interface SessionTransportBus {
 
 const RESOLVED = Promise.resolve();
 
-function sessionEnded(): Response {
+function sessionEnded(): HttpReply {
   return rpcErrorResponse(404, null, -32600, 'Session not found: the session ended');
 }
 
@@ -252,7 +253,7 @@ export class SessionTransport implements Transport, StreamHost {
    * replays what the store kept after it, then carries what comes next if the stream runs in this process.
    * Resolves with the connection's response, or `undefined` when the event id is unknown or its events are gone.
    */
-  async resume(lastEventId: string): Promise<Response | undefined> {
+  async resume(lastEventId: string): Promise<HttpReply | undefined> {
     const store = this.#host.store;
     const parsed = parseEventId(lastEventId);
     if (store === undefined || parsed === undefined) return undefined;

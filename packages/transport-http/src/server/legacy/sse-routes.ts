@@ -11,9 +11,10 @@ import { rpcErrorResponse } from '../responses.js';
 import { retryAfter } from './http-session.js';
 import { newSessionId } from './session-registry.js';
 import { SseSession } from './sse-session.js';
+import { HttpReply, ReplyHeaders } from '../adapter-contract.js';
 
 /** Opens a 2024-11-05 session (the caller checked `Accept`). */
-export async function openSseSession(core: HandlerCore, call: Call, messagesPath: string): Promise<Response> {
+export async function openSseSession(core: HandlerCore, call: Call, messagesPath: string): Promise<HttpReply> {
   if (!core.registry.hasRoom())
     return rpcErrorResponse(503, null, -32603, 'Too many sessions; try again later', undefined, retryAfter(503));
   if (!core.pool.hasRoom())
@@ -36,10 +37,10 @@ export async function openSseSession(core: HandlerCore, call: Call, messagesPath
 }
 
 /** Delivers one POSTed message to its 2024-11-05 session (`?sessionId=`), answering 202. */
-export async function serveSseMessage(core: HandlerCore, call: Call, sessionId: string | null, body: unknown): Promise<Response> {
+export async function serveSseMessage(core: HandlerCore, call: Call, sessionId: string | null, body: unknown): Promise<HttpReply> {
   if (sessionId === null) return rpcErrorResponse(400, null, -32600, 'Bad request: the sessionId query parameter is required');
   const found = await findSession(core, call, sessionId);
-  if (found instanceof Response) return found;
+  if (found instanceof HttpReply) return found;
   if (!(found instanceof SseSession)) return rpcErrorResponse(404, null, -32600, 'Session not found on this endpoint');
   if (Array.isArray(body))
     return rpcErrorResponse(400, null, -32600, 'Invalid request: JSON-RPC batches are not supported by this transport');
@@ -51,5 +52,5 @@ export async function serveSseMessage(core: HandlerCore, call: Call, sessionId: 
   if (forbidden instanceof Promise) forbidden = await forbidden;
   if (forbidden) return forbidden;
   found.deliver(body, httpMessageInfo(call.request, call.principal, { sessionId: found.id }), core.now());
-  return new Response('Accepted', { status: 202, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  return new HttpReply(202, 'Accepted', new ReplyHeaders({ 'content-type': 'text/plain; charset=utf-8' }));
 }

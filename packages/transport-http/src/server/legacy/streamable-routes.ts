@@ -12,6 +12,7 @@ import { httpMessageInfo } from '../message-info.js';
 import { emptyResponse, rpcErrorResponse } from '../responses.js';
 import { classifyPost, HttpSession, retryAfter } from './http-session.js';
 import { newSessionId } from './session-registry.js';
+import { HttpReply } from '../adapter-contract.js';
 
 function idOf(body: unknown): RequestId | null {
   const id = (body as { id?: unknown } | null)?.id;
@@ -19,7 +20,7 @@ function idOf(body: unknown): RequestId | null {
 }
 
 /** Serves `initialize`: a new session, whose id the response carries when the handshake succeeds. */
-export async function serveInitialize(core: HandlerCore, call: Call, body: unknown): Promise<Response> {
+export async function serveInitialize(core: HandlerCore, call: Call, body: unknown): Promise<HttpReply> {
   if (call.request.headers.get('mcp-session-id') !== null) {
     return rpcErrorResponse(400, idOf(body), -32600, 'Invalid request: initialize must be sent without Mcp-Session-Id');
   }
@@ -47,7 +48,7 @@ export async function serveInitialize(core: HandlerCore, call: Call, body: unkno
 }
 
 /** Checks the session and revision headers of a request in a session: the session, or the response to send. */
-async function sessionOf(core: HandlerCore, call: Call, body: unknown): Promise<HttpSession | Response> {
+async function sessionOf(core: HandlerCore, call: Call, body: unknown): Promise<HttpSession | HttpReply> {
   const id = call.request.headers.get('mcp-session-id');
   if (id === null) {
     return rpcErrorResponse(400, idOf(body), -32600, 'Bad request: the Mcp-Session-Id header is required (send initialize first)');
@@ -56,7 +57,7 @@ async function sessionOf(core: HandlerCore, call: Call, body: unknown): Promise<
   // A session held here (the common case) is taken at once, without the lookup that may go to the session store.
   const held = core.registry.held(key);
   const found = held !== undefined && held.principalKey === call.principalKey ? held : await findSession(core, call, key);
-  if (found instanceof Response) return found;
+  if (found instanceof HttpReply) return found;
   if (!(found instanceof HttpSession)) return rpcErrorResponse(404, null, -32600, 'Session not found on this endpoint');
   const version = call.request.headers.get('mcp-protocol-version');
   if (version !== null && found.protocolVersion !== undefined && version.trim() !== found.protocolVersion) {
@@ -71,9 +72,9 @@ async function sessionOf(core: HandlerCore, call: Call, body: unknown): Promise<
 }
 
 /** Serves a POST in a session: its messages go to the session's connection. */
-export async function serveSessionPost(core: HandlerCore, call: Call, body: unknown): Promise<Response> {
+export async function serveSessionPost(core: HandlerCore, call: Call, body: unknown): Promise<HttpReply> {
   const session = await sessionOf(core, call, body);
-  if (session instanceof Response) return session;
+  if (session instanceof HttpReply) return session;
   const post = classifyPost(body);
   if (post === undefined) {
     if (Array.isArray(body))
@@ -94,15 +95,15 @@ export async function serveSessionPost(core: HandlerCore, call: Call, body: unkn
 }
 
 /** Serves a GET in a session: the standalone stream or a resumption. */
-export async function serveSessionGet(core: HandlerCore, call: Call): Promise<Response> {
+export async function serveSessionGet(core: HandlerCore, call: Call): Promise<HttpReply> {
   const session = await sessionOf(core, call, undefined);
-  return session instanceof Response ? session : session.get(call.request);
+  return session instanceof HttpReply ? session : session.get(call.request);
 }
 
 /** Serves a DELETE: the session ends. */
-export async function serveSessionDelete(core: HandlerCore, call: Call): Promise<Response> {
+export async function serveSessionDelete(core: HandlerCore, call: Call): Promise<HttpReply> {
   const session = await sessionOf(core, call, undefined);
-  if (session instanceof Response) return session;
+  if (session instanceof HttpReply) return session;
   await session.end();
   const bus = core.sessionHost.bus;
   bus?.publish({ kind: 'ended', origin: bus.origin, sessionId: session.id });
