@@ -70,6 +70,26 @@ async function legacySession(url: string, token: string, version = '2025-11-25')
   return headers;
 }
 
+/** Both forms of `Mcp-Name` a client may send. */
+const FORMS = [
+  ['plain', (name: string) => name],
+  ['base64', base64Form],
+] as const;
+
+/** `bin` over HTTP behind the provider: every request needs `mcp:read`, `tool` needs `scope` too; and a reader's token. */
+async function protectedServer(bin: { script: string }, tool: string, scope: string, extra: readonly string[] = []) {
+  const server = await startHttpServer(bin, [
+    '--auth-issuer',
+    op.issuer,
+    '--auth-scope',
+    'mcp:read',
+    '--auth-tool-scope',
+    `${tool}=${scope}`,
+    ...extra,
+  ]);
+  return { server, reader: await op.serviceToken(server.url, 'mcp:read') };
+}
+
 function expectInsufficientScope(response: Response, scope: string): void {
   expect(response.status).toBe(403);
   const challenge = response.headers.get('www-authenticate') ?? '';
@@ -80,33 +100,15 @@ function expectInsufficientScope(response: Response, scope: string): void {
 describe('the everything server: a tool that needs mcp:admin, a token with mcp:read only', () => {
   let server: ServerProcess;
   let reader: string;
-  beforeAll(async () => {
-    assertBuilt(EVERYTHING);
-  });
   const start = async (): Promise<void> => {
-    server = await startHttpServer(EVERYTHING, [
-      '--auth-issuer',
-      op.issuer,
-      '--auth-scope',
-      'mcp:read',
-      '--auth-tool-scope',
-      'test_embedded_resource=mcp:admin',
-    ]);
-    reader = await op.serviceToken(server.url, 'mcp:read');
+    ({ server, reader } = await protectedServer(EVERYTHING, 'test_embedded_resource', 'mcp:admin'));
   };
+  const callEmbedded = (mcpName: string) =>
+    modernPost(server.url, reader, 'tools/call', { name: 'test_embedded_resource', arguments: {} }, mcpName);
 
-  test.each([
-    ['plain', (name: string) => name],
-    ['base64', base64Form],
-  ])('2026-07-28 tools/call with a %s Mcp-Name is refused with 403 naming mcp:admin', async (_form, encode) => {
+  test.each(FORMS)('2026-07-28 tools/call with a %s Mcp-Name is refused with 403 naming mcp:admin', async (_form, encode) => {
     await start();
-    const response = await modernPost(
-      server.url,
-      reader,
-      'tools/call',
-      { name: 'test_embedded_resource', arguments: {} },
-      encode('test_embedded_resource'),
-    );
+    const response = await callEmbedded(encode('test_embedded_resource'));
     const body = await response.text();
     expectInsufficientScope(response, 'mcp:admin');
     expect(body).not.toContain('test://embedded-resource');
@@ -114,13 +116,7 @@ describe('the everything server: a tool that needs mcp:admin, a token with mcp:r
 
   test('2026-07-28 tools/call with an Mcp-Name naming another tool is a 400 header mismatch, never a run', async () => {
     await start();
-    const response = await modernPost(
-      server.url,
-      reader,
-      'tools/call',
-      { name: 'test_embedded_resource', arguments: {} },
-      'test_simple_text',
-    );
+    const response = await callEmbedded('test_simple_text');
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: -32020 } });
   });
@@ -149,22 +145,10 @@ describe('the filesystem server: write_file needs mcp:write, a token with mcp:re
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   const start = async (): Promise<void> => {
-    server = await startHttpServer(FILESYSTEM, [
-      '--auth-issuer',
-      op.issuer,
-      '--auth-scope',
-      'mcp:read',
-      '--auth-tool-scope',
-      'write_file=mcp:write',
-      root,
-    ]);
-    reader = await op.serviceToken(server.url, 'mcp:read');
+    ({ server, reader } = await protectedServer(FILESYSTEM, 'write_file', 'mcp:write', [root]));
   };
 
-  test.each([
-    ['plain', (name: string) => name],
-    ['base64', base64Form],
-  ])('2026-07-28 write_file with a %s Mcp-Name is refused and writes nothing', async (form, encode) => {
+  test.each(FORMS)('2026-07-28 write_file with a %s Mcp-Name is refused and writes nothing', async (form, encode) => {
     await start();
     const target = join(root, `written-${form}.txt`);
     const response = await modernPost(

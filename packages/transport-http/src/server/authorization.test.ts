@@ -43,6 +43,13 @@ interface Case {
 }
 
 const argument = { name: 'topic', value: '' };
+const read = (label: string, uri: string, scope: string): Case => ({
+  label,
+  method: 'resources/read',
+  params: { uri },
+  scope,
+  mirrored: uri,
+});
 const CASES: readonly Case[] = [
   { label: 'a tool', method: 'tools/call', params: { name: 'secret_tool', arguments: {} }, scope: 'x:tool', mirrored: 'secret_tool' },
   {
@@ -53,42 +60,12 @@ const CASES: readonly Case[] = [
     mirrored: 'constructor',
   },
   { label: 'a prompt', method: 'prompts/get', params: { name: 'secret_prompt' }, scope: 'x:prompt', mirrored: 'secret_prompt' },
-  { label: 'a resource', method: 'resources/read', params: { uri: 'test://secret/a' }, scope: 'x:res', mirrored: 'test://secret/a' },
-  {
-    label: 'a non-ASCII resource URI',
-    method: 'resources/read',
-    params: { uri: 'test://ünï/é' },
-    scope: 'x:uni',
-    mirrored: 'test://ünï/é',
-  },
-  {
-    label: 'a resource URI with dot segments',
-    method: 'resources/read',
-    params: { uri: 'test://files/public/../private/a' },
-    scope: 'x:res',
-    mirrored: 'test://files/public/../private/a',
-  },
-  {
-    label: 'a resource URI with escaped dot segments',
-    method: 'resources/read',
-    params: { uri: 'test://files/public/%2E%2e/private/a' },
-    scope: 'x:res',
-    mirrored: 'test://files/public/%2E%2e/private/a',
-  },
-  {
-    label: 'a resource URI with escapes',
-    method: 'resources/read',
-    params: { uri: 'test://%73ecret/%61' },
-    scope: 'x:res',
-    mirrored: 'test://%73ecret/%61',
-  },
-  {
-    label: 'a resource URI in capitals',
-    method: 'resources/read',
-    params: { uri: 'TEST://secret/a' },
-    scope: 'x:res',
-    mirrored: 'TEST://secret/a',
-  },
+  read('a resource', 'test://secret/a', 'x:res'),
+  read('a non-ASCII resource URI', 'test://ünï/é', 'x:uni'),
+  read('a resource URI with dot segments', 'test://files/public/../private/a', 'x:res'),
+  read('a resource URI with escaped dot segments', 'test://files/public/%2E%2e/private/a', 'x:res'),
+  read('a resource URI with escapes', 'test://%73ecret/%61', 'x:res'),
+  read('a resource URI in capitals', 'TEST://secret/a', 'x:res'),
   {
     label: 'completing a prompt argument',
     method: 'completion/complete',
