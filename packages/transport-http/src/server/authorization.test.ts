@@ -19,8 +19,10 @@ import {
   scopedServer,
   type NameForm,
 } from './auth.test-util.js';
+import { authorizeMessage } from './authorize.js';
+import type { Call, HandlerCore } from './call.js';
 import { createHttpHandler, type HttpHandler } from './http-handler.js';
-import { BOTH, json, modernHeaders, post, SseReader } from './http.test-util.js';
+import { BOTH, ENDPOINT, json, modernHeaders, post, SseReader } from './http.test-util.js';
 import type { HttpHandlerOptions } from './options.js';
 
 let handler: HttpHandler;
@@ -165,7 +167,8 @@ describe('2026-07-28 streams and headers', () => {
     await protectedHandler();
     const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"__proto__":{"name":"secret_tool"},"_meta":${JSON.stringify(MODERN_META)}}}`;
     const response = await handler(post(body, { ...modernHeaders('tools/call', 'secret_tool'), ...(await bearer('alice')) }));
-    expect(await response.text()).not.toContain('ran secret_tool');
+    // The body names no tool (`__proto__` is an own key of the parsed params, not their prototype): invalid params.
+    expect(await json(response)).toMatchObject({ error: { code: -32602 } });
   });
 
   test.each([
@@ -306,5 +309,23 @@ describe('task follow-ups need the scopes of the call that created the task', ()
     const response = await handler(modernCall('tasks/get', { taskId }, taskId, await bearer('alice')));
     expect(response.status).toBe(500);
     expect(await response.text()).not.toContain('ran secret_tool');
+  });
+});
+
+describe('authorizeMessage itself', () => {
+  test('lets only a response through without an operation: a batch or a malformed message is refused, not waved on', async () => {
+    const core = { options: { authenticator: await authenticator(POLICY) }, server: {} } as unknown as HandlerCore;
+    const principal = { subject: 'alice', scopes: ['mcp:read'], claims: {} };
+    const call = { principal, resource: new URL(ENDPOINT) } as unknown as Call;
+    const decide = (message: unknown) => authorizeMessage(core, call, message, { era: 'legacy' });
+    const secret = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'secret_tool' } };
+    expect(decide({ jsonrpc: '2.0', id: 1, result: {} })).toBeUndefined();
+    expect(decide({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'no' } })).toBeUndefined();
+    for (const hostile of [[secret], { ...secret, method: undefined, name: 'secret_tool' }, null, 'tools/call', { jsonrpc: '2.0', id: 1 }]) {
+      const refused = await decide(hostile);
+      expect(refused?.status).toBe(400);
+    }
+    expect((await decide(secret))?.status).toBe(403);
+    expect(await decide({ ...secret, params: { name: 'open_tool' } })).toBeUndefined();
   });
 });

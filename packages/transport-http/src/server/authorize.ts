@@ -11,7 +11,7 @@
  * uses too) only choose which scopes a refusal before the body names ({@link announcedOperation}); a header that
  * disagrees with the body is refused with 400 by the body check, before authorization.
  */
-import type { MessageInfo } from '@wiremcp/jsonrpc';
+import { MessageKind, messageKind, type MessageInfo } from '@wiremcp/jsonrpc';
 import { decodeHeaderValue, ErrorCode, requestTargets, targetOfName, type RequestId, type RequestTarget } from '@wiremcp/protocol';
 import type { Call, HandlerCore } from './call.js';
 import { rpcErrorResponse } from './responses.js';
@@ -62,9 +62,13 @@ export function authorizeMessage(
   const resource = call.resource;
   if (authenticator === undefined || resource === undefined) return undefined;
   const m = message as { id?: unknown; method?: unknown; params?: unknown } | null;
-  // A response to the server's own request carries no operation; the token and the scopes every request needs were
-  // checked before the body was read.
-  if (typeof m?.method !== 'string') return undefined;
+  if (typeof m?.method !== 'string') {
+    // A response to the server's own request carries no operation; the token and the scopes every request needs were
+    // checked before the body was read. Anything else (a batch, a malformed message) is refused, never let through.
+    const kind = messageKind(message);
+    if (kind === MessageKind.Result || kind === MessageKind.Error) return undefined;
+    return rpcErrorResponse(400, null, ErrorCode.InvalidRequest, 'Invalid request: only one JSON-RPC message can be authorized');
+  }
   const method = m.method;
   const read = requestTargets(method, m.params);
   if ('invalid' in read) return rpcErrorResponse(400, idOf(m.id), ErrorCode.InvalidParams, `Invalid params: ${read.invalid}`);
