@@ -78,9 +78,19 @@ describe('ScopePolicy on targets', () => {
     expect(policy.requiredFor('resources/read', [{ kind: 'resource', name: uri }])).toContain(scope);
   });
 
-  test('an encoded slash is not a path separator, and text the URL parser refuses is compared as it is', () => {
+  test.each([
+    ['file:///srv/private/..', 'read as it is (a template value of ..)'],
+    ['file:///srv/private%2fb', 'decoded (a template value of private/b)'],
+    ['file:///srv/public%2F..%2Fprivate%2Fb', 'decoded, then resolved'],
+    ['file:///srv/private/x/%2e%2e/..', 'read with its escapes decoded'],
+  ])('a URI a server may read more than one way needs the scopes of every reading: %s, %s', (uri) => {
+    expect(policy.requiredFor('resources/read', [{ kind: 'resource', name: uri }])).toContain('files:private');
+  });
+
+  test('an encoded slash stays encoded in the normal form, and text the URL parser refuses is compared as it is', () => {
     expect(normalizeResourceUri('file:///srv/private%2Fb')).toBe('file:///srv/private%2Fb');
-    expect(policy.requiredFor('resources/read', [{ kind: 'resource', name: 'file:///srv/private%2fb' }])).toEqual(['mcp']);
+    expect(policy.requiredFor('resources/read', [{ kind: 'resource', name: 'file:///srv/public%2Fb' }])).toEqual(['mcp']);
+    expect(policy.requiredFor('resources/read', [{ kind: 'resource', name: 'file:///srv/%E0%A4%A' }])).toEqual(['mcp']);
     expect(normalizeResourceUri('not a uri %7e')).toBe('not a uri ~');
   });
 

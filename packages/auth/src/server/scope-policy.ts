@@ -26,7 +26,8 @@ export interface ScopePolicyConfig {
    * resources a `subscriptions/listen` stream subscribes to, and the completion of a resource template's arguments
    * (which needs the scopes of every entry a URI of the template could match). URIs are compared in a normal form
    * (`..` segments resolved, percent-encoded unreserved characters decoded), so another spelling of a URI cannot
-   * slip past its entry.
+   * slip past its entry, and in every way a server may read them (as sent, resolved, fully decoded:
+   * {@link resourceUriReadings}), the scopes of each reading required.
    */
   readonly resources?: Readonly<Record<string, ScopeList>>;
   /** Scope hierarchy: a scope implies the listed ones (e.g. `'files:write': ['files:read']`). */
@@ -59,6 +60,33 @@ export function normalizeResourceUri(uri: string): string {
   } catch {
     return decoded;
   }
+}
+
+/** Every escape decoded, `%2F` included; `undefined` when the escapes are not valid UTF-8. */
+function decodeAll(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The ways a server may read a requested resource URI, each in the normal form the policy's keys are in: as sent
+ * (escapes normalized only: a registry or template compares text), resolved ({@link normalizeResourceUri}: dot
+ * segments, as a URL-based reader sees it), and with every escape decoded, `%2F` too (a template's matched value,
+ * a path built from it), as sent and resolved. The policy cannot know which reading the server's handler makes, so an
+ * operation needs the scopes of all of them: a URI that one reading puts under a protected prefix is protected.
+ */
+export function resourceUriReadings(uri: string): string[] {
+  const literal = normalizeEscapes(uri);
+  const readings = new Set([literal, normalizeResourceUri(uri)]);
+  const decoded = literal.indexOf('%') === -1 ? undefined : decodeAll(literal);
+  if (decoded !== undefined) {
+    readings.add(decoded);
+    readings.add(normalizeResourceUri(decoded));
+  }
+  return [...readings];
 }
 
 /** Evaluates a {@link ScopePolicyConfig}. */
@@ -107,8 +135,13 @@ export class ScopePolicy {
         return own(this.#config.tools, target.name);
       case 'prompt':
         return own(this.#config.prompts, target.name);
-      case 'resource':
-        return this.#forResource(normalizeResourceUri(target.name));
+      case 'resource': {
+        const readings = resourceUriReadings(target.name);
+        if (readings.length === 1) return this.#forResource(readings[0]!);
+        const out = new Set<string>();
+        for (const reading of readings) for (const scope of this.#forResource(reading)) out.add(scope);
+        return [...out];
+      }
       case 'resource-template':
         return this.#forTemplate(target.name);
       default:
@@ -117,7 +150,7 @@ export class ScopePolicy {
     }
   }
 
-  /** An exact entry wins; else the longest matching prefix. */
+  /** For one reading of a URI: an exact entry wins; else the longest matching prefix. */
   #forResource(uri: string): ScopeList {
     const exact = this.#exact.get(uri);
     if (exact !== undefined) return exact;

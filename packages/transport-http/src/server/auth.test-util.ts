@@ -93,6 +93,13 @@ export function scopedServer(store: TaskStore = new MemoryTaskStore()): McpServe
       { complete: { id: () => [`${area}-id`] } },
     );
   }
+  // Templates that read a dot segment or an escaped slash as a value: the private one is reached by
+  // `test://files/private/..`, and `test://files/{name}` gets `private/a` from `test://files/private%2Fa`.
+  for (const template of ['test://files/private/{name}', 'test://files/{name}']) {
+    server.registerResourceTemplate({ uriTemplate: template, name: template }, (uri, variables) => ({
+      contents: [{ uri, text: `${template} read ${JSON.stringify(variables)}` }],
+    }));
+  }
   return server;
 }
 

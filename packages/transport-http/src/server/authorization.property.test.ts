@@ -34,6 +34,8 @@ const NAMES = [
   'test://%73ecret/a',
   'test://files/public/../private/a',
   'test://files/public/a',
+  'test://files/private/..',
+  'test://files/private%2Fa',
   'test://ünï/é',
   'test://ünï/e',
   'secret tool',
@@ -56,6 +58,8 @@ const NEEDS: Record<Method, Readonly<Record<string, string>>> = {
     'TEST://secret/a': 'x:res',
     'test://%73ecret/a': 'x:res',
     'test://files/public/../private/a': 'x:res',
+    'test://files/private/..': 'x:res',
+    'test://files/private%2Fa': 'x:res',
     'test://ünï/é': 'x:uni',
   },
 };

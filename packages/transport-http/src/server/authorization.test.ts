@@ -68,6 +68,8 @@ const CASES: readonly Case[] = [
   read('a resource URI with escaped dot segments', 'test://files/public/%2E%2e/private/a', 'x:res'),
   read('a resource URI with escapes', 'test://%73ecret/%61', 'x:res'),
   read('a resource URI in capitals', 'TEST://secret/a', 'x:res'),
+  read('a dot segment a private template reads as a value', 'test://files/private/..', 'x:res'),
+  read('an escaped slash a template decodes into a private path', 'test://files/private%2Fa', 'x:res'),
   {
     label: 'completing a prompt argument',
     method: 'completion/complete',
@@ -321,7 +323,13 @@ describe('authorizeMessage itself', () => {
     const secret = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'secret_tool' } };
     expect(decide({ jsonrpc: '2.0', id: 1, result: {} })).toBeUndefined();
     expect(decide({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'no' } })).toBeUndefined();
-    for (const hostile of [[secret], { ...secret, method: undefined, name: 'secret_tool' }, null, 'tools/call', { jsonrpc: '2.0', id: 1 }]) {
+    for (const hostile of [
+      [secret],
+      { ...secret, method: undefined, name: 'secret_tool' },
+      null,
+      'tools/call',
+      { jsonrpc: '2.0', id: 1 },
+    ]) {
       const refused = await decide(hostile);
       expect(refused?.status).toBe(400);
     }
