@@ -203,17 +203,19 @@ async function openSession(version: string, headers: Record<string, string>): Pr
   return session;
 }
 
-describe('legacy sessions', () => {
-  test.each([...CASES, ...LEGACY_ONLY])('2025-11-25, $label: 403 without $scope, served with it', async ({ method, params, scope }) => {
+describe.each(['2025-11-25', '2025-06-18', '2025-03-26'])('legacy sessions of %s', (version) => {
+  test.each([...CASES, ...LEGACY_ONLY])('$label: 403 without $scope, served with it', async ({ method, params, scope }) => {
     await protectedHandler();
-    const reader = await openSession('2025-11-25', await bearer('alice'));
+    const reader = await openSession(version, await bearer('alice'));
     expectRefused(await handler(post({ jsonrpc: '2.0', id: 1, method, params }, reader)), scope);
-    const granted = await openSession('2025-11-25', await bearer('bob', `mcp:read ${scope}`));
+    const granted = await openSession(version, await bearer('bob', `mcp:read ${scope}`));
     const served = await handler(post({ jsonrpc: '2.0', id: 1, method, params }, granted));
     expect(served.status).toBe(200);
     await served.body?.cancel();
   });
+});
 
+describe('legacy batches and HTTP+SSE', () => {
   test.each([...CASES, ...LEGACY_ONLY])(
     '2025-03-26 batch, $label: refused wherever it sits in the batch',
     async ({ method, params, scope }) => {
