@@ -82,7 +82,9 @@ export function planMatrix(
         if (filter.transports?.length && !filter.transports.includes(transport.id)) continue;
         for (const revision of scenario.revisions) {
           if (!target.revisions.includes(revision)) continue;
-          if (transport.kind === 'http' && transport.revisions !== undefined && !transport.revisions.includes(revision)) continue;
+          const elsewhere = transport.kind === 'http' && transport.elsewhere?.revisions.includes(revision) ? transport.elsewhere.reason : undefined;
+          if (elsewhere === undefined && transport.kind === 'http' && transport.revisions !== undefined && !transport.revisions.includes(revision))
+            continue;
           if (filter.revisions?.length && !filter.revisions.includes(revision)) continue;
           const probe = probes.get(target.id)?.get(`${transport.id}|${revision}`);
           const capabilities = target.capabilities ?? probe?.capabilities ?? new Set<string>();
@@ -91,10 +93,10 @@ export function planMatrix(
           const error = errors?.get('*') ?? errors?.get(transport.id);
           const skip =
             target.unavailable ??
-            (error === undefined && target.capabilities === undefined && probe === undefined
+            (error === undefined && elsewhere === undefined && target.capabilities === undefined && probe === undefined
               ? 'the server was not probed for this revision'
               : undefined);
-          const notApplicable = probe?.unsupported ?? requirementGap(scenario, capabilities, features);
+          const notApplicable = elsewhere ?? probe?.unsupported ?? requirementGap(scenario, capabilities, features);
           cells.push({
             scenario,
             target,
@@ -102,7 +104,7 @@ export function planMatrix(
             revision: revision as ProtocolVersion,
             capabilities,
             features,
-            ...(error === undefined || target.unavailable !== undefined ? {} : { error }),
+            ...(error === undefined || target.unavailable !== undefined || elsewhere !== undefined ? {} : { error }),
             ...(skip === undefined ? {} : { skip }),
             ...(notApplicable === undefined ? {} : { notApplicable }),
           });

@@ -10,7 +10,7 @@ import { warmUp, type ServerIdentity } from '../hosts/warm-up.js';
 import { eraOf } from '../scenario/selectors.js';
 import { recognised, recogniseByIdentity } from '../targets/choose-targets.js';
 import type { RegistryServer } from '../targets/registry.js';
-import type { Target, TargetTransport } from '../targets/target.js';
+import { carries, type Target, type TargetTransport } from '../targets/target.js';
 import type { ProbeResult, ProbeResults, TargetErrors } from './plan.js';
 import { probeTarget } from './probe.js';
 
@@ -55,6 +55,20 @@ export function warmUpRevision(target: Target, revisions: readonly string[]): st
   return legacy[legacy.length - 1] ?? candidates[candidates.length - 1]!;
 }
 
+/**
+ * Where the warm-up goes: the first transport that carries a revision of the run, with the revision of
+ * {@link warmUpRevision} among those. A `--url` server lists its stateless wire first, so that, as a client
+ * does, it is asked `server/discover` before `initialize`.
+ */
+export function warmUpWire(target: Target, revisions: readonly string[]): { transport: TargetTransport; revision: string } | undefined {
+  for (const transport of target.transports) {
+    const carried = revisions.filter((revision) => target.revisions.includes(revision) && carries(transport, revision));
+    if (carried.length > 0) return { transport, revision: warmUpRevision(target, carried) };
+  }
+  const first = target.transports[0];
+  return first === undefined ? undefined : { transport: first, revision: warmUpRevision(target, revisions) };
+}
+
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
@@ -77,12 +91,12 @@ export async function prepareTargets(
   const warmUps = new Map<string, WarmUpReport>();
   for (const original of targets) {
     let target = original;
-    const first = target.transports[0];
-    if (target.unavailable !== undefined || first === undefined || options.signal?.aborted) {
+    const wire = warmUpWire(target, options.revisions);
+    if (target.unavailable !== undefined || wire === undefined || options.signal?.aborted) {
       out.push(target);
       continue;
     }
-    const revision = warmUpRevision(target, options.revisions);
+    const { transport: first, revision } = wire;
     options.log(`starting ${target.id} once before the run (${first.id})…`);
     let url: string | undefined;
     let result: Awaited<ReturnType<typeof warmUp>>;
@@ -108,7 +122,7 @@ export async function prepareTargets(
       ...(result.serverInfo ? { serverInfo: result.serverInfo } : {}),
     });
     // The other HTTP transports of a registry server: their shared server processes start now, in parallel.
-    const others = target.transports.slice(1).filter((transport) => transport.kind === 'http');
+    const others = target.transports.filter((transport) => transport !== first && transport.kind === 'http');
     await Promise.all(
       others.map(async (transport) => {
         try {
@@ -129,7 +143,7 @@ export async function prepareTargets(
         options.log(`  ${target.id} reports itself as ${result.serverInfo!.name}: the registry's ${known.id} (its baseline entries apply)`);
       }
       const timeoutMs = Math.max(10_000 * options.timeoutScale, 2 * result.ms);
-      const count = target.transports.length * options.revisions.length;
+      const count = target.transports.reduce((sum, transport) => sum + options.revisions.filter((r) => carries(transport, r)).length, 0);
       options.log(`probing ${target.id}: ${count} transport × revision combination${count === 1 ? '' : 's'}…`);
       probes.set(
         target.id,

@@ -13,7 +13,7 @@ import { eraOf } from '../scenario/selectors.js';
 import { awaitAnswer, openingRequest, type Answer } from '../session/harness.js';
 import { openRawSession } from '../session/open-session.js';
 import type { RawSession } from '../session/session.js';
-import { capabilityPaths, type Target, type TargetTransport } from '../targets/target.js';
+import { capabilityPaths, carries, type Target, type TargetTransport } from '../targets/target.js';
 import type { ProbeResult } from './plan.js';
 
 type JsonObject = Record<string, unknown>;
@@ -112,7 +112,7 @@ export async function probeTarget(
   const { seed } = options;
   if (seed) found.set(`${seed.transport}|${seed.revision}`, findingOf(seed.revision, seed.answer));
   const work = target.transports
-    .flatMap((transport) => revisions.map((revision) => ({ transport, revision })))
+    .flatMap((transport) => revisions.filter((revision) => carries(transport, revision)).map((revision) => ({ transport, revision })))
     .filter((item) => !found.has(`${item.transport.id}|${item.revision}`));
   let next = 0;
   await Promise.all(

@@ -8,7 +8,7 @@ import { DEFAULT_REGISTRY } from '../paths.js';
 import type { ServerIdentity } from '../hosts/warm-up.js';
 import { splitCommandLine } from './command-line.js';
 import { loadRegistry, type RegistryServer } from './registry.js';
-import type { Target } from './target.js';
+import type { Target, TargetTransport } from './target.js';
 
 /** Thrown for a target selection that cannot work (an unknown server, an empty command). */
 export class TargetSelectionError extends Error {
@@ -41,9 +41,37 @@ function externalTarget(options: CliOptions): Target {
     };
   }
   const url = options.url!;
-  const ids = (transports ?? ['streamable-http']).filter((id) => !id.startsWith('stdio'));
-  if (ids.length === 0) throw new TargetSelectionError('--url reaches an HTTP server: --transport must name an HTTP transport');
-  return { ...common, title: `--url ${url}`, transports: ids.map((id) => ({ id, kind: 'http' as const, url })) };
+  if (transports !== undefined) {
+    // A forced transport carries every revision: the user chose the wire.
+    const ids = transports.filter((id) => !id.startsWith('stdio'));
+    if (ids.length === 0) throw new TargetSelectionError('--url reaches an HTTP server: --transport must name an HTTP transport');
+    return { ...common, title: `--url ${url}`, transports: ids.map((id) => ({ id, kind: 'http' as const, url })) };
+  }
+  return { ...common, title: `--url ${url}`, transports: discoveredWires(url) };
+}
+
+/** The 2025 revisions that run on Streamable HTTP sessions. */
+export const SESSION_REVISIONS: readonly string[] = PROTOCOL_VERSIONS.filter((revision) => revision !== '2024-11-05' && revision !== '2026-07-28');
+
+/**
+ * The wires of a `--url` server without `--transport`, as a client reaches one endpoint: `server/discover` first
+ * (2026-07-28, stateless requests), then `initialize` (the 2025 revisions, Streamable HTTP sessions). 2024-11-05
+ * runs over HTTP+SSE, whose endpoint is another URL: only when asked (`--transport http-sse`).
+ */
+export function discoveredWires(url: string): TargetTransport[] {
+  return [
+    { id: 'streamable-http-stateless', kind: 'http', url, revisions: ['2026-07-28'] },
+    {
+      id: 'streamable-http',
+      kind: 'http',
+      url,
+      revisions: SESSION_REVISIONS,
+      elsewhere: {
+        revisions: ['2024-11-05'],
+        reason: '2024-11-05 is served over HTTP+SSE, not at this Streamable HTTP endpoint: run --transport http-sse --url <its SSE endpoint>',
+      },
+    },
+  ];
 }
 
 /** The targets of a run, and the registry (to recognise an external target). */

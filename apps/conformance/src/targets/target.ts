@@ -22,6 +22,11 @@ export type TargetTransport =
       readonly start?: { readonly command: readonly string[]; readonly cwd: string; readonly env: Readonly<Record<string, string>> };
       /** The revisions this transport carries (registry `revisions` of the transport); absent: every revision. */
       readonly revisions?: readonly string[];
+      /**
+       * Revisions this endpoint does not carry although the server may speak them elsewhere (a `--url` Streamable
+       * HTTP endpoint and 2024-11-05, whose wire is HTTP+SSE): their cells are "not applicable" with this reason.
+       */
+      readonly elsewhere?: { readonly revisions: readonly string[]; readonly reason: string };
     };
 
 /** A server under test. */
@@ -46,6 +51,11 @@ export interface Target {
   readonly knownAs?: string;
   /** Registry servers: the `serverInfo` they report, by which an external target is recognised as them. */
   readonly serverInfo?: { readonly name: string; readonly version?: string };
+}
+
+/** True when `transport` carries `revision` (an HTTP transport may carry only some). */
+export function carries(transport: TargetTransport, revision: string): boolean {
+  return transport.kind !== 'http' || transport.revisions === undefined || transport.revisions.includes(revision);
 }
 
 /**

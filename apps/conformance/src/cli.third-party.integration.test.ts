@@ -1,0 +1,60 @@
+/**
+ * The app against servers it did not start and does not know, as a new user runs it: a `--url` server that
+ * speaks both eras gets each revision on the wire that revision uses with no flags.
+ * Every process a test starts is stopped by the test.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { REPO_ROOT } from './paths.js';
+import { freePort, waitForPort } from './session/open-session.js';
+import { CLI, runCli, stopStarted, track } from './testing/run-cli.test-util.js';
+
+const GRAMMAR = join(REPO_ROOT, 'servers', 'grammar', 'bin', 'wiremcp-grammar.js');
+
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm test builds before running vitest)`);
+});
+
+afterEach(() => stopStarted());
+
+async function startHttp(command: readonly string[]): Promise<string> {
+  const port = await freePort();
+  const child = track(spawn(process.execPath, command.map((arg) => arg.replace('{{port}}', String(port))), { stdio: ['ignore', 'ignore', 'pipe'] }));
+  child.stderr!.resume();
+  await waitForPort(port, 15_000, child);
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+describe('--url finds what the server speaks', () => {
+  test('a dual-era server gets 2026-07-28 stateless and the 2025 revisions on sessions, with no flags, and passes', async () => {
+    const url = await startHttp([GRAMMAR, '--http', '127.0.0.1:{{port}}']);
+    const { code, stdout, stderr, report } = await runCli([
+      '--url',
+      url,
+      '--scenario',
+      'response-to-unknown-id',
+      '--scenario',
+      'unknown-notification',
+      '--scenario',
+      'http-session-id-required',
+      '--scenario',
+      'ping',
+      '--scenario',
+      'discover',
+    ]);
+    expect(stderr).toMatch(/server\/discover/);
+    const ran = report!.cells.filter((cell) => cell.status !== 'not-applicable');
+    const wires = new Set(ran.map((cell) => `${cell.transport} ${cell.revision}`));
+    expect([...wires].sort()).toEqual([
+      'streamable-http 2025-03-26',
+      'streamable-http 2025-06-18',
+      'streamable-http 2025-11-25',
+      'streamable-http-stateless 2026-07-28',
+    ]);
+    expect(ran.filter((cell) => cell.status !== 'pass').map((cell) => `${cell.scenario} ${cell.revision}: ${cell.failure?.message}`)).toEqual([]);
+    expect(stdout).toContain('0 failed');
+    expect(code).toBe(0);
+  }, 120_000);
+});
