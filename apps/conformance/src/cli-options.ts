@@ -78,9 +78,12 @@ Selection (repeatable, or comma-separated):
 
 Any server:
   --command "<cmd>"      a stdio server command line (quotes and backslashes as in a shell, no expansion)
-  --url <url>            a Streamable HTTP endpoint (with --transport http-sse: the SSE endpoint)
+  --url <url>            a Streamable HTTP endpoint: server/discover, then initialize, as a client does;
+                         2026-07-28 runs stateless, 2025-03-26 … 2025-11-25 on sessions (--transport forces
+                         one wire; --transport http-sse with the SSE endpoint runs 2024-11-05)
   --name <id>            the id of that server in reports (default: external); the id of a servers.yaml
-                         server applies that server's baseline entries (so does reporting its serverInfo).
+                         server applies that server's baseline entries and scenarios (reporting its
+                         serverInfo only suggests it).
                          The server is started once first, then probed: scenarios needing capabilities it
                          does not declare are not applicable.
 

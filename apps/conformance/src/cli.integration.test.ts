@@ -125,16 +125,20 @@ describe('wiremcp-conformance', () => {
     const dualEra = report!.cells.filter((cell) => cell.scenario === 'request-before-initialize');
     expect(dualEra.length).toBeGreaterThan(0);
     expect(dualEra.every((cell) => cell.status === 'not-applicable')).toBe(true);
-    // It reports itself as mcp-servers/everything: the registry's official-everything, whatever --name says.
-    expect(report!.targets.find((target) => target.id === 'official')).toMatchObject({ status: 'ready', knownAs: 'official-everything' });
+    // It reports itself as mcp-servers/everything, as the registry's official-everything does: suggested, not applied.
+    const official = report!.targets.find((target) => target.id === 'official');
+    expect(official).toMatchObject({ status: 'ready', resembles: 'official-everything' });
+    expect(official!.knownAs).toBeUndefined();
+    expect(stderr).toContain('add --name official-everything to apply its baseline entries and scenarios');
+    expect(report!.cells.some((cell) => cell.area === 'official-everything')).toBe(false);
   }, 120_000);
 
-  test('the baseline of a known server applies however it is started; SHOULD-level findings are warnings', async () => {
+  test('the baseline of a registry server applies when the user names it; SHOULD-level findings are warnings', async () => {
     const { code, stdout, report } = await cli([
       '--command',
       `node ${OFFICIAL_EVERYTHING} stdio`,
       '--name',
-      'ev',
+      'official-everything',
       '--revision',
       '2025-11-25',
       '--scenario',
@@ -145,8 +149,8 @@ describe('wiremcp-conformance', () => {
       'ping',
     ]);
     const status = (scenario: string) => report!.cells.find((cell) => cell.scenario === scenario);
-    // Recognised by the serverInfo it reports: the registry's official-everything entries apply to "ev".
-    expect(status('parse-error')).toMatchObject({ server: 'ev', knownAs: 'official-everything', status: 'expected-fail' });
+    // Named with --name: the registry's official-everything entries apply.
+    expect(status('parse-error')).toMatchObject({ server: 'official-everything', knownAs: 'official-everything', status: 'expected-fail' });
     // A SHOULD: a warning (with the baseline's explanation), not a failure.
     expect(status('tools-list-invalid-cursor')).toMatchObject({
       status: 'warn',

@@ -7,11 +7,13 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { REPO_ROOT } from './paths.js';
+import { PACKAGE_ROOT, REPO_ROOT } from './paths.js';
 import { freePort, waitForPort } from './session/open-session.js';
 import { CLI, runCli, stopStarted, track } from './testing/run-cli.test-util.js';
 
 const GRAMMAR = join(REPO_ROOT, 'servers', 'grammar', 'bin', 'wiremcp-grammar.js');
+const OFFICIAL_EVERYTHING = join(PACKAGE_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const LOOPBACK = join(PACKAGE_ROOT, 'src', 'testing', 'force-loopback.cjs');
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm test builds before running vitest)`);
@@ -21,7 +23,16 @@ afterEach(() => stopStarted());
 
 async function startHttp(command: readonly string[]): Promise<string> {
   const port = await freePort();
-  const child = track(spawn(process.execPath, command.map((arg) => arg.replace('{{port}}', String(port))), { stdio: ['ignore', 'ignore', 'pipe'] }));
+  const child = track(
+    spawn(
+      process.execPath,
+      command.map((arg) => arg.replace('{{port}}', String(port))),
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { ...process.env, PORT: String(port) },
+      },
+    ),
+  );
   child.stderr!.resume();
   await waitForPort(port, 15_000, child);
   return `http://127.0.0.1:${port}/mcp`;
@@ -53,8 +64,53 @@ describe('--url finds what the server speaks', () => {
       'streamable-http 2025-11-25',
       'streamable-http-stateless 2026-07-28',
     ]);
-    expect(ran.filter((cell) => cell.status !== 'pass').map((cell) => `${cell.scenario} ${cell.revision}: ${cell.failure?.message}`)).toEqual([]);
+    expect(
+      ran.filter((cell) => cell.status !== 'pass').map((cell) => `${cell.scenario} ${cell.revision}: ${cell.failure?.message}`),
+    ).toEqual([]);
     expect(stdout).toContain('0 failed');
     expect(code).toBe(0);
+  }, 120_000);
+});
+
+describe('a baseline applies only when the user names it', () => {
+  test("a server reporting a registry server's serverInfo gets its name suggested; its failures count", async () => {
+    const { code, stderr, report } = await runCli([
+      '--command',
+      `node ${OFFICIAL_EVERYTHING} stdio`,
+      '--revision',
+      '2025-11-25',
+      '--scenario',
+      'parse-error',
+      '--scenario',
+      'ping',
+    ]);
+    expect(stderr).toContain('add --name official-everything to apply its baseline entries and scenarios');
+    const parseError = report!.cells.find((cell) => cell.scenario === 'parse-error');
+    expect(parseError).toMatchObject({ server: 'external', status: 'fail' });
+    expect(parseError!.knownAs).toBeUndefined();
+    expect(report!.targets[0]).toMatchObject({ resembles: 'official-everything' });
+    expect(code).toBe(1);
+  }, 120_000);
+
+  test('named over a wire its baseline was not written for, entries that do not hold are reported, not stale', async () => {
+    // The official-everything entries were written for its stdio transport; here it is reached over Streamable HTTP.
+    const url = await startHttp(['-r', LOOPBACK, OFFICIAL_EVERYTHING, 'streamableHttp']);
+    const { stdout, report } = await runCli([
+      '--url',
+      url,
+      '--name',
+      'official-everything',
+      '--revision',
+      '2025-11-25',
+      '--scenario',
+      'jsonrpc/*',
+    ]);
+    expect(report!.cells.filter((cell) => cell.status === 'stale')).toEqual([]);
+    expect(report!.baseline.elsewhere?.length ?? 0).toBeGreaterThan(0);
+    expect(report!.baseline.stale).toEqual([]);
+    expect(stdout).toContain('Baseline entries that did not hold on a wire they were not written for');
+    const held = report!.cells.filter((cell) => cell.reason?.startsWith('the baseline entry does not hold here'));
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.every((cell) => cell.status === 'pass')).toBe(true);
   }, 120_000);
 });

@@ -11,7 +11,7 @@ import type { Host } from './hosts/host.js';
 import { HttpHost } from './hosts/http-host.js';
 import { StdioHost } from './hosts/stdio-host.js';
 import { DEFAULT_BASELINE, DEFAULT_OUT_DIR, SCENARIOS_DIR } from './paths.js';
-import { applyBaseline, entryCovers, loadBaseline, type BaselineEntry } from './report/baseline.js';
+import { applyBaseline, entryCovers, loadBaseline, type BaselineEntry, type WrittenFor } from './report/baseline.js';
 import { formatCellList } from './report/list-cells.js';
 import { officialResultsFor } from './official/include.js';
 import type { OfficialSuiteResults } from './report/official-suite.js';
@@ -27,6 +27,7 @@ import { loadScenarios } from './scenario/load-scenarios.js';
 import type { Scenario } from './scenario/scenario-types.js';
 import { formatProblem } from './scenario/yaml-file.js';
 import { chooseTargets } from './targets/choose-targets.js';
+import type { RegistryServer } from './targets/registry.js';
 import type { Target } from './targets/target.js';
 
 /** Where the run writes its text (the CLI passes stdout/stderr; tests pass buffers). */
@@ -76,12 +77,32 @@ function reportTargets(prepared: PreparedTargets): ReportTarget[] {
       ...(target.unavailable ? { unavailable: target.unavailable } : {}),
       ...(error ? { error } : {}),
       ...(target.knownAs ? { knownAs: target.knownAs } : {}),
+      ...(target.resembles ? { resembles: target.resembles } : {}),
       ...(warmUp ? { warmUp } : {}),
     };
   });
 }
 
 /** Runs the conformance app with parsed options; never calls `process.exit`. */
+/**
+ * An entry was written for the server it names, over that server's registry transports and revisions: a server
+ * given another name with `--name <registry id>` and run over another wire is not what it was written for.
+ */
+function writtenFor(registry: readonly RegistryServer[]): WrittenFor {
+  return (entry, result) => {
+    if (result.knownAs === undefined || entry.server !== result.knownAs) return true;
+    const target = registry.find((server) => server.target.id === entry.server)?.target;
+    if (target === undefined) return true;
+    return target.revisions.includes(result.revision) && target.transports.some((transport) => transport.id === result.transport);
+  };
+}
+
+function formatElsewhere(entries: readonly BaselineEntry[]): string {
+  const lines = ['', 'Baseline entries that did not hold on a wire they were not written for (reported; they do not fail the run):'];
+  for (const entry of entries) lines.push(`  ~ ${entry.scenario} · ${entry.server} — ${entry.reason}`);
+  return lines.join('\n');
+}
+
 export async function runConformance(
   options: CliOptions,
   io: RunIo,
@@ -134,7 +155,7 @@ export async function runConformance(
       (result) => runnable > 0 && progress.cellDone(result, listed(result)),
     );
     if (runnable > 0) progress.finish();
-    const outcome = applyBaseline(results, entries);
+    const outcome = applyBaseline(results, entries, writtenFor(registry));
     const durationMs = Date.now() - startedAt.getTime();
     const exitCode = signal?.aborted ? 1 : exitCodeOf(results, errors.length);
     const report = buildReport({
@@ -148,11 +169,18 @@ export async function runConformance(
       processes: [...hosts.values()].reduce((sum, host) => sum + host.processCount(), 0),
       scenarioCount: scenarios.length,
       scenarioErrors: errors,
-      baseline: { ...(baselineFile ? { file: baselineFile } : {}), used: outcome.used, stale: outcome.stale, unused: outcome.unused },
+      baseline: {
+        ...(baselineFile ? { file: baselineFile } : {}),
+        used: outcome.used,
+        stale: outcome.stale,
+        ...(outcome.elsewhere.length > 0 ? { elsewhere: outcome.elsewhere } : {}),
+        unused: outcome.unused,
+      },
       cells: results,
       ...(official ? { officialSuite: official } : {}),
     });
     io.out.write(`${formatSummary(results, durationMs)}\n`);
+    if (outcome.elsewhere.length > 0) io.out.write(`${formatElsewhere(outcome.elsewhere)}\n`);
     const ran = results.filter((result) => result.process !== undefined).length;
     if (ran > 0) io.out.write(`${ran} cells ran on ${report.processes} server processes\n`);
     if (errors.length > 0) io.out.write(`\n${errors.length} scenario file(s) failed to load (see above): the run fails.\n`);

@@ -89,3 +89,29 @@ describe('applying', () => {
     expect(results.map((r) => r.status)).toEqual(['expected-fail', 'stale']);
   });
 });
+
+describe('a target the baseline was not written for', () => {
+  test('a passing cell an entry covers there is reported, not stale; a failing one is still expected', () => {
+    // The entries were written for official-everything over stdio; here a server named so runs over HTTP.
+    const results = [
+      { ...cell('a', 'pass', 'official-everything', 'streamable-http'), knownAs: 'official-everything' },
+      { ...cell('b', 'fail', 'official-everything', 'streamable-http'), knownAs: 'official-everything' },
+      { ...cell('a', 'pass', 'official-everything', 'stdio-ndjson'), knownAs: 'official-everything' },
+    ];
+    const entries = [
+      { scenario: 'a', server: 'official-everything', reason: 'drops it' },
+      { scenario: 'b', server: 'official-everything', reason: 'wrong code' },
+    ];
+    const writtenFor = (_entry: unknown, result: { transport: string }) => result.transport === 'stdio-ndjson';
+    const outcome = applyBaseline(results, entries, writtenFor);
+    expect(results.map((r) => [r.transport, r.status])).toEqual([
+      ['streamable-http', 'pass'],
+      ['streamable-http', 'expected-fail'],
+      ['stdio-ndjson', 'stale'],
+    ]);
+    expect(results[0]!.reason).toMatch(/baseline entry does not hold here.*drops it/);
+    expect(outcome.elsewhere.map((e) => e.scenario)).toEqual(['a']);
+    expect(outcome.stale.map((e) => e.scenario)).toEqual(['a']);
+    expect(runFailed(results.slice(0, 2))).toBe(false);
+  });
+});

@@ -53,7 +53,7 @@ function listMatches(selector: string | readonly string[] | undefined, value: st
 
 /**
  * True when `entry` covers the cell. An entry names a server by its id; it also covers an external target
- * recognised as that server (`knownAs`: `--name <id>`, or the `serverInfo` it reports).
+ * named as that server (`knownAs`: `--name <id>`; the `serverInfo` it reports only suggests it).
  */
 export function entryCovers(
   entry: BaselineEntry,
@@ -71,20 +71,34 @@ export function entryCovers(
 export interface BaselineOutcome {
   /** Entries that covered at least one failing cell. */
   readonly used: readonly BaselineEntry[];
-  /** Entries that covered at least one passing cell (those cells are now `stale`). */
+  /** Entries that covered at least one passing cell of a target they were written for (those cells are now `stale`). */
   readonly stale: readonly BaselineEntry[];
+  /**
+   * Entries that covered a passing cell of a target they were not written for (a server named as a registry
+   * server but run over another transport or revision): reported, and the cell stays a pass.
+   */
+  readonly elsewhere: readonly BaselineEntry[];
   /** Entries that covered no cell that ran (filtered out, or a scenario that no longer exists). */
   readonly unused: readonly BaselineEntry[];
 }
 
+/** Whether the cell is on a target the entry was written for; see {@link applyBaseline}. */
+export type WrittenFor = (entry: BaselineEntry, result: CellResult) => boolean;
+
 /**
  * Rewrites the status of every covered cell in place (`fail` → `expected-fail`, `pass` → `stale`, with the
  * entry's reason; a `warn` keeps its status and gets the reason) and tells which entries were used, stale or
- * unused.
+ * unused. A passing cell on a target the entry was not written for (`writtenFor` false) stays a pass, with a
+ * note, and the entry is listed as `elsewhere`: a baseline says nothing about a wire nobody wrote it for.
  */
-export function applyBaseline(results: CellResult[], entries: readonly BaselineEntry[]): BaselineOutcome {
+export function applyBaseline(
+  results: CellResult[],
+  entries: readonly BaselineEntry[],
+  writtenFor: WrittenFor = () => true,
+): BaselineOutcome {
   const used = new Set<BaselineEntry>();
   const stale = new Set<BaselineEntry>();
+  const elsewhere = new Set<BaselineEntry>();
   const touched = new Set<BaselineEntry>();
   for (const result of results) {
     if (result.status !== 'pass' && result.status !== 'fail' && result.status !== 'warn') continue;
@@ -96,11 +110,15 @@ export function applyBaseline(results: CellResult[], entries: readonly BaselineE
       used.add(entry);
     } else if (result.status === 'warn') {
       used.add(entry);
+    } else if (!writtenFor(entry, result)) {
+      elsewhere.add(entry);
+      result.reason = `the baseline entry does not hold here (it was written for ${entry.server} elsewhere): ${entry.reason}`;
+      continue;
     } else {
       result.status = 'stale';
       stale.add(entry);
     }
     result.reason = entry.reason;
   }
-  return { used: [...used], stale: [...stale], unused: entries.filter((entry) => !touched.has(entry)) };
+  return { used: [...used], stale: [...stale], elsewhere: [...elsewhere], unused: entries.filter((entry) => !touched.has(entry)) };
 }

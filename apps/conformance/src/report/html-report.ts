@@ -90,7 +90,7 @@ function targetsTable(report: RunReport): string {
         : t.status === 'unavailable'
           ? `skipped: ${t.unavailable ?? ''}`
           : `could not be started or reached: ${t.error ?? ''}`;
-    const known = t.knownAs ? ` (recognised as ${t.knownAs})` : '';
+    const known = t.knownAs ? ` (named as ${t.knownAs})` : t.resembles ? ` (reports the serverInfo of ${t.resembles}; not applied)` : '';
     return `<tr class="${t.status === 'error' ? 'error' : ''}"><td>${h(t.id)}${h(known)}</td><td>${h(t.title)}</td><td>${h(t.origin)}</td><td>${h(t.transports.join(', '))}</td><td>${h(state)}</td></tr>`;
   });
   return `<table><tr><th>id</th><th>title</th><th>origin</th><th>transports</th><th>start</th></tr>${rows.join('')}</table>`;

@@ -28,6 +28,8 @@ export interface ReportTarget {
   readonly unavailable?: string;
   readonly error?: string;
   readonly knownAs?: string;
+  /** A registry server whose `serverInfo` it reports, not named with `--name`: suggested, never applied. */
+  readonly resembles?: string;
   readonly warmUp?: {
     readonly transport: string;
     readonly asked?: string;
@@ -63,6 +65,8 @@ export interface RunReport {
     readonly file?: string;
     readonly used: readonly BaselineEntry[];
     readonly stale: readonly BaselineEntry[];
+    /** Entries that covered a passing cell on a wire they were not written for (reported, not failed). */
+    readonly elsewhere?: readonly BaselineEntry[];
     readonly unused: readonly BaselineEntry[];
   };
   readonly cells: readonly CellResult[];

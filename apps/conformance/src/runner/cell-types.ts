@@ -17,7 +17,7 @@ export interface Cell {
   readonly revision: ProtocolVersion;
   /** Server capabilities in this cell (declared or probed), as dotted paths. */
   readonly capabilities: ReadonlySet<string>;
-  /** Server features in this cell (declared, derived from probes, or those of the known server it was recognised as). */
+  /** Server features in this cell (declared, derived from probes, or those of the registry server it is named as). */
   readonly features: ReadonlySet<string>;
   /** Set when the cell does not apply to the server (a capability or feature it does not declare, a revision it does not speak). */
   readonly notApplicable?: string;
@@ -77,7 +77,7 @@ export interface CellResult {
   readonly level: ScenarioLevel;
   readonly file: string;
   readonly server: string;
-  /** The registry server an external target was recognised as (its baseline entries apply). */
+  /** The registry server an external target is named as with `--name` (its baseline entries apply). */
   readonly knownAs?: string;
   readonly transport: string;
   readonly revision: string;

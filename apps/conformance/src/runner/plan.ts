@@ -74,7 +74,7 @@ export function planMatrix(
     if (!scenarioSelected(scenario, filter.scenarios)) continue;
     for (const target of targets) {
       if (filter.servers?.length && !filter.servers.includes(target.id)) continue;
-      // A server-specific scenario applies to that server however it is started (an external target recognised as it).
+      // A server-specific scenario applies to that server however it is started (an external target named as it with --name).
       const ids = scenario.servers.kind === 'ids' ? scenario.servers.ids : undefined;
       if (ids && !ids.includes(target.id) && !(target.knownAs !== undefined && ids.includes(target.knownAs))) continue;
       for (const transport of target.transports) {
@@ -82,8 +82,14 @@ export function planMatrix(
         if (filter.transports?.length && !filter.transports.includes(transport.id)) continue;
         for (const revision of scenario.revisions) {
           if (!target.revisions.includes(revision)) continue;
-          const elsewhere = transport.kind === 'http' && transport.elsewhere?.revisions.includes(revision) ? transport.elsewhere.reason : undefined;
-          if (elsewhere === undefined && transport.kind === 'http' && transport.revisions !== undefined && !transport.revisions.includes(revision))
+          const elsewhere =
+            transport.kind === 'http' && transport.elsewhere?.revisions.includes(revision) ? transport.elsewhere.reason : undefined;
+          if (
+            elsewhere === undefined &&
+            transport.kind === 'http' &&
+            transport.revisions !== undefined &&
+            !transport.revisions.includes(revision)
+          )
             continue;
           if (filter.revisions?.length && !filter.revisions.includes(revision)) continue;
           const probe = probes.get(target.id)?.get(`${transport.id}|${revision}`);

@@ -1,14 +1,14 @@
 /**
  * Before any cell: each target is started once, alone (the warm-up), then third-party targets are probed in
- * parallel and recognised when they are a registry server under another name. A target that cannot be started or
- * reached is recorded with its cause; its cells are reported as errors.
+ * parallel; one that reports a registry server's serverInfo gets that server suggested (never applied). A target
+ * that cannot be started or reached is recorded with its cause; its cells are reported as errors.
  */
 import type { ProtocolVersion } from '@wiremcp/protocol';
 import type { Host } from '../hosts/host.js';
 import { HttpHost } from '../hosts/http-host.js';
 import { warmUp, type ServerIdentity } from '../hosts/warm-up.js';
 import { eraOf } from '../scenario/selectors.js';
-import { recognised, recogniseByIdentity } from '../targets/choose-targets.js';
+import { recogniseByIdentity } from '../targets/choose-targets.js';
 import type { RegistryServer } from '../targets/registry.js';
 import { carries, type Target, type TargetTransport } from '../targets/target.js';
 import type { ProbeResult, ProbeResults, TargetErrors } from './plan.js';
@@ -28,7 +28,7 @@ export interface WarmUpReport {
 
 /** The prepared targets. */
 export interface PreparedTargets {
-  /** The targets, external ones replaced by their recognised form. */
+  /** The targets, external ones with what they resemble. */
   readonly targets: Target[];
   readonly probes: ProbeResults;
   readonly errors: TargetErrors;
@@ -139,8 +139,11 @@ export async function prepareTargets(
     if (target.origin === 'external') {
       const known = target.knownAs === undefined ? recogniseByIdentity(registry, result.serverInfo) : undefined;
       if (known) {
-        target = recognised(target, known);
-        options.log(`  ${target.id} reports itself as ${result.serverInfo!.name}: the registry's ${known.id} (its baseline entries apply)`);
+        target = { ...target, resembles: known.id };
+        options.log(
+          `  ${target.id} reports itself as ${result.serverInfo!.name}, as the registry's ${known.id} does: ` +
+            `add --name ${known.id} to apply its baseline entries and scenarios`,
+        );
       }
       const timeoutMs = Math.max(10_000 * options.timeoutScale, 2 * result.ms);
       const count = target.transports.reduce((sum, transport) => sum + options.revisions.filter((r) => carries(transport, r)).length, 0);

@@ -51,7 +51,9 @@ function externalTarget(options: CliOptions): Target {
 }
 
 /** The 2025 revisions that run on Streamable HTTP sessions. */
-export const SESSION_REVISIONS: readonly string[] = PROTOCOL_VERSIONS.filter((revision) => revision !== '2024-11-05' && revision !== '2026-07-28');
+export const SESSION_REVISIONS: readonly string[] = PROTOCOL_VERSIONS.filter(
+  (revision) => revision !== '2024-11-05' && revision !== '2026-07-28',
+);
 
 /**
  * The wires of a `--url` server without `--transport`, as a client reaches one endpoint: `server/discover` first
@@ -68,7 +70,8 @@ export function discoveredWires(url: string): TargetTransport[] {
       revisions: SESSION_REVISIONS,
       elsewhere: {
         revisions: ['2024-11-05'],
-        reason: '2024-11-05 is served over HTTP+SSE, not at this Streamable HTTP endpoint: run --transport http-sse --url <its SSE endpoint>',
+        reason:
+          '2024-11-05 is served over HTTP+SSE, not at this Streamable HTTP endpoint: run --transport http-sse --url <its SSE endpoint>',
       },
     },
   ];

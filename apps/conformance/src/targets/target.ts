@@ -44,12 +44,14 @@ export interface Target {
   readonly limits: Readonly<Record<string, number>>;
   /** Why nothing can run (a bin that is not built yet…); every cell is skipped with this reason. */
   readonly unavailable?: string;
-  /**
-   * External targets: the registry server this one is (by `--name`, or by the name and version it reports),
-   * whose baseline entries and features then apply.
-   */
+  /** External targets named with `--name <registry id>`: that registry server, whose baseline entries and features apply. */
   readonly knownAs?: string;
-  /** Registry servers: the `serverInfo` they report, by which an external target is recognised as them. */
+  /**
+   * External targets not named so: the registry server whose name (and version) it reports. Only suggested
+   * (`--name <id>`): a baseline applies when the user names it, never by recognition.
+   */
+  readonly resembles?: string;
+  /** Registry servers: the `serverInfo` they report; an external target reporting it gets `--name <id>` suggested. */
   readonly serverInfo?: { readonly name: string; readonly version?: string };
 }
 
