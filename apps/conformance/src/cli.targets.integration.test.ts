@@ -6,7 +6,7 @@
  * a test starts is stopped by the test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -202,5 +202,48 @@ describe('reports for CI', () => {
     expect(xml).toContain('<testcase classname="grammar.stdio-ndjson.2025-11-25.lifecycle" name="ping"');
     // request-before-initialize applies (grammar is dual-era); ping-before-initialize and the rest pass too.
     expect((xml.match(/<testcase /g) ?? []).length).toBe(report!.cells.length);
+  });
+});
+
+describe('a cell that checked nothing', () => {
+  test('is not exercised: counted apart in the summary, results.json and JUnit, never as a pass', async () => {
+    const scenarios = tempDir('wiremcp-scenarios-');
+    mkdirSync(join(scenarios, 'lifecycle'));
+    writeFileSync(
+      join(scenarios, 'lifecycle', 'ping-over-http-only.yaml'),
+      [
+        'id: ping-over-http-only',
+        'title: a scenario whose only check is for another transport',
+        'area: lifecycle',
+        'spec: 2025-11-25/basic/utilities/ping',
+        'revisions: [2025-11-25]',
+        'steps:',
+        '  - handshake: {}',
+        '  - send: { jsonrpc: "2.0", id: 2, method: ping }',
+        '  - expect: { id: 2, result: {} }',
+        '    when: { transports: [http] }',
+        '',
+      ].join('\n'),
+    );
+    const junit = join(tempDir('wiremcp-junit-'), 'conformance.xml');
+    const { code, stdout, report } = await cli([
+      '--server',
+      'grammar',
+      '--transport',
+      'stdio-ndjson',
+      '--scenarios-dir',
+      scenarios,
+      '--junit',
+      junit,
+    ]);
+    expect(report!.cells).toHaveLength(1);
+    expect(report!.cells[0]).toMatchObject({ status: 'not-exercised', reason: expect.stringContaining('checked nothing') });
+    expect(report!.counts).toMatchObject({ pass: 0, 'not-exercised': 1 });
+    expect(report!.tested).toBe(0);
+    expect(stdout).toContain('1 not exercised');
+    expect(stdout).toContain('u1');
+    expect(readFileSync(junit, 'utf8')).toContain('<skipped message="not exercised: ');
+    // Nothing was tested: the run cannot pass.
+    expect(code).toBe(1);
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { judgeLeg, loadExpectedFailures } from './expected-failures.js';
 import { readOutcomes, readRequirements } from './results.js';
+import { officialStatusOf } from './run-official.js';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,6 +36,29 @@ describe('official suite results', () => {
     expect(server.get('auth/metadata-default')?.passed).toBe(false);
   });
 
+  test('a scenario that ran no check, or only skipped ones and the synthetic wire check, is not exercised', () => {
+    const root = scratch();
+    // As sep-2640-skills-* end when the server does not declare the extension: SKIPPED checks and wire-schema-valid.
+    mkdirSync(join(root, 'server-sep-2640-skills-manifest-2026-11-24T13-19-22-572Z'), { recursive: true });
+    writeFileSync(
+      join(root, 'server-sep-2640-skills-manifest-2026-11-24T13-19-22-572Z', 'checks.json'),
+      JSON.stringify([
+        { id: 'sep-2640-manifest', status: 'SKIPPED', errorMessage: 'Server did not declare the io.modelcontextprotocol/skills extension' },
+        { id: 'wire-schema-valid', status: 'SUCCESS' },
+      ]),
+    );
+    writeChecks(root, 'server-tasks-status-notifications-2026-11-24T13-19-22-600Z', []);
+    writeChecks(root, 'server-ping-2026-11-24T13-19-22-700Z', ['SUCCESS']);
+    writeChecks(root, 'server-broken-2026-11-24T13-19-22-800Z', ['SKIPPED', 'FAILURE']);
+    const server = readOutcomes(root, 'server');
+    expect(server.get('sep-2640-skills-manifest')).toMatchObject({ passed: true, exercised: false, checks: { skipped: 1 } });
+    expect(server.get('tasks-status-notifications')).toMatchObject({ passed: true, exercised: false });
+    expect(server.get('ping')).toMatchObject({ passed: true, exercised: true });
+    expect(server.get('broken')).toMatchObject({ passed: false, exercised: true });
+    expect(officialStatusOf(server.get('sep-2640-skills-manifest')!, new Set())).toBe('not-exercised');
+    expect(officialStatusOf(server.get('ping')!, new Set())).toBe('pass');
+  });
+
   test('the latest result of a scenario that ran twice counts', () => {
     const root = scratch();
     writeChecks(root, 'initialize-2026-11-24T10-00-00-000Z', ['FAILURE']);
@@ -57,11 +81,17 @@ describe('official suite results', () => {
 });
 
 describe('expected failures', () => {
-  const outcome = (name: string, passed: boolean) => ({
+  const outcome = (name: string, passed: boolean, exercised = true) => ({
     name,
     passed,
-    checks: { passed: 0, failed: passed ? 0 : 1, warnings: 0 },
+    exercised,
+    checks: { passed: exercised && passed ? 1 : 0, failed: passed ? 0 : 1, warnings: 0, skipped: 0 },
     failures: [],
+  });
+
+  test('a listed scenario that was not exercised is not stale: it proved nothing', () => {
+    const runs = [new Map([['tasks-status-notifications', outcome('tasks-status-notifications', true, false)]])];
+    expect(judgeLeg(new Set(['tasks-status-notifications']), runs)).toEqual({ unexpected: [], stale: [] });
   });
 
   test('a failure not listed is unexpected; a listed scenario that passed wherever it ran is stale; one that did not run is neither', () => {

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OfficialRun, OfficialScenario, OfficialSuiteResults } from '../report/official-suite.js';
+import type { OfficialRun, OfficialScenario, OfficialStatus, OfficialSuiteResults } from '../report/official-suite.js';
 import { judgeLeg, type ExpectedFailures, type LegVerdict } from './expected-failures.js';
 import { readOutcomes, readRequirements, type Leg, type ScenarioOutcome } from './results.js';
 import { ensureOfficialSuite, OFFICIAL_SUITE_PACKAGE, OFFICIAL_SUITE_VERSION, runOfficialSuite } from './suite.js';
@@ -39,11 +39,15 @@ export interface OfficialRunOptions {
 export interface RevisionScore {
   readonly leg: Leg;
   readonly revision: string;
+  /** Scored scenarios that passed and exercised something. */
   readonly passed: number;
   readonly total: number;
   readonly failing: readonly string[];
+  /** Scored scenarios that ran no check of their own: neither passed nor failed. */
+  readonly notExercised: readonly string[];
   readonly notScoredRun: number;
   readonly notScoredFailing: readonly string[];
+  readonly notScoredNotExercised: readonly string[];
 }
 
 /** Everything a run of the official suite found. */
@@ -111,15 +115,19 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
     const req = requirements.get(run.revision as (typeof SCORED_REVISIONS)[number])!;
     const scored = req.scored[run.leg];
     const failing = scored.filter((name) => found.get(name)?.passed !== true);
+    const idle = (name: string): boolean => found.get(name)?.passed === true && !found.get(name)!.exercised;
+    const notExercised = scored.filter(idle);
     const notScored = req.notScored[run.leg].filter((name) => found.has(name));
     scores.push({
       leg: run.leg,
       revision: run.revision,
-      passed: scored.length - failing.length,
+      passed: scored.length - failing.length - notExercised.length,
       total: scored.length,
       failing,
+      notExercised,
       notScoredRun: notScored.length,
       notScoredFailing: notScored.filter((name) => !found.get(name)!.passed),
+      notScoredNotExercised: notScored.filter(idle),
     });
   }
   const verdicts: Partial<Record<Leg, LegVerdict>> = {};
@@ -152,8 +160,15 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
   return { results, scores, verdicts, summary, ok };
 }
 
+/** The status of a scenario: a pass that exercised nothing is `not-exercised`. */
+export function officialStatusOf(outcome: ScenarioOutcome, expected: ReadonlySet<string>): OfficialStatus {
+  if (!outcome.passed) return expected.has(outcome.name) ? 'expected-fail' : 'fail';
+  if (!outcome.exercised) return 'not-exercised';
+  return outcome.checks.warnings > 0 ? 'warn' : 'pass';
+}
+
 function scenarioOf(outcome: ScenarioOutcome, expected: ReadonlySet<string>, scored: ReadonlySet<string>): OfficialScenario {
-  const status = outcome.passed ? (outcome.checks.warnings > 0 ? 'warn' : 'pass') : expected.has(outcome.name) ? 'expected-fail' : 'fail';
+  const status = officialStatusOf(outcome, expected);
   return {
     name: outcome.name,
     status,
@@ -161,6 +176,11 @@ function scenarioOf(outcome: ScenarioOutcome, expected: ReadonlySet<string>, sco
     checks: outcome.checks,
     ...(outcome.failures.length > 0 ? { failures: outcome.failures } : {}),
   };
+}
+
+/** `, N not exercised (names)`: scenarios that ran no check of their own; they are not passes. */
+function notExercisedText(names: readonly string[]): string {
+  return names.length === 0 ? '' : `, ${names.length} not exercised (${names.join(', ')})`;
 }
 
 function summarize(
@@ -180,13 +200,19 @@ function summarize(
     const score = scores.find((entry) => entry.leg === run.leg && entry.revision === run.revision && run.revision !== undefined);
     const all = [...found.values()];
     const failed = all.filter((outcome) => !outcome.passed).map((outcome) => outcome.name);
+    const idle = all.filter((outcome) => outcome.passed && !outcome.exercised).map((outcome) => outcome.name);
     const head = `  ${run.leg.padEnd(6)} ${run.suite.padEnd(26)}`;
     if (score) {
-      const not = `not scored: ${score.notScoredRun} run, ${score.notScoredFailing.length} failing${failingText(run.leg, score.notScoredFailing)}`;
-      lines.push(`${head} scored ${score.passed}/${score.total}${failingText(run.leg, score.failing)}; ${not}`);
-    } else {
+      const not =
+        `not scored: ${score.notScoredRun} run, ${score.notScoredFailing.length} failing${failingText(run.leg, score.notScoredFailing)}` +
+        `${notExercisedText(score.notScoredNotExercised)}`;
       lines.push(
-        `${head} ${all.length} scenarios: ${all.length - failed.length} passed, ${failed.length} failed${failingText(run.leg, failed)}`,
+        `${head} scored ${score.passed}/${score.total}${failingText(run.leg, score.failing)}${notExercisedText(score.notExercised)}; ${not}`,
+      );
+    } else {
+      const passed = all.length - failed.length - idle.length;
+      lines.push(
+        `${head} ${all.length} scenarios: ${passed} passed, ${failed.length} failed${failingText(run.leg, failed)}${notExercisedText(idle)}`,
       );
     }
   }
@@ -196,7 +222,13 @@ function summarize(
     const passed = legScores.reduce((sum, entry) => sum + entry.passed, 0);
     return `${passed}/${legScores.reduce((sum, entry) => sum + entry.total, 0)}`;
   };
-  const totals = [total('server') && `Server ${total('server')}`, total('client') && `Client ${total('client')}`].filter(Boolean);
+  const idleTotal = (leg: Leg) => scores.filter((entry) => entry.leg === leg).reduce((sum, entry) => sum + entry.notExercised.length, 0);
+  const legTotal = (leg: Leg, title: string) => {
+    const text = total(leg);
+    if (text === undefined) return undefined;
+    return `${title} ${text}${idleTotal(leg) > 0 ? ` (${idleTotal(leg)} not exercised)` : ''}`;
+  };
+  const totals = [legTotal('server', 'Server'), legTotal('client', 'Client')].filter(Boolean);
   lines.push(`${totals.join(' · ')} (scored scenarios of ${SCORED_REVISIONS.join(' and ')}, each on its own wire)`);
   const listed = expected.server.size + expected.client.size;
   if (listed > 0) lines.push(`expected failures listed: ${expected.server.size} server, ${expected.client.size} client`);

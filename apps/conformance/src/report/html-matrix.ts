@@ -19,6 +19,7 @@ export const SYMBOLS: Readonly<Record<CellStatus, string>> = {
   pass: '✓',
   fail: '✗',
   warn: '⚠',
+  'not-exercised': '∅',
   'not-applicable': '–',
   skip: '·',
   error: 'E',
@@ -27,7 +28,7 @@ export const SYMBOLS: Readonly<Record<CellStatus, string>> = {
 };
 
 const PROBLEMS: ReadonlySet<CellStatus> = new Set(['fail', 'warn', 'error', 'stale']);
-const RAN: ReadonlySet<CellStatus> = new Set(['pass', 'fail', 'warn', 'error', 'expected-fail', 'stale']);
+const RAN: ReadonlySet<CellStatus> = new Set(['pass', 'fail', 'warn', 'not-exercised', 'error', 'expected-fail', 'stale']);
 
 interface Column {
   readonly server: string;

@@ -79,7 +79,7 @@ test('the terminal summary counts per server, transport and revision and lists f
   );
   expect(text).toMatch(/grammar\s+stdio-ndjson\s+1\/1\s+0\/0 s1\s+1\/1 s1/);
   expect(text).toMatch(/tools\s+1\/1 s1/);
-  expect(text).toContain('3 cells in 2.0 s: 1 passed, 1 failed, 0 warnings, 0 not applicable, 1 skipped, 0 errors');
+  expect(text).toContain('3 cells in 2.0 s: 1 passed, 1 failed, 0 warnings, 0 not exercised, 0 not applicable, 1 skipped, 0 errors');
   expect(text).toContain('✗ tools-call · grammar · stdio-ndjson · 2025-11-25');
 });
 

@@ -25,7 +25,7 @@ pre{background:#f6f7f9;border:1px solid #e3e6ea;padding:8px;overflow:auto;max-he
 table{border-collapse:collapse;margin:8px 0}th,td{border:1px solid #dde;padding:3px 7px;text-align:left;vertical-align:top}
 th{background:#f1f3f6;font-weight:600}.badge{display:inline-block;padding:2px 8px;border-radius:10px;color:#fff;font-weight:600}
 .ok{background:#2e7d32}.bad{background:#c62828}.pass{background:#d7f0d9}.fail{background:#f8c9c9}.warn{background:#fff3c4}
-.not-applicable{background:#f7f8fa;color:#aab}.skip{background:#eceff1;color:#78909c}.error{background:#e57373;color:#fff}
+.not-applicable{background:#f7f8fa;color:#aab}.not-exercised{background:#fff3e0;color:#8d6e63}.skip{background:#eceff1;color:#78909c}.error{background:#e57373;color:#fff}
 .expected-fail{background:#fde9c4}.stale{background:#e1bee7}
 .wrap{overflow:auto;max-width:100%}.m{font-size:12px}.m td{padding:0;min-width:18px;height:18px;text-align:center}
 .m td a{display:block;text-decoration:none;color:inherit}.m th.s{font-weight:400;white-space:nowrap;position:sticky;left:0;background:#fff}
@@ -106,23 +106,24 @@ function officialSection(report: RunReport): string {
       ? `<table><tr><th>scenario</th><th>status</th><th>checks</th><th>what failed</th></tr>${problems
           .map(
             (s) =>
-              `<tr class="${s.status}"><td>${h(s.name)}${s.scored === false ? ' <span class="small">(not scored)</span>' : ''}</td><td>${h(s.status)}</td><td>${h(s.checks ? `${s.checks.passed ?? 0} passed, ${s.checks.failed ?? 0} failed, ${s.checks.warnings ?? 0} warnings` : '')}</td><td>${h((s.failures ?? []).map((f) => `${f.check ? `${f.check}: ` : ''}${f.message}`).join('; '))}</td></tr>`,
+              `<tr class="${s.status}"><td>${h(s.name)}${s.scored === false ? ' <span class="small">(not scored)</span>' : ''}</td><td>${h(s.status)}</td><td>${h(s.checks ? `${s.checks.passed ?? 0} passed, ${s.checks.failed ?? 0} failed, ${s.checks.warnings ?? 0} warnings, ${s.checks.skipped ?? 0} skipped` : '')}</td><td>${h((s.failures ?? []).map((f) => `${f.check ? `${f.check}: ` : ''}${f.message}`).join('; '))}</td></tr>`,
           )
           .join('')}</table>`
       : '<p>Every scenario passed.</p>';
     const head = [run.server, run.transport, run.revision, run.suite].filter((part) => part !== undefined).join(' · ');
-    return `<h3>${h(head)}</h3><p>${c.pass} passed · ${c.fail} failed · ${c.warn} warnings · ${c.skip} skipped · ${c['expected-fail']} expected failures</p>${list}`;
+    const counts = `${c.pass} passed · ${c.fail} failed · ${c.warn} warnings · ${c['not-exercised']} not exercised · ${c.skip} skipped · ${c['expected-fail']} expected failures`;
+    return `<h3>${h(head)}</h3><p>${counts}</p>${list}`;
   });
   return `<h2>Official conformance suite</h2><p class="small">${h(`${suite.tool} ${suite.version}`)}${suite.command ? ` — <code>${h(suite.command)}</code>` : ''} (reported beside the matrix; it does not change the exit code)</p>${runs.join('\n')}`;
 }
 
-function reasonsTable(report: RunReport, status: 'skip' | 'not-applicable'): string {
+function reasonsTable(report: RunReport, status: 'skip' | 'not-applicable' | 'not-exercised'): string {
   const reasons = new Map<string, number>();
   for (const cell of report.cells)
     if (cell.status === status)
       reasons.set(`${cell.server}: ${cell.reason ?? ''}`, (reasons.get(`${cell.server}: ${cell.reason ?? ''}`) ?? 0) + 1);
   if (reasons.size === 0) return '';
-  const title = status === 'skip' ? 'Skipped' : 'Not applicable';
+  const title = { skip: 'Skipped', 'not-applicable': 'Not applicable', 'not-exercised': 'Not exercised (ran, checked nothing)' }[status];
   return `<h2>${title} (${[...reasons.values()].reduce((a, b) => a + b, 0)})</h2><table><tr><th>reason</th><th>cells</th></tr>${[...reasons]
     .sort((a, b) => b[1] - a[1])
     .map(([reason, count]) => `<tr><td>${h(reason)}</td><td>${count}</td></tr>`)
@@ -179,7 +180,7 @@ export function renderHtmlReport(report: RunReport): string {
     body.push(`<h2>Stale baseline entries (${stale.length})</h2><ul>${items.join('')}</ul>`);
   }
   body.push(section('Warnings (SHOULD/MAY)', warnings, false), section('Expected failures', expected, false));
-  body.push(reasonsTable(report, 'not-applicable'), reasonsTable(report, 'skip'));
+  body.push(reasonsTable(report, 'not-exercised'), reasonsTable(report, 'not-applicable'), reasonsTable(report, 'skip'));
   const title = `wiremcp conformance — ${ok ? 'passed' : 'failed'}`;
   return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${CSS}</style></head><body>\n${body.filter((part) => part !== '').join('\n')}\n</body></html>\n`;
 }

@@ -1,7 +1,7 @@
 /**
  * JUnit XML (`--junit <file>`) for CI dashboards: one `<testsuite>` per server · transport · revision, one
  * `<testcase>` per cell (classname `server.transport.revision.area`, name the scenario id). Failures and stale
- * baseline entries are `<failure>`, cells that could not run `<error>`, skipped, not-applicable and expected
+ * baseline entries are `<failure>`, cells that could not run `<error>`, skipped, not-exercised, not-applicable and expected
  * failures `<skipped>` with the reason; a warning passes with the finding in `<system-out>`.
  */
 import type { CellResult } from '../runner/cell-types.js';
@@ -53,6 +53,8 @@ function testcase(cell: CellResult): string {
       return `${open}><error message="${x(message)}" type="could-not-run">${x(details(cell))}</error></testcase>`;
     case 'expected-fail':
       return `${open}><skipped message="${x(`expected failure (baseline): ${cell.reason ?? ''}`)}"/></testcase>`;
+    case 'not-exercised':
+      return `${open}><skipped message="${x(`not exercised: ${cell.reason ?? ''}`)}"/></testcase>`;
     case 'not-applicable':
       return `${open}><skipped message="${x(`not applicable: ${cell.reason ?? ''}`)}"/></testcase>`;
     case 'skip':
@@ -73,12 +75,12 @@ export function renderJunit(report: RunReport): string {
     const time = cells.reduce((sum, cell) => sum + cell.durationMs, 0);
     const attributes =
       `name="${x(name)}" tests="${cells.length}" failures="${count(cells, ['fail', 'stale'])}" errors="${count(cells, ['error'])}" ` +
-      `skipped="${count(cells, ['skip', 'not-applicable', 'expected-fail'])}" time="${seconds(time)}" timestamp="${x(report.startedAt.replace(/Z$/, ''))}"`;
+      `skipped="${count(cells, ['skip', 'not-exercised', 'not-applicable', 'expected-fail'])}" time="${seconds(time)}" timestamp="${x(report.startedAt.replace(/Z$/, ''))}"`;
     return `  <testsuite ${attributes}>\n${cells.map((cell) => `    ${testcase(cell)}`).join('\n')}\n  </testsuite>`;
   });
   const all = report.cells;
   const top =
     `name="wiremcp-conformance" tests="${all.length}" failures="${count(all, ['fail', 'stale'])}" errors="${count(all, ['error'])}" ` +
-    `skipped="${count(all, ['skip', 'not-applicable', 'expected-fail'])}" time="${seconds(report.durationMs)}"`;
+    `skipped="${count(all, ['skip', 'not-exercised', 'not-applicable', 'expected-fail'])}" time="${seconds(report.durationMs)}"`;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ${top}>\n${body.join('\n')}\n</testsuites>\n`;
 }

@@ -9,15 +9,15 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { SCHEMAS_DIR } from '../paths.js';
 
-/** The status of one official scenario. */
-export type OfficialStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'expected-fail';
+/** The status of one official scenario; `not-exercised`: it ran no check of its own (it skipped itself), never a pass. */
+export type OfficialStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'expected-fail' | 'not-exercised';
 
 /** One scenario of the official suite, as it ended. */
 export interface OfficialScenario {
   readonly name: string;
   readonly status: OfficialStatus;
   readonly scored?: boolean;
-  readonly checks?: { readonly passed?: number; readonly failed?: number; readonly warnings?: number };
+  readonly checks?: { readonly passed?: number; readonly failed?: number; readonly warnings?: number; readonly skipped?: number };
   readonly failures?: ReadonlyArray<{ readonly check?: string; readonly message: string }>;
 }
 
@@ -70,7 +70,7 @@ export function loadOfficialResults(file: string): OfficialSuiteResults {
 
 /** Counts of an official run by status. */
 export function officialCounts(run: OfficialRun): Record<OfficialStatus, number> {
-  const counts: Record<OfficialStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0, 'expected-fail': 0 };
+  const counts: Record<OfficialStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0, 'expected-fail': 0, 'not-exercised': 0 };
   for (const scenario of run.scenarios) counts[scenario.status] += 1;
   return counts;
 }

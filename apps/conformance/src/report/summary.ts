@@ -82,6 +82,7 @@ export function exitCodeOf(results: readonly CellResult[], scenarioErrors: numbe
 
 const MARKS: ReadonlyArray<[CellStatus, string]> = [
   ['warn', 'w'],
+  ['not-exercised', 'u'],
   ['not-applicable', 'n'],
   ['skip', 's'],
   ['error', 'e'],
@@ -89,7 +90,7 @@ const MARKS: ReadonlyArray<[CellStatus, string]> = [
   ['stale', '!'],
 ];
 
-/** `pass/fail`, then `wN` warnings, `nN` not applicable, `sN` skipped, `eN` errors, `xN` expected failures, `!N` stale; `·` for none. */
+/** `pass/fail`, then `wN` warnings, `uN` not exercised, `nN` not applicable, `sN` skipped, `eN` errors, `xN` expected failures, `!N` stale; `·` for none. */
 export function formatCounts(counts: StatusCounts | undefined): string {
   if (!counts) return '·';
   let text = `${counts.pass}/${counts.fail}`;
@@ -99,7 +100,7 @@ export function formatCounts(counts: StatusCounts | undefined): string {
 
 /** The legend of {@link formatCounts}. */
 export const COUNTS_LEGEND =
-  'cells: pass/fail, w = warnings (SHOULD/MAY), n = not applicable, s = skipped, e = errors, x = expected failures, ! = stale';
+  'cells: pass/fail, w = warnings (SHOULD/MAY), u = not exercised (ran, checked nothing), n = not applicable, s = skipped, e = errors, x = expected failures, ! = stale';
 
 function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - text.length));
@@ -127,6 +128,7 @@ function firstLine(text: string | undefined, max = 300): string {
 export function countsSentence(totals: StatusCounts, cells: number, durationMs: number): string {
   return (
     `${cells} cells in ${(durationMs / 1000).toFixed(1)} s: ${totals.pass} passed, ${totals.fail} failed, ${totals.warn} warnings, ` +
+    `${totals['not-exercised']} not exercised, ` +
     `${totals['not-applicable']} not applicable, ${totals.skip} skipped, ${totals.error} errors, ` +
     `${totals['expected-fail']} expected failures, ${totals.stale} stale`
   );

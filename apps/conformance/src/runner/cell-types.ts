@@ -35,12 +35,24 @@ export interface Cell {
  *   revision it does not speak); `skip` (it could not be checked: the server is not built, or a precondition of the
  *   scenario did not hold at run time, such as "the server lists no resource");
  * - `error` (the cell could not run: its server could not be started or reached, or the app itself failed);
+ * - `not-exercised` (the cell ran, but none of its steps checked anything: every check is for another transport, era
+ *   or feature; never counted as a pass);
  * - `expected-fail` and `stale`, decided by the baseline after the run.
  */
-export type CellStatus = 'pass' | 'fail' | 'warn' | 'not-applicable' | 'skip' | 'error' | 'expected-fail' | 'stale';
+export type CellStatus = 'pass' | 'fail' | 'warn' | 'not-exercised' | 'not-applicable' | 'skip' | 'error' | 'expected-fail' | 'stale';
 
 /** Every status, in report order. */
-export const CELL_STATUSES: readonly CellStatus[] = ['pass', 'fail', 'warn', 'not-applicable', 'skip', 'error', 'expected-fail', 'stale'];
+export const CELL_STATUSES: readonly CellStatus[] = [
+  'pass',
+  'fail',
+  'warn',
+  'not-exercised',
+  'not-applicable',
+  'skip',
+  'error',
+  'expected-fail',
+  'stale',
+];
 
 /** One line of a cell's transcript: what was sent, what came back, and notes (exits, violations). */
 export interface TranscriptEntry {

@@ -75,6 +75,15 @@ export function errorResult(cell: Cell, reason: string): CellResult {
 
 class CellTimeout extends Error {}
 
+const NOT_EXERCISED = 'the scenario checked nothing in this cell: each of its checks is for another transport, era or feature';
+
+/** Steps that check what the server did (an expectation, or a send with an expected HTTP status). */
+function isCheck(step: Step): boolean {
+  const action = stepAction(step);
+  if (['expect', 'expectNone', 'expectExit', 'paginate', 'assert', 'http'].includes(action)) return true;
+  return (action === 'send' || action === 'sendPayload' || action === 'sendRaw') && (step as { status?: unknown }).status !== undefined;
+}
+
 /** Runs a cell on `session` and returns its result; never throws. */
 export async function runCell(cell: Cell, session: CellSession, context: CellContext, options: RunCellOptions): Promise<CellResult> {
   const started = Date.now();
@@ -93,6 +102,7 @@ export async function runCell(cell: Cell, session: CellSession, context: CellCon
   let skipReason: string | undefined;
   let errorReason: string | undefined;
   let current = -1;
+  let checks = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const env = {
     isHttp: !isStdioTransport(cell.transport.id),
@@ -104,6 +114,7 @@ export async function runCell(cell: Cell, session: CellSession, context: CellCon
     for (const [index, step] of scenario.steps.entries()) {
       current = index;
       if (!conditionHolds(step.when, cell)) continue;
+      if (isCheck(step)) checks += 1;
       await runStep(state, env, step);
       await state.ingest();
     }
@@ -147,6 +158,7 @@ export async function runCell(cell: Cell, session: CellSession, context: CellCon
     return { ...common, status: 'error', reason: errorReason, stderr: session.stderrTail().slice(-4000), transcript: state.transcript };
   }
   if (skipReason !== undefined) return { ...common, status: 'skip', reason: skipReason };
+  if (!failure && checks === 0) return { ...common, status: 'not-exercised', reason: NOT_EXERCISED };
   if (!failure) return { ...common, status: 'pass' };
   return {
     ...common,
