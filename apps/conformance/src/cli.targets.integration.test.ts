@@ -112,6 +112,34 @@ describe('a server that cannot be started or reached is an error naming the caus
     expect(stdout).toMatch(/did not answer initialize 2025-11-25 within 1 s \(--startup-timeout\) \(nothing on stderr\)/);
   });
 
+  test('a command that writes a banner on stdout fails its start at once, the line quoted, not after the start-up timeout', async () => {
+    // The start-up timeout is longer than this test's own limit: only the banner can end the start in time.
+    const { code, stdout, report } = await cli(
+      ['--command', `node ${join(TESTING, 'talks-instead.mjs')} stdout`, '--scenario', 'ping', '--startup-timeout', '600'],
+      60_000,
+    );
+    expect(code).toBe(3);
+    expect(stdout).toContain('wrote a line to stdout that is not JSON: "Starting the weather server v1.2 on stdio...');
+    expect(stdout).toContain('stdout carries only protocol messages; logs go to stderr');
+    expect(report!.targets[0]).toMatchObject({ status: 'error' });
+  }, 70_000);
+
+  test('a command that never answers: the start-up timeout is reported with what it wrote on stderr', async () => {
+    // Long enough for a busy machine to start node and let it write its line.
+    const { code, stdout } = await cli([
+      '--command',
+      `node ${join(TESTING, 'talks-instead.mjs')} stderr`,
+      '--scenario',
+      'ping',
+      '--startup-timeout',
+      '8',
+    ]);
+    expect(code).toBe(3);
+    expect(stdout).toMatch(
+      /did not answer initialize 2025-11-25 within 8 s \(--startup-timeout\); stderr: Starting the weather server v1\.2 on stdio\.\.\./,
+    );
+  });
+
   test('a URL where nothing listens', async () => {
     const port = await freePort();
     const { code, stdout } = await cli(['--url', `http://127.0.0.1:${port}/mcp`, '--scenario', 'ping']);

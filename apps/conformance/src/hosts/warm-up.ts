@@ -11,7 +11,7 @@ import { MetaKey } from '@wiremcp/protocol';
 import { awaitAnswer, openingRequest, type Answer } from '../session/harness.js';
 import { openRawSession } from '../session/open-session.js';
 import type { RawSession } from '../session/session.js';
-import type { StdioSession } from '../session/stdio-session.js';
+import { NOT_JSON_ON_STDOUT, type StdioSession } from '../session/stdio-session.js';
 import type { TargetTransport } from '../targets/target.js';
 
 type JsonObject = Record<string, unknown>;
@@ -63,12 +63,21 @@ function stderrNote(session: RawSession): string {
   return text === '' ? ' (nothing on stderr)' : `; stderr: ${text}`;
 }
 
-function lastViolation(session: RawSession): string | undefined {
-  for (let index = session.log.events.length - 1; index >= 0; index -= 1) {
+function lastViolation(session: RawSession, from = 0): string | undefined {
+  for (let index = session.log.events.length - 1; index >= from; index -= 1) {
     const event = session.log.events[index]!;
     if (event.kind === 'violation') return event.message;
   }
   return undefined;
+}
+
+/** What a stdio server did wrong on stdout, for the warm-up's error (a line that is not JSON is quoted). */
+function stdoutProblem(violation: string): string {
+  const rule = 'stdout carries only protocol messages; logs go to stderr';
+  if (violation.startsWith(NOT_JSON_ON_STDOUT)) {
+    return `wrote a line to stdout that is not JSON: ${violation.slice(NOT_JSON_ON_STDOUT.length)} (${rule})`;
+  }
+  return `broke its stdout framing: ${violation} (${rule})`;
 }
 
 /**
@@ -88,8 +97,9 @@ export async function warmUp(transport: TargetTransport, revision: string, start
     await opened.send(request);
     const answer = await awaitAnswer(opened.log, from, 1, started + startupTimeoutMs, {
       idlessErrors: transport.kind === 'http',
-      // A spawn error ends the wait at once; over HTTP, so does a refused connection.
-      brokenWhen: () => opened.startError() ?? (transport.kind === 'http' ? lastViolation(opened) : undefined),
+      // A spawn error ends the wait at once; over HTTP, so does a refused connection; over stdio, anything on stdout
+      // that is not a protocol message (a banner, a log line): the server would break every cell, so it fails now.
+      brokenWhen: () => opened.startError() ?? lastViolation(opened, from),
     });
     switch (answer.kind) {
       case 'answer':
@@ -104,6 +114,8 @@ export async function warmUp(transport: TargetTransport, revision: string, start
           error: `${where} exited (code ${answer.code}${answer.signal ? `, signal ${answer.signal}` : ''}) before answering ${asked}${stderrNote(opened)}`,
         };
       case 'broken':
+        if (transport.kind === 'stdio' && opened.startError() === undefined)
+          return { ok: false, error: `${where} ${stdoutProblem(answer.message)}` };
         return { ok: false, error: `${where} could not be ${transport.kind === 'stdio' ? 'started' : 'reached'}: ${answer.message}` };
       default: {
         const stdout = lastViolation(opened);

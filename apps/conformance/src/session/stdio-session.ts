@@ -16,6 +16,9 @@ const STDERR_KEEP = 8 * 1024;
 // Servers may legitimately send big results (a 16 MiB frame test echoes a large request); stay generous.
 const MAX_INBOUND_FRAME = 64 * 1024 * 1024;
 
+/** How a stdout frame that is not JSON is reported (followed by the frame, quoted, at most 200 characters). */
+export const NOT_JSON_ON_STDOUT = 'stdout holds something that is not a JSON-RPC message: ';
+
 function excerpt(bytes: Uint8Array): string {
   const text = Buffer.from(bytes.subarray(0, 200)).toString('utf8');
   return JSON.stringify(bytes.length > 200 ? `${text}…` : text);
@@ -111,7 +114,7 @@ export class StdioSession implements RawSession {
     } catch {
       this.log.push({
         kind: 'violation',
-        message: `stdout holds something that is not a JSON-RPC message: ${excerpt(payload)}`,
+        message: `${NOT_JSON_ON_STDOUT}${excerpt(payload)}`,
         at: this.log.now(),
       });
       return;
