@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { ROOT, stopAll, wiremcp } from './cli.test-util.js';
+import { ROOT, startHttp, stopAll, wiremcp } from './cli.test-util.js';
 
 const run = promisify(execFile);
 let workspace: string;
@@ -30,7 +30,7 @@ afterEach(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-test('scaffolds a server that builds, passes its test, runs, and passes the conformance scenarios', { timeout: 120_000 }, async () => {
+test('scaffolds a server that builds, passes its test, runs, and passes the conformance scenarios', { timeout: 240_000 }, async () => {
   const created = await wiremcp(['new', 'server', 'word-count', '--dir', workspace]);
   expect(created.code).toBe(0);
   expect(created.stdout).toMatch(/^Created servers\/word-count \(8 files\) and its entry in apps\/conformance\/servers\.yaml/);
@@ -84,6 +84,12 @@ test('scaffolds a server that builds, passes its test, runs, and passes the conf
     },
   );
   expect(listed.stdout).toMatch(/scenarios, 1 servers/);
+  // Registered for every transport its bin serves: both stdio framings, and --http's three wires.
+  for (const wire of ['stdio-ndjson', 'stdio-content-length', 'streamable-http', 'streamable-http-stateless', 'http-sse'])
+    expect(listed.stdout).toMatch(new RegExp(`word-count {2}${wire} {2}`));
+  expect(listed.stdout).toMatch(/word-count {2}streamable-http-stateless {2}2026-07-28/);
+  expect(listed.stdout).toMatch(/word-count {2}http-sse {2}2024-11-05/);
+  expect(listed.stdout).not.toMatch(/word-count {2}streamable-http {2}2026-07-28/);
   // And the server passes every scenario that applies to it, on both stdio framings.
   const out = join(workspace, 'out');
   const replayed = await run(
@@ -95,4 +101,27 @@ test('scaffolds a server that builds, passes its test, runs, and passes the conf
   );
   expect(replayed.stdout).toMatch(/ 0 failed, /);
   expect(replayed.stdout).toMatch(/\d+ passed/);
+  // Its bin's --http serves what the registry entry says: 2026-07-28 stateless and the 2025 revisions on sessions.
+  const served = await startHttp([bin, '--http', '127.0.0.1:0']);
+  const overHttp = await run(
+    process.execPath,
+    [
+      conformance,
+      '--url',
+      served.url,
+      '--name',
+      'word-count',
+      '--scenario',
+      'lifecycle/*',
+      '--scenario',
+      'discover',
+      '--out',
+      out,
+      '--no-html',
+      '--plain',
+    ],
+    { timeout: 100_000 },
+  );
+  expect(overHttp.stdout).toMatch(/ 0 failed, /);
+  expect(overHttp.stdout).toMatch(/word-count +streamable-http-stateless[ ·]+[1-9]\d*\/0/);
 });

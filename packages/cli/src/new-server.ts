@@ -53,6 +53,7 @@ export async function scaffoldServer(name: string, from: string, print: (text: s
   return CLI_EXIT_CODES.ok;
 }
 
+/** The registry entry: the bin (runServerMain) serves stdio in both framings and, with --http, the three HTTP wires. */
 function registryEntry(name: string, endsWithNewline: boolean): string {
   return `${endsWithNewline ? '' : '\n'}
   - id: ${name}
@@ -66,5 +67,8 @@ function registryEntry(name: string, endsWithNewline: boolean): string {
     transports:
       stdio-ndjson: { args: [--framing, ndjson] }
       stdio-content-length: { args: [--framing, content-length] }
+      streamable-http: { args: [--http, '127.0.0.1:{{port}}'], url: 'http://127.0.0.1:{{port}}/mcp', revisions: [2025-03-26, 2025-06-18, 2025-11-25] }
+      streamable-http-stateless: { args: [--http, '127.0.0.1:{{port}}'], url: 'http://127.0.0.1:{{port}}/mcp', revisions: [2026-07-28] }
+      http-sse: { args: [--http, '127.0.0.1:{{port}}', --legacy-sse], url: 'http://127.0.0.1:{{port}}/sse', revisions: [2024-11-05] }
 `;
 }
