@@ -27,6 +27,7 @@ import { loadScenarios } from './scenario/load-scenarios.js';
 import type { Scenario } from './scenario/scenario-types.js';
 import { formatProblem } from './scenario/yaml-file.js';
 import { chooseTargets } from './targets/choose-targets.js';
+import { warmNpx } from './targets/npx.js';
 import type { RegistryServer } from './targets/registry.js';
 import type { Target } from './targets/target.js';
 
@@ -113,7 +114,8 @@ export async function runConformance(
   const { scenarios, errors } = loadScenarios(options.scenariosDir ? resolve(options.scenariosDir) : SCENARIOS_DIR);
   for (const error of errors) for (const problem of error.problems) io.err.write(`scenario error: ${formatProblem(error.file, problem)}\n`);
   checkScenarioFilter(scenarios, options.scenarios);
-  const { targets, registry } = chooseTargets(options);
+  const chosen = chooseTargets(options);
+  const registry = chosen.registry;
   const revisions = (options.revisions.length > 0 ? options.revisions : PROTOCOL_VERSIONS) as ProtocolVersion[];
   // The baseline and the official results are read before anything starts, so that a broken file stops the run early.
   const baselineFile = options.noBaseline ? undefined : resolve(options.baseline ?? DEFAULT_BASELINE);
@@ -121,6 +123,8 @@ export async function runConformance(
     baselineFile !== undefined && (options.baseline !== undefined || existsSync(baselineFile)) ? loadBaseline(baselineFile) : [];
   const log = (line: string): void => void io.err.write(`${line}\n`);
   const official: OfficialSuiteResults | undefined = await officialResultsFor(options, log);
+  // An `npx -y <package>` server is installed once here and its bin started directly from then on.
+  const targets = await warmNpx(chosen.targets, options.startupTimeoutMs, log);
   const hosts = createHosts(targets, options);
   try {
     log(`start-up timeout: ${formatDuration(options.startupTimeoutMs)} per server start (--startup-timeout); ${options.jobs} jobs`);
