@@ -33,6 +33,12 @@ describe('parsing', () => {
     ]);
   });
 
+  test('an entry may link the defect it stands for; the link is a URL', () => {
+    const text = 'expectedFailures:\n  - { scenario: x, server: y, reason: z, link: "https://github.com/o/r/issues/1" }\n';
+    expect(parseBaseline(text)).toEqual([{ scenario: 'x', server: 'y', reason: 'z', link: 'https://github.com/o/r/issues/1' }]);
+    expect(() => parseBaseline('expectedFailures:\n  - { scenario: x, server: y, reason: z, link: "see #1" }\n')).toThrow(BaselineError);
+  });
+
   test('an entry without a reason, or with an unknown key, is refused with its location', () => {
     expect(() => parseBaseline('expectedFailures:\n  - scenario: x\n    server: y\n')).toThrow(BaselineError);
     expect(() => parseBaseline('expectedFailures:\n  - scenario: x\n    server: y\n    reason: z\n    revsion: a\n')).toThrow(

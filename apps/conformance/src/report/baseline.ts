@@ -6,13 +6,15 @@
 import { formatProblem, loadYamlFile, parseYamlText } from '../scenario/yaml-file.js';
 import type { CellResult } from '../runner/cell-types.js';
 
-/** One expected failure: scenario (id or glob), server, optionally transports and revisions, and why. */
+/** One expected failure: scenario (id or glob), server, optionally transports and revisions, why, and where it is tracked. */
 export interface BaselineEntry {
   readonly scenario: string;
   readonly server: string;
   readonly transport?: string | readonly string[];
   readonly revision?: string | readonly string[];
   readonly reason: string;
+  /** Where the defect is tracked (an issue or pull request URL). */
+  readonly link?: string;
 }
 
 /** Thrown for a baseline file that does not validate. */
