@@ -21,6 +21,7 @@ import { exitCodeOf, formatSummary, testedCount } from './report/summary.js';
 import { writeReports } from './report/write-reports.js';
 import { planMatrix, scenarioSelected } from './runner/plan.js';
 import { prepareTargets, type PreparedTargets } from './runner/prepare-targets.js';
+import type { Cell } from './runner/cell-types.js';
 import { runCell } from './runner/run-cell.js';
 import { hostKey, runMatrix } from './runner/schedule.js';
 import { loadScenarios } from './scenario/load-scenarios.js';
@@ -98,6 +99,16 @@ function writtenFor(registry: readonly RegistryServer[]): WrittenFor {
   };
 }
 
+/**
+ * A stdio server whose warm-up answered after W ms counts as started when a fresh process of it has been silent for
+ * max(10 s, 5 W): it is running, and silent only because it drops what it was sent first.
+ */
+function silentStartMs(prepared: PreparedTargets, cell: Cell, timeoutScale: number): number | undefined {
+  const ms = prepared.warmUps.get(cell.target.id)?.ms;
+  if (cell.transport.kind !== 'stdio' || ms === undefined) return undefined;
+  return Math.max(10_000 * timeoutScale, 5 * ms);
+}
+
 function formatElsewhere(entries: readonly BaselineEntry[]): string {
   const lines = ['', 'Baseline entries that did not hold on a wire they were not written for (reported; they do not fail the run):'];
   for (const entry of entries) lines.push(`  ~ ${entry.scenario} · ${entry.server} — ${entry.reason}`);
@@ -153,7 +164,11 @@ export async function runConformance(
         hosts,
         jobs: options.jobs,
         run: (cell, session, context) =>
-          runCell(cell, session, context, { timeoutScale: options.timeoutScale, startupTimeoutMs: options.startupTimeoutMs }),
+          runCell(cell, session, context, {
+            timeoutScale: options.timeoutScale,
+            startupTimeoutMs: options.startupTimeoutMs,
+            assumeStartedAfterMs: (c) => silentStartMs(prepared, c, options.timeoutScale),
+          }),
         ...(signal ? { signal } : {}),
       },
       (result) => runnable > 0 && progress.cellDone(result, listed(result)),

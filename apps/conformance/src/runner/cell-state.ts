@@ -74,6 +74,12 @@ export class CellState implements CheckContext {
   readonly ended = new Set<string>();
   /** Legacy lanes: the session shared with the other cells of the lane. */
   legacySession: SharedLegacySession | undefined;
+  /**
+   * When set (a fresh stdio process of a server whose warm-up showed how fast it starts): after this long without a
+   * sign of life the server counts as started. A server that drops unreadable input writes nothing until asked
+   * something it reads, and its cell should fail on its own step, not wait for the start-up timeout.
+   */
+  assumeStartedAfterMs: number | undefined;
   /** The scenario the cell runs (for the shared session's bookkeeping). */
   scenarioId = '';
   #cursor = 0;
@@ -224,11 +230,24 @@ export class CellState implements CheckContext {
     if (this.session.isStarted()) return;
     const since = Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let assumed: ReturnType<typeof setTimeout> | undefined;
+    const assumeAfter = this.assumeStartedAfterMs;
     const started = await Promise.race([
-      this.session.started.then(() => true),
-      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), startupTimeoutMs))),
+      this.session.started.then(() => true as const),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), startupTimeoutMs))),
+      ...(assumeAfter === undefined || assumeAfter >= startupTimeoutMs
+        ? []
+        : [new Promise<'assumed'>((resolve) => (assumed = setTimeout(() => resolve('assumed'), assumeAfter)))]),
     ]);
     clearTimeout(timer);
+    clearTimeout(assumed);
+    if (started === 'assumed') {
+      this.note(
+        `the server wrote nothing within ${assumeAfter} ms; it started well within that at warm-up, so it is taken as started (it may be ` +
+          'silent until it reads something it answers)',
+      );
+      return;
+    }
     if (!started) {
       throw new StartupFailed(
         `the server process showed no sign of life (no output, no exit) within ${Math.round(startupTimeoutMs / 1000)} s (--startup-timeout)`,

@@ -70,3 +70,15 @@ test('a second answer to an id the server already answered cannot come: the step
   const failed = await failure(expectMessage(state, { id: 2, result: { tools: { $length: 1 } } }, { timeoutMs: 60_000, isHttp: false }));
   expect(failed.message).toBe('the server already answered id 2 (an earlier step took that answer): no other answer can come');
 });
+
+test('a fresh server that stays silent because it drops the first input is taken as started once its warm-up time is over', async () => {
+  // Nothing on stdout until asked something it reads: the first input is not JSON, so it never shows a sign of life.
+  const state = cell();
+  state.assumeStartedAfterMs = 1000;
+  await sendPayload(state, ENV, { text: 'not json at all' }, {});
+  const failed = await failure(
+    expectMessage(state, { id: null, error: { code: -32700 } }, { timeoutMs: 60_000, startupTimeoutMs: 60_000, isHttp: false }),
+  );
+  expect(failed.message).toMatch(/although it answered a ping sent after the request: it read the request and left it unanswered/);
+  expect(state.transcript.some((entry) => entry.dir === 'note' && /taken as started/.test(entry.text ?? ''))).toBe(true);
+});

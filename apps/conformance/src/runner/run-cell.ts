@@ -22,6 +22,8 @@ export interface RunCellOptions {
   readonly timeoutScale?: number;
   /** How long a server process may take to show a sign of life before a waiting step starts its clock. */
   readonly startupTimeoutMs: number;
+  /** After how long a silent fresh process of this cell's server counts as started (see `CellState`); none: never. */
+  readonly assumeStartedAfterMs?: (cell: Cell) => number | undefined;
 }
 
 /** A short label for a step: its name, or its action plus the method it sends or expects. */
@@ -96,6 +98,7 @@ export async function runCell(cell: Cell, session: CellSession, context: CellCon
     limits: cell.target.limits,
   });
   state.legacySession = context.legacySession;
+  state.assumeStartedAfterMs = options.assumeStartedAfterMs?.(cell);
   state.scenarioId = scenario.id;
   for (const note of context.notes) state.note(note);
   let failure: StepFailure | undefined;
