@@ -10,48 +10,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PACKAGE_ROOT } from './paths.js';
-import type { RunReport } from './report/run-report.js';
 import { freePort, waitForPort } from './session/open-session.js';
+import { CLI, runCli, stopStarted, type CliRun } from './testing/run-cli.test-util.js';
 
-const CLI = join(PACKAGE_ROOT, 'dist', 'cli.js');
 const OFFICIAL_EVERYTHING = join(PACKAGE_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-const started = new Set<ChildProcess>();
 let out: string;
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm test builds before running vitest)`);
 });
 
-afterEach(() => {
-  for (const child of started) child.kill('SIGKILL');
-  started.clear();
-  if (out) rmSync(out, { recursive: true, force: true });
-});
+afterEach(() => stopStarted());
 
-/** Runs the CLI with `args`, returning its exit code and output. Killed after `timeoutMs`. */
-function cli(
-  args: string[],
-  timeoutMs = 90_000,
-): Promise<{ code: number | null; stdout: string; stderr: string; report: RunReport | undefined }> {
-  out = mkdtempSync(join(tmpdir(), 'wiremcp-conformance-'));
-  const child = spawn(process.execPath, [CLI, '--out', out, '--plain', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CI: 'true' },
-  });
-  started.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      started.delete(child);
-      const file = join(out, 'results.json');
-      resolve({ code, stdout, stderr, report: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunReport) : undefined });
-    });
-  });
+/** Runs the CLI with `args`, returning its exit code and output (`out`: where it wrote its reports). Killed after `timeoutMs`. */
+async function cli(args: string[], timeoutMs = 90_000): Promise<CliRun> {
+  const run = await runCli(args, timeoutMs);
+  out = run.out;
+  return run;
 }
 
 describe('wiremcp-conformance', () => {

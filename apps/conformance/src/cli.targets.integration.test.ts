@@ -5,69 +5,26 @@
  * `--scenario` filter that matches nothing, a mistyped option; plus JUnit and the results schema. Every process
  * a test starts is stopped by the test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PACKAGE_ROOT, REPO_ROOT, SCHEMAS_DIR } from './paths.js';
-import type { RunReport } from './report/run-report.js';
 import { freePort } from './session/open-session.js';
+import { CLI, runCli, stopStarted, tempDir } from './testing/run-cli.test-util.js';
 
-const CLI = join(PACKAGE_ROOT, 'dist', 'cli.js');
 const TESTING = join(PACKAGE_ROOT, 'src', 'testing');
 const EVERYTHING = join(REPO_ROOT, 'servers', 'everything', 'dist', 'bin.js');
 const OFFICIAL_EVERYTHING = join(PACKAGE_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-const started = new Set<ChildProcess>();
-const temporary: string[] = [];
 
 beforeAll(() => {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npm test builds before running vitest)`);
 });
 
-afterEach(() => {
-  for (const child of started) child.kill('SIGKILL');
-  started.clear();
-  for (const dir of temporary.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temporary.push(dir);
-  return dir;
-}
-
-interface CliRun {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly report: RunReport | undefined;
-  readonly out: string;
-}
+afterEach(() => stopStarted());
 
 /** Runs the CLI with `args` (plain progress, a temporary --out), returning its exit code, output and report. */
-function cli(args: string[], timeoutMs = 90_000): Promise<CliRun> {
-  const out = tempDir('wiremcp-conformance-');
-  const child = spawn(process.execPath, [CLI, '--out', out, '--plain', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CI: 'true' },
-  });
-  started.add(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      started.delete(child);
-      const file = join(out, 'results.json');
-      resolve({ code, stdout, stderr, out, report: existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RunReport) : undefined });
-    });
-  });
-}
+const cli = runCli;
 
 describe('a server that cannot be started or reached is an error naming the cause, never a pass', () => {
   test('a command that does not exist', async () => {
