@@ -15,6 +15,8 @@ import { TypedEvents, type Unsubscribe } from './events.js';
 import { HostError } from './host-error.js';
 import { ManagedServer, type ServerHost } from './managed-server.js';
 import { hostAuthStore } from './server-link.js';
+import { ModelTools, type ModelToolsOptions } from '../llm/model-tools.js';
+import type { ModelApi } from '../llm/declarations.js';
 import type { ConsentDecision, HostEvents, HostRoot, McpHostOptions, ServerStatus, ToolCallRequest } from './types.js';
 
 /** Options of a call routed by the host: the client's call options. */
@@ -193,6 +195,15 @@ export class McpHost implements AsyncDisposable {
       );
     }
     return this.#redacting(this.#ready(server).readResource(uri, call));
+  }
+
+  /**
+   * The catalogue's tools for one LLM API (`anthropic`, `openai-chat`, `openai-responses`, `gemini`): declarations,
+   * and `call()` for the model's tool calls (routed through this host and its consent hook). A snapshot: call its
+   * `refresh()` on the `catalogue` event.
+   */
+  modelTools(api: ModelApi, options: ModelToolsOptions = {}): ModelTools {
+    return new ModelTools(this, api, options);
   }
 
   /** The roots servers see (without a `roots` handler). */
