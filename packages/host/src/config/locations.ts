@@ -48,7 +48,8 @@ export function candidateConfigFiles(options: LocationOptions = {}): string[] {
     folder = parent;
   }
   out.push(...userConfigFiles(options));
-  return out;
+  // The home folder's own project files and the user's files can be the same file (~/.cursor/mcp.json).
+  return [...new Set(out)];
 }
 
 /** The candidates that exist, in order of preference (the first is the one to use). */
