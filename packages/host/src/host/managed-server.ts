@@ -28,6 +28,8 @@ const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_PROBE_TIMEOUT_MS = 3_000;
 const CLIENT_INFO = { name: 'wiremcp-host', version: '0.1.0' };
 const KINDS: readonly CatalogueKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
+/** Failures of a call that mean the connection is gone. */
+const LOST_CODES = ['SEND_FAILED', 'SESSION_EXPIRED', 'CONNECTION_CLOSED', 'SERVER_EXITED'] as const;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -56,6 +58,7 @@ export class ManagedServer {
   #attempt = 0;
   #closed = false;
   #settled: Promise<void> = Promise.resolve();
+  #lostReason: unknown;
   readonly #refreshing = new Map<CatalogueKind, Promise<void>>();
   readonly #dirty = new Set<CatalogueKind>();
 
@@ -101,6 +104,17 @@ export class ManagedServer {
   async rootsChanged(): Promise<void> {
     const client = this.client;
     if (client?.clientCapabilities?.roots) await client.notifyRootsListChanged();
+  }
+
+  /**
+   * A call over `client` failed. When the failure says the connection is gone (the server cannot be reached, its
+   * session expired, its process exited), the server is treated as lost — reconnected with backoff — even where no
+   * connection was held open to notice it (a 2026-07-28 HTTP server is stateless).
+   */
+  callFailed(client: McpClient, error: unknown): void {
+    if (client !== this.#client || this.#state !== 'ready' || !LOST_CODES.some((code) => isLocalError(error, code))) return;
+    this.#lostReason = error;
+    void client.close().catch(() => undefined);
   }
 
   /** The server's row of the status table. */
@@ -305,7 +319,9 @@ export class ManagedServer {
     this.#host.catalogue.clear(this.config.name);
     this.#host.events.emit('catalogue', { server: this.config.name, kinds: KINDS });
     this.#restarts++;
-    this.#failed(error ?? new Error('the connection closed'));
+    const reason = error ?? this.#lostReason ?? new Error('the connection closed');
+    this.#lostReason = undefined;
+    this.#failed(reason);
   }
 
   #failed(error: unknown): void {

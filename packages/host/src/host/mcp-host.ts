@@ -162,7 +162,7 @@ export class McpHost implements AsyncDisposable {
       }
       if (typeof decision === 'object' && decision.allow && decision.arguments !== undefined) callArgs = decision.arguments;
     }
-    return this.#redacting(client.callTool(entry.tool.name, callArgs, options));
+    return this.#routed(entry.server, client, client.callTool(entry.tool.name, callArgs, options));
   }
 
   /** Gets a prompt by its namespaced name. */
@@ -170,7 +170,8 @@ export class McpHost implements AsyncDisposable {
     this.#assertOpen();
     const entry = this.catalogue.prompt(name);
     if (entry === undefined) return Promise.reject(this.#unknown('prompt', name));
-    return this.#redacting(this.#ready(entry.server).getPrompt(entry.prompt.name, args, options));
+    const client = this.#ready(entry.server);
+    return this.#routed(entry.server, client, client.getPrompt(entry.prompt.name, args, options));
   }
 
   /**
@@ -194,7 +195,8 @@ export class McpHost implements AsyncDisposable {
         new HostError('UNKNOWN_NAME', `server ${JSON.stringify(server)} does not offer ${quoteInput(uri)}`, { server }),
       );
     }
-    return this.#redacting(this.#ready(server).readResource(uri, call));
+    const client = this.#ready(server);
+    return this.#routed(server, client, client.readResource(uri, call));
   }
 
   /**
@@ -272,9 +274,13 @@ export class McpHost implements AsyncDisposable {
     return new HostError('UNKNOWN_NAME', `no ${kind} is named ${quoteInput(name)}`);
   }
 
-  /** Failures of this side (a server's exit message quotes its command line) never show a configured secret. */
-  #redacting<T>(promise: Promise<T>): Promise<T> {
+  /**
+   * A routed call's failure: the server learns of it (a lost connection is reconnected), and failures of this side (a
+   * server's exit message quotes its command line) never show a configured secret.
+   */
+  #routed<T>(server: string, client: McpClient, promise: Promise<T>): Promise<T> {
     return promise.catch((error: unknown) => {
+      this.#servers.get(server)?.callFailed(client, error);
       if (error instanceof LocalError) error.message = this.#redact(error.message);
       throw error;
     });

@@ -70,7 +70,11 @@ function stdioLink(server: ServerConfig, context: LinkContext): ServerLink {
       return stdio.exitCode === undefined ? stdio.pid : undefined;
     },
     close: async () => {
-      stdio.stderr?.removeListener('data', onData);
+      const stream = stdio.stderr;
+      if (stream === null) return;
+      stream.removeListener('data', onData);
+      // The transport leaves a stderr someone listens to open; now no one does.
+      if (!stream.destroyed && stream.listenerCount('data') === 0) stream.destroy();
     },
   };
 }
