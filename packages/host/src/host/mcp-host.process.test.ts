@@ -149,8 +149,11 @@ describe('over HTTP', () => {
   test('HTTP+SSE (type "sse") reaches the 2024-11-05 endpoints, and only those', async () => {
     const server = await startHttpServer(BINS.grammar, 0, ['--legacy-sse']);
     children.push(server.child);
+    const plain = await startHttpServer(BINS.grammar);
+    children.push(plain.child);
     const sse = new URL('/sse', server.url).href;
-    const config = await configOf({ old: { type: 'sse', url: sse }, wrong: { type: 'sse', url: server.url } });
+    // `plain` serves no HTTP+SSE endpoints: a `sse` server there fails rather than falling back to another transport.
+    const config = await configOf({ old: { type: 'sse', url: sse }, wrong: { type: 'sse', url: plain.url } });
     const host = track(new McpHost(config, { restart: { maxAttempts: 1 } }));
     await host.start();
     expect(host.status()[0]).toMatchObject({
