@@ -3,9 +3,13 @@
  * with comments and trailing commas is accepted in every format (VS Code writes it; a strict JSON file is a subset),
  * parsed by `jsonc-parser`, the parser VS Code itself reads these files with.
  */
-import jsonc from 'jsonc-parser';
+import * as jsoncModule from 'jsonc-parser';
 import { ConfigError, type ConfigIssue } from './config-error.js';
 import type { ConfigFormat, InputDefinition } from './types.js';
+
+// Node loads jsonc-parser's CommonJS build (its exports under `default`); bundlers pick its ES module build (named
+// exports only). Either way, the same functions.
+const jsonc: typeof jsoncModule = (jsoncModule as { default?: typeof jsoncModule }).default ?? jsoncModule;
 
 /** A parsed file, before references are resolved. */
 export interface ParsedConfig {
@@ -85,7 +89,7 @@ function readInputs(file: string, raw: unknown, issues: ConfigIssue[]): InputDef
  * no `mcpServers`/`servers` object, or whose format cannot be told throws a {@link ConfigError}.
  */
 export function parseConfig(text: string, file: string, format?: ConfigFormat): ParsedConfig {
-  const errors: jsonc.ParseError[] = [];
+  const errors: jsoncModule.ParseError[] = [];
   const document: unknown = jsonc.parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
     throw new ConfigError(
