@@ -79,6 +79,23 @@ function stdioLink(server: ServerConfig, context: LinkContext): ServerLink {
   };
 }
 
+/**
+ * The store as one server of the host sees it: its registrations and tokens kept apart from every other server's, even
+ * for the same URL and authorization server (SEP-2633: each entry has its own OAuth session — two entries may name one
+ * endpoint with different scopes, and each login has its own loopback redirect).
+ */
+export function scopedAuthStore(store: AuthStore, server: string): AuthStore {
+  const key = (value: string): string => `${value}#wiremcp-host=${encodeURIComponent(server)}`;
+  return {
+    loadClient: (issuer) => store.loadClient(key(issuer)),
+    saveClient: (issuer, client) => store.saveClient(key(issuer), client),
+    deleteClient: (issuer) => store.deleteClient(key(issuer)),
+    loadTokens: (url) => store.loadTokens(key(url)),
+    saveTokens: (url, tokens) => store.saveTokens(key(url), tokens),
+    deleteTokens: (url) => store.deleteTokens(key(url)),
+  };
+}
+
 /** A user agent for hosts without interactive login: says how to turn it on. */
 const NO_LOGIN: AuthorizationUserAgent = {
   authorize: () =>
@@ -88,7 +105,7 @@ const NO_LOGIN: AuthorizationUserAgent = {
 async function oauthFor(server: ServerConfig, context: LinkContext): Promise<{ auth?: HttpAuthHook; browser?: LoopbackUserAgent }> {
   const settings = server.oauth ?? (context.options.oauth?.allServers ? {} : undefined);
   if (settings === undefined) return {};
-  const store = context.authStore;
+  const store = scopedAuthStore(context.authStore, server.name);
   const common = { serverUrl: server.url!, store, ...(settings.scopes === undefined ? {} : { scopes: settings.scopes }) };
   if (settings.grant === 'client_credentials') {
     const grant = clientCredentialsGrant({ clientId: settings.clientId!, clientSecret: settings.clientSecret! });
