@@ -11,19 +11,30 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp list --only tools https://mcp.example.com/mcp   # the tools of a remote server',
     'wiremcp list --auth https://mcp.example.com/mcp      # log in with OAuth first',
     'wiremcp list --era legacy --json npx -y @wiremcp/server-everything',
+    'wiremcp list                                         # no target: every server of the configuration found here',
+    'wiremcp --config .vscode/mcp.json --input token=abc list   # ${input:token} given on the command line',
   ],
   trace: [
     'wiremcp trace node server.js                         # every message both ways, on stderr',
     'wiremcp trace --era legacy --protocol-version 2024-11-05 node server.js',
     'wiremcp trace http://127.0.0.1:3000/mcp              # HTTP requests, responses and SSE events as they arrive',
+    'wiremcp --config mcp.json trace                      # every configured server, each block headed with its name',
   ],
   call: [
     'wiremcp call -a verb=eat -a tense=past conjugate node server.js',
     'wiremcp call --args \'{"path":"/tmp"}\' --json list_directory http://127.0.0.1:3000/mcp',
     'wiremcp call -e API_KEY=secret search node server.js   # an environment variable for the server',
+    'wiremcp --config mcp.json call -a verb=eat grammar.conjugate   # server.tool: routed to the configured server',
   ],
-  read: ['wiremcp read grammar://a13/eat node server.js', 'wiremcp read --json file:///tmp/notes.txt http://127.0.0.1:3000/mcp'],
-  prompt: ['wiremcp prompt -a verb=eat explain_tense node server.js'],
+  read: [
+    'wiremcp read grammar://a13/eat node server.js',
+    'wiremcp read --json file:///tmp/notes.txt http://127.0.0.1:3000/mcp',
+    'wiremcp --config mcp.json read --server files file:///tmp/a.txt   # from the configured server named files',
+  ],
+  prompt: [
+    'wiremcp prompt -a verb=eat explain_tense node server.js',
+    'wiremcp --config mcp.json prompt -a verb=eat grammar.explain_tense   # server.prompt with a host configuration',
+  ],
   complete: [
     'wiremcp complete prompt:explain_tense verb=w node server.js',
     "wiremcp complete 'resource:file://{+path}' path=/home/me/ node server.js",
@@ -32,6 +43,15 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp proxy --http 3000 node server.js             # a stdio server on http://127.0.0.1:3000/mcp',
     'wiremcp proxy --auth https://mcp.example.com/mcp     # a remote server as a stdio server, for a host',
     'wiremcp proxy --http 0.0.0.0:3000 --allow-origin https://app.example.com node server.js',
+  ],
+  host: ['wiremcp host status                                # the servers of the configuration found here, and what failed'],
+  'host status': [
+    'wiremcp host status                                  # mcp.json, .vscode/mcp.json, … from here up, then Cursor, VS Code, Claude Desktop',
+    'wiremcp --config ~/.cursor/mcp.json host status --json   # one row per server, as JSON',
+  ],
+  'host config': [
+    'wiremcp host config                                  # as resolved, secrets hidden, nothing started',
+    'wiremcp --config a.json --config b.json host config  # two files merged',
   ],
   conformance: ['wiremcp conformance --server grammar              # in a wiremcp checkout', 'wiremcp conformance --help'],
   new: ['wiremcp new server weather'],

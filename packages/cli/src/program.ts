@@ -96,12 +96,68 @@ function outputFor(flags: CommonFlags, io: CliIo): Output {
   return { out: (text) => void io.stdout.write(text), json: flags.json === true, style: createStyle(colourFor(io.stdout)) };
 }
 
+/** The root options that point the commands at a host configuration instead of a target. */
+interface RootFlags {
+  config?: string[];
+  input?: string[];
+}
+
+/** The host commands (`--config`, or no target): `host-commands.ts`, loaded on first use. */
+const hostCommands = (): Promise<typeof import('./host-commands.js')> => import('./host-commands.js');
+
+/**
+ * The options of a command run over the host configuration. Target-only flags make no sense there: refused. Returns
+ * `undefined` when the command has a target (and no `--config`), i.e. runs as before.
+ */
+function hostMode(
+  root: RootFlags,
+  words: readonly string[],
+  flags: CommonFlags,
+  io: CliIo,
+  trace = false,
+): import('./host-commands.js').HostCommandOptions | undefined {
+  if (words.length > 0) {
+    if (root.config?.length) throw new CliError('give a target or --config, not both', CLI_EXIT_CODES.usage);
+    return undefined;
+  }
+  const targetOnly = [
+    ['--header', flags.header],
+    ['--env', flags.env],
+    ['--framing', flags.framing],
+    ['--protocol-version', flags.protocolVersion],
+    ['--era', flags.era === 'auto' ? undefined : flags.era],
+  ] as const;
+  for (const [flag, value] of targetOnly)
+    if (value !== undefined)
+      throw new CliError(`${flag} applies to a target; set it per server in the configuration`, CLI_EXIT_CODES.usage);
+  const timeoutMs = integer(flags.timeout, '--timeout');
+  return {
+    cwd: io.cwd,
+    warn: (text) => void io.stderr.write(text),
+    ...(root.config ? { config: root.config } : {}),
+    ...(root.input ? { inputs: root.input } : {}),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(flags.auth ? { auth: true } : {}),
+    ...(flags.authStore ? { authStore: flags.authStore } : {}),
+    ...(flags.serverStderr ? { serverStderr: true } : {}),
+    ...(trace || flags.trace
+      ? { trace: { write: (text: string) => void io.stderr.write(text), style: createStyle(colourFor(io.stderr)) } }
+      : {}),
+  };
+}
+
 /** Builds the program; `done` receives the exit code of the command that ran. */
 export function buildProgram(io: CliIo, done: (code: number | Promise<number>) => void): Command {
   const program = new Command('wiremcp')
     .description('Inspect, trace and bridge Model Context Protocol servers (stdio commands or http(s) URLs, either era).')
     .version(VERSION)
     .enablePositionalOptions()
+    .option(
+      '--config <file>',
+      'a host configuration (mcp.json, .vscode/mcp.json, …): commands without a target use its servers (repeatable)',
+      collect,
+    )
+    .option('--input <id=value>', 'the value of ${input:id} in the configuration (repeatable)', collect)
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
     .exitOverride();
@@ -112,53 +168,63 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
   ] as const) {
     withConnectionOptions(program.command(name).description(description))
       .option('--only <kind>', 'list only this kind: tools, resources, templates or prompts (repeatable)', onlyKind)
-      .argument('<target...>', 'a URL, or a command and its arguments')
-      .action((words: string[], flags: CommonFlags & { only?: string[] }) =>
+      .argument('[target...]', 'a URL, or a command and its arguments (none: the servers of the host configuration)')
+      .action((words: string[], flags: CommonFlags & { only?: string[] }) => {
+        const host = hostMode(program.opts<RootFlags>(), words, flags, io, trace);
+        if (host) return done(hostCommands().then((h) => h.hostListCommand(host, outputFor(flags, io), flags.only)));
         done(
           operations().then(async (ops) =>
             ops.listCommand(parseTarget(words), await connectionOptions(flags, io, trace), outputFor(flags, io), flags.only),
           ),
-        ),
-      );
+        );
+      });
   }
 
   withConnectionOptions(program.command('call').description('call a tool'))
     .option('-a, --arg <key=value>', 'an argument (value parsed as JSON when it is JSON; repeatable)', collect)
     .option('--args <json>', 'the arguments as one JSON object')
-    .argument('<tool>', 'the tool name')
-    .argument('<target...>', 'a URL, or a command and its arguments')
-    .action((tool: string, words: string[], flags: CommonFlags & { arg?: string[]; args?: string }) =>
+    .argument('<tool>', 'the tool name (server.tool with a host configuration)')
+    .argument('[target...]', 'a URL, or a command and its arguments (none: the servers of the host configuration)')
+    .action((tool: string, words: string[], flags: CommonFlags & { arg?: string[]; args?: string }) => {
+      const host = hostMode(program.opts<RootFlags>(), words, flags, io);
       done(
         operations().then(async (ops) => {
           const args = { ...ops.parseJsonObject(flags.args, '--args'), ...ops.parsePairs(flags.arg ?? [], '--arg', true) };
+          if (host) return (await hostCommands()).hostCallCommand(host, outputFor(flags, io), tool, args);
           return ops.callCommand(parseTarget(words), await connectionOptions(flags, io), outputFor(flags, io), tool, args);
         }),
-      ),
-    );
+      );
+    });
 
   withConnectionOptions(program.command('read').description('read a resource'))
+    .option('--server <name>', 'with a host configuration: the server to read from (when several offer the URI)')
     .argument('<uri>', 'the resource URI')
-    .argument('<target...>', 'a URL, or a command and its arguments')
-    .action((uri: string, words: string[], flags: CommonFlags) =>
+    .argument('[target...]', 'a URL, or a command and its arguments (none: the servers of the host configuration)')
+    .action((uri: string, words: string[], flags: CommonFlags & { server?: string }) => {
+      const host = hostMode(program.opts<RootFlags>(), words, flags, io);
+      if (host) return done(hostCommands().then((h) => h.hostReadCommand(host, outputFor(flags, io), uri, flags.server)));
+      if (flags.server !== undefined) throw new CliError('--server applies with a host configuration only', CLI_EXIT_CODES.usage);
       done(
         operations().then(async (ops) =>
           ops.readCommand(parseTarget(words), await connectionOptions(flags, io), outputFor(flags, io), uri),
         ),
-      ),
-    );
+      );
+    });
 
   withConnectionOptions(program.command('prompt').description('get a prompt'))
     .option('-a, --arg <key=value>', 'an argument (repeatable)', collect)
-    .argument('<name>', 'the prompt name')
-    .argument('<target...>', 'a URL, or a command and its arguments')
-    .action((name: string, words: string[], flags: CommonFlags & { arg?: string[] }) =>
+    .argument('<name>', 'the prompt name (server.prompt with a host configuration)')
+    .argument('[target...]', 'a URL, or a command and its arguments (none: the servers of the host configuration)')
+    .action((name: string, words: string[], flags: CommonFlags & { arg?: string[] }) => {
+      const host = hostMode(program.opts<RootFlags>(), words, flags, io);
       done(
         operations().then(async (ops) => {
           const args = ops.parsePairs(flags.arg ?? [], '--arg', false) as Record<string, string>;
+          if (host) return (await hostCommands()).hostPromptCommand(host, outputFor(flags, io), name, args);
           return ops.promptCommand(parseTarget(words), await connectionOptions(flags, io), outputFor(flags, io), name, args);
         }),
-      ),
-    );
+      );
+    });
 
   withConnectionOptions(program.command('complete').description('complete an argument of a prompt or a resource template'))
     .option('-c, --context <key=value>', 'an already-chosen argument (repeatable)', collect)
@@ -191,6 +257,25 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
         ...(flags.allowOrigin ? { allowOrigin: flags.allowOrigin } : {}),
       };
       done(import('./proxy.js').then(async ({ runProxy }) => runProxy(parseTarget(words), await connectionOptions(flags, io), serve)));
+    });
+
+  const hostCommand = program.command('host').description('the servers of a host configuration (--config, or the usual locations)');
+  hostCommand
+    .command('status')
+    .description('connect every configured server and print the table of servers, eras, transports and failures')
+    .option('--timeout <ms>', 'timeout of each request in ms (default 60000)')
+    .option('--auth', 'log in with OAuth where a server needs it (opens the browser)')
+    .option('--json', 'print the rows as JSON')
+    .action((flags: CommonFlags) => {
+      const host = hostMode(program.opts<RootFlags>(), [], flags, io)!;
+      done(hostCommands().then((h) => h.hostStatusCommand(host, outputFor(flags, io))));
+    });
+  hostCommand
+    .command('config')
+    .description('print the configuration as resolved (secrets hidden), without starting anything')
+    .action((flags: CommonFlags) => {
+      const host = hostMode(program.opts<RootFlags>(), [], flags, io)!;
+      done(hostCommands().then((h) => h.hostConfigCommand(host, { ...outputFor(flags, io), json: true })));
     });
 
   program

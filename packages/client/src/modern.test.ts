@@ -37,6 +37,16 @@ describe('modern era against McpServer', () => {
     await client.close();
   });
 
+  test('URL-mode elicitation, when opted in, is declared in every request, not only in discover', async () => {
+    const { client, written } = await connected(demoServer().server, { handlers, elicitation: { url: true } });
+    await client.listTools();
+    const metas = sent(written).map((m) => m.params?._meta?.[MetaKey.clientCapabilities]);
+    expect(metas).toHaveLength(2);
+    for (const capabilities of metas) expect(capabilities).toMatchObject({ elicitation: { form: {}, url: {} } });
+    expect(client.clientCapabilities).toMatchObject({ elicitation: { form: {}, url: {} } });
+    await client.close();
+  });
+
   test('typed methods; results keep resultType, caching hints and _meta', async () => {
     const { client } = await connected(demoServer().server);
     const tools = await client.listTools();

@@ -10,7 +10,7 @@ import { ListenStream, type ListenOptions } from './listen.js';
 import { buildModernMeta, withExtraMeta, withMeta } from './modern-meta.js';
 import { requestWithInputs, unknownResultType } from './mrtr.js';
 import { TASKS_EXTENSION } from './task-shapes.js';
-import type { CallOptions, InputHandlers } from './options.js';
+import type { CallOptions, ElicitationOptions, InputHandlers } from './options.js';
 import type {
   ClientCapabilities,
   ClientPeer,
@@ -34,6 +34,8 @@ export interface SessionConfig {
   readonly clientInfo: Implementation;
   readonly handlers: InputHandlers | undefined;
   readonly capabilities: ClientCapabilities | undefined;
+  /** Elicitation modes (URL mode is declared only when opted in). */
+  readonly elicitation?: ElicitationOptions;
   readonly enforceCapabilities: boolean;
   readonly maxInputRounds: number;
   readonly report: (error: unknown) => void;
@@ -70,7 +72,7 @@ export class Session {
     this.serverInfo = negotiated.serverInfo;
     this.instructions = negotiated.instructions;
     this.#config = config;
-    this.clientCapabilities = clientCapabilitiesFor(config.handlers, negotiated.protocolVersion, config.capabilities);
+    this.clientCapabilities = clientCapabilitiesFor(config.handlers, negotiated.protocolVersion, config.capabilities, config.elicitation);
     this.meta = this.era === 'modern' ? buildModernMeta(this.protocolVersion, this.clientCapabilities, config.clientInfo, logLevel) : {};
   }
 

@@ -83,6 +83,7 @@ const ALLOWED: Record<string, string[]> = {
     '@wiremcp/auth/node',
     '@wiremcp/client',
     '@wiremcp/framing',
+    '@wiremcp/host',
     '@wiremcp/json-schema',
     '@wiremcp/jsonrpc',
     '@wiremcp/process',
@@ -100,6 +101,21 @@ const ALLOWED: Record<string, string[]> = {
     'node:os',
     'node:path',
     'node:url',
+  ],
+  host: [
+    '@wiremcp/auth',
+    '@wiremcp/auth/client',
+    '@wiremcp/auth/node',
+    '@wiremcp/client',
+    '@wiremcp/jsonrpc',
+    '@wiremcp/protocol',
+    '@wiremcp/transport-http',
+    '@wiremcp/transport-stdio',
+    'jsonc-parser',
+    'node:fs/promises',
+    'node:os',
+    'node:path',
+    'node:util',
   ],
   auth: [
     '@wiremcp/protocol',
@@ -119,6 +135,10 @@ const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client',
 /** Node-only subpaths of otherwise web-standard packages (their `./node` entry), skipped by the web-standard check. */
 const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node', 'transport-http': 'node' };
 const NO_RUNTIME_DEPENDENCIES: Record<string, string[]> = { protocol: [], framing: [], jsonrpc: ['@wiremcp/protocol'] };
+/** Web-standard entries of Node-only packages (`packages/<dir>/src/<sub>`), with the package files they may also use. */
+const WEB_STANDARD_ENTRIES: Record<string, { dir: string; alsoUses: string[] }> = {
+  'host/llm': { dir: join('host', 'src', 'llm'), alsoUses: [join('host', 'src', 'host', 'host-error.ts')] },
+};
 
 describe('dependencies and imports', () => {
   test.each(Object.entries(NO_RUNTIME_DEPENDENCIES))('%s has no runtime dependency beyond its arrows', (dir, allowed) => {
@@ -146,6 +166,29 @@ describe('dependencies and imports', () => {
       // A bare identifier, not a member or private name (`#require`, `x.process`).
       if (/(?<![#.\w$])(Buffer|process|__dirname|__filename|setImmediate)\b|(?<![#.\w$])require\s*\(/.test(text))
         offending.push(`${file}: Node global`);
+    }
+    expect(offending).toEqual([]);
+  });
+});
+
+describe('web-standard entries of Node packages', () => {
+  test.each(Object.entries(WEB_STANDARD_ENTRIES))('%s uses no Node built-in and no Node global', (_entry, { dir, alsoUses }) => {
+    const files = [
+      ...readdirSync(join(root, 'packages', dir))
+        .filter((name) => name.endsWith('.ts') && !/\.test(-util)?\.ts$/.test(name))
+        .map((name) => join(root, 'packages', dir, name)),
+      ...alsoUses.map((file) => join(root, 'packages', file)),
+    ];
+    const offending: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+      if (/from\s+['"]node:/.test(text) || /(?<![#.\w$])(Buffer|process|__dirname|__filename|setImmediate)\b/.test(text))
+        offending.push(file);
+      for (const match of text.matchAll(/from\s+['"](\.[^'"]+)['"]/g)) {
+        const target = join(file, '..', match[1]!.replace(/\.js$/, '.ts'));
+        if (!target.startsWith(join(root, 'packages', dir)) && !alsoUses.some((f) => target === join(root, 'packages', f)))
+          offending.push(`${file}: ${match[1]}`);
+      }
     }
     expect(offending).toEqual([]);
   });
@@ -190,6 +233,7 @@ describe('pinned exports', () => {
     'transport-http': ['.', './node', './package.json'],
     redis: ['.', './package.json'],
     cli: ['.', './package.json'],
+    host: ['.', './llm', './package.json'],
   };
 
   test.each(Object.entries(EXPORT_KEYS))('%s export paths', (dir, keys) => {
@@ -459,6 +503,57 @@ describe('pinned exports', () => {
     ],
     'transport-http/node': ['listen', 'nodeFetch', 'toNodeHandler'],
     redis: ['RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'RedisTaskStore', 'connectRedisState'],
+    host: [
+      'CONFIG_FORMATS',
+      'Catalogue',
+      'ConfigError',
+      'DEFAULT_RESTART_POLICY',
+      'HostError',
+      'MAX_CONFIG_BYTES',
+      'McpHost',
+      'PROJECT_CONFIG_FILES',
+      'REDACTED',
+      'SubstitutionError',
+      'candidateConfigFiles',
+      'createRedactor',
+      'describeServerConfig',
+      'detectFormat',
+      'findConfigFiles',
+      'formatIssue',
+      'formatStatusTable',
+      'isConfigError',
+      'isHostError',
+      'loadConfig',
+      'namePredicate',
+      'parseConfig',
+      'parseConfigText',
+      'qualifyNames',
+      'substitute',
+      'templateMatches',
+      'userConfigFiles',
+      'workspaceFolderOf',
+    ],
+    'host/llm': [
+      'ALPHANUMERIC_64',
+      'GEMINI_NAMES',
+      'MODEL_APIS',
+      'ModelTools',
+      'ToolNameMap',
+      'assignNames',
+      'declareTools',
+      'dropStrictNulls',
+      'errorText',
+      'inlineRefs',
+      'modelTools',
+      'objectRoot',
+      'outcomeText',
+      'readToolCall',
+      'renderOutcome',
+      'sanitizeName',
+      'toGeminiSchema',
+      'toStrictSchema',
+      'writeToolResult',
+    ],
     cli: [
       'CLI_EXIT_CODES',
       'CliError',
