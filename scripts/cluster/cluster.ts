@@ -3,7 +3,9 @@
  * server processes (`--http` on 127.0.0.1, `--redis`) and `nginx` in front, round-robin, SSE buffering off, no
  * session affinity. Used by `npm run cluster`, the cluster tests and the cluster benchmark. Everything runs from a
  * temporary directory and listens on 127.0.0.1 only; `stop()` ends every process it started. `redis-server` and
- * `nginx` come from Debian's packages: installed with `apt-get` when missing (as root), and said so.
+ * `nginx` come from Debian's packages: installed with `apt-get` when missing (as root), and said so. The faults the
+ * fault tests inject are methods here: SIGKILL, SIGSTOP and SIGCONT of Redis and of each instance, Redis restarted
+ * with its data or empty, Redis slowed down by a delaying proxy, and every exit nobody asked for recorded.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startDelayProxy, type DelayProxy } from './delay-proxy.js';
+import { RedisProcess } from './redis-process.js';
+import { killAndWait, outputOf, spawnReady } from './spawn.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -30,6 +35,24 @@ export interface ClusterOptions {
   readonly balancer?: boolean;
   /** Progress lines (default: none). */
   readonly log?: (line: string) => void;
+  /**
+   * Redis keeps an append-only file synced on every write, so a restart keeps every acknowledged write (default
+   * `true`, what the survival guarantees of `@wiremcp/redis` need); `false` runs it without persistence.
+   */
+  readonly persistence?: boolean;
+  /** The instances reach Redis through a delaying TCP proxy (delay 0 until {@link Cluster.setRedisDelay}). */
+  readonly redisProxy?: boolean;
+  /** Extra environment variables of every server process. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** An exit of a server process that nobody asked for (a crash). */
+export interface UnexpectedExit {
+  readonly address: string;
+  readonly code: number | null;
+  readonly signal: string | null;
+  /** The last lines it printed. */
+  readonly output: string;
 }
 
 /** One server process of the cluster. */
@@ -40,8 +63,16 @@ export interface ClusterInstance {
   readonly running: boolean;
   /** Kills it (SIGKILL: no graceful end) and waits for it to exit. */
   kill(): Promise<void>;
+  /** Stops it gracefully (SIGTERM) and waits for it to exit. */
+  terminate(): Promise<void>;
+  /** SIGSTOP: it holds its connections and answers nothing until {@link resume}. */
+  pause(): void;
+  /** SIGCONT after {@link pause}. */
+  resume(): void;
   /** Starts it again on the same port. */
   start(): Promise<void>;
+  /** The last lines it printed. */
+  readonly output: string;
 }
 
 /** The running cluster. */
@@ -49,11 +80,17 @@ export interface Cluster {
   /** The MCP endpoint behind the balancer. */
   readonly url: string;
   readonly instances: readonly ClusterInstance[];
-  /** The Redis URL, when state is in Redis. */
+  /** The Redis URL, when state is in Redis (the instances use the proxy's when there is one). */
   readonly redisUrl: string | undefined;
+  /** The Redis process, when state is in Redis: kill, pause, resume, start (with its data, or `fresh`). */
+  readonly redis: RedisProcess | undefined;
   /** Stops Redis (SIGKILL) and resolves once it exited; `startRedis` brings it back on the same port. */
   stopRedis(): Promise<void>;
-  startRedis(): Promise<void>;
+  startRedis(options?: { fresh?: boolean }): Promise<void>;
+  /** Delays each chunk between the instances and Redis by `ms` each way (needs `redisProxy`). */
+  setRedisDelay(ms: number): void;
+  /** The exits of server processes nobody asked for, so far. */
+  unexpectedExits(): readonly UnexpectedExit[];
   /** Stops everything it started (also safe after a partial start). */
   stop(): Promise<void>;
 }
@@ -114,48 +151,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Spawns a process and resolves once a line of its output matches `ready` (rejects when it exits first). */
-function spawnReady(command: string, args: readonly string[], ready: RegExp, timeoutMs = 15_000): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const timer = setTimeout(() => fail(new Error(`${command} did not start within ${timeoutMs} ms:\n${output.slice(-2000)}`)), timeoutMs);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString('utf8');
-      if (output.length > 20_000) output = output.slice(-10_000);
-      if (ready.test(output)) {
-        clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        child.stderr!.off('data', onData);
-        // Keep draining, so a chatty process never blocks on a full pipe.
-        child.stdout!.resume();
-        child.stderr!.resume();
-        resolve(child);
-      }
-    };
-    const fail = (error: Error): void => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(error);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('error', fail);
-    child.once('exit', (code, signal) =>
-      fail(new Error(`${command} exited (${signal ?? code}) before it was ready:\n${output.slice(-2000)}`)),
-    );
-  });
-}
-
-/** Kills a child process and waits for it to exit. */
-function killAndWait(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
-  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
-}
-
 /** The nginx configuration: round-robin over the instances, SSE unbuffered, no affinity. */
 export function nginxConfig(dir: string, port: number, upstreams: readonly number[]): string {
   const servers = upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n');
@@ -193,6 +188,8 @@ ${servers}
 `;
 }
 
+type ManagedInstance = ClusterInstance & { stopNow(): Promise<void> };
+
 /** Starts the cluster; see {@link ClusterOptions}. On a failure, stops what it started and rethrows. */
 export async function startCluster(options: ClusterOptions = {}): Promise<Cluster> {
   const log = options.log ?? (() => {});
@@ -205,32 +202,47 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (npm run build)`);
   const frontPort = options.port ?? (await freePort());
   const redisPort = await freePort();
-  const redisUrl = useRedis ? `redis://127.0.0.1:${redisPort}` : undefined;
-  let redis: ChildProcess | undefined;
+  const redis = useRedis ? new RedisProcess({ port: redisPort, dir, persistence: options.persistence }) : undefined;
+  let proxy: DelayProxy | undefined;
   let nginx: ChildProcess | undefined;
-  const instances: (ClusterInstance & { stopNow(): Promise<void> })[] = [];
+  const instances: ManagedInstance[] = [];
+  const exits: UnexpectedExit[] = [];
+  const env = { ...process.env, ...options.env };
 
-  const startRedis = async (): Promise<void> => {
-    const args = ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
-    redis = await spawnReady('redis-server', args, /Ready to accept connections/);
-  };
-  const makeInstance = async (): Promise<ClusterInstance & { stopNow(): Promise<void> }> => {
+  const makeInstance = async (redisUrl: string | undefined): Promise<ManagedInstance> => {
     const port = await freePort();
+    const address = `127.0.0.1:${port}`;
     let child: ChildProcess | undefined;
-    const args = [bin, '--http', `127.0.0.1:${port}`, '--allow-host', `127.0.0.1:${frontPort}`, '--allow-host', `localhost:${frontPort}`];
-    args.push('--allow-host', `127.0.0.1:${port}`);
+    let expected = false;
+    const args = [bin, '--http', address, '--allow-host', `127.0.0.1:${frontPort}`, '--allow-host', `localhost:${frontPort}`];
+    args.push('--allow-host', address);
     if (redisUrl !== undefined) args.push('--redis', redisUrl);
     args.push(...(options.serverArgs ?? []));
-    const instance = {
+    const stopping = (signal: NodeJS.Signals) => () => {
+      expected = true;
+      return killAndWait(child, signal);
+    };
+    const instance: ManagedInstance = {
       port,
-      address: `127.0.0.1:${port}`,
+      address,
       get running() {
         return child !== undefined && child.exitCode === null && child.signalCode === null;
       },
-      kill: () => killAndWait(child),
-      stopNow: () => killAndWait(child, 'SIGTERM'),
+      get output() {
+        return outputOf(child);
+      },
+      kill: stopping('SIGKILL'),
+      terminate: stopping('SIGTERM'),
+      stopNow: stopping('SIGTERM'),
+      pause: () => void child?.kill('SIGSTOP'),
+      resume: () => void child?.kill('SIGCONT'),
       start: async () => {
-        child = await spawnReady(process.execPath, args, /serving MCP on/);
+        expected = false;
+        const started = await spawnReady(process.execPath, args, /serving MCP on/, { env });
+        child = started;
+        started.once('exit', (code, signal) => {
+          if (!expected) exits.push({ address, code, signal, output: outputOf(started) });
+        });
       },
     };
     await instance.start();
@@ -240,15 +252,23 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const stop = async (): Promise<void> => {
     await killAndWait(nginx, 'SIGQUIT');
     await Promise.all(instances.map((instance) => instance.stopNow()));
-    await killAndWait(redis);
+    await proxy?.close();
+    await redis?.stop();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    if (useRedis) {
-      await startRedis();
-      log(`redis-server on ${redisUrl}`);
+    let redisUrl: string | undefined;
+    if (redis !== undefined) {
+      await redis.start();
+      redisUrl = `redis://127.0.0.1:${redisPort}`;
+      log(`redis-server on ${redisUrl} (${redis.persistence ? 'append-only file, fsync always' : 'no persistence'})`);
+      if (options.redisProxy === true) {
+        proxy = await startDelayProxy(redisPort);
+        redisUrl = `redis://127.0.0.1:${proxy.port}`;
+        log(`the instances reach Redis through a delaying proxy on ${redisUrl}`);
+      }
     }
-    for (let i = 0; i < count; i += 1) instances.push(await makeInstance());
+    for (let i = 0; i < count; i += 1) instances.push(await makeInstance(redisUrl));
     log(`${count} server process(es) on ${instances.map((instance) => instance.address).join(', ')}`);
     let url = `http://127.0.0.1:${instances[0]!.port}/mcp`;
     if (useBalancer) {
@@ -272,9 +292,15 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     return {
       url,
       instances,
-      redisUrl,
-      stopRedis: () => killAndWait(redis),
-      startRedis,
+      redisUrl: redis === undefined ? undefined : `redis://127.0.0.1:${redisPort}`,
+      redis,
+      stopRedis: async () => redis?.kill(),
+      startRedis: async (how) => redis?.start(how),
+      setRedisDelay: (ms) => {
+        if (proxy === undefined) throw new Error('setRedisDelay needs a cluster started with redisProxy: true');
+        proxy.delayMs = ms;
+      },
+      unexpectedExits: () => [...exits],
       stop,
     };
   } catch (error) {

@@ -3,8 +3,9 @@
  * serve legacy sessions from any of several processes — `eventStore`, `sessionStore` and `bus` — the `taskStore`
  * an `McpServer` keeps its tasks in, plus the shared
  * secrets every process of a deployment must agree on (the `requestState` signing key). Commands fail at once while
- * Redis is unreachable (no offline queue), so requests get a clear 503 instead of hanging; the connections
- * reconnect on their own and serving recovers.
+ * Redis is unreachable (no offline queue), and after the command timeout while it is reachable but does not answer
+ * (hung, paused, overloaded), so requests get a clear 503 instead of hanging; the connections reconnect on their own
+ * and serving recovers.
  */
 import type { SessionBus, EventStore, SessionStore } from '@wiremcp/transport-http';
 import { Redis } from 'ioredis';
@@ -31,6 +32,11 @@ export interface RedisStateOptions {
   readonly taskLeaseMs?: number;
   /** Time to wait for the first connection, in ms (default 5 000); then `connectRedisState` rejects. */
   readonly connectTimeoutMs?: number;
+  /**
+   * Time every Redis command may take, in ms (default 2 000, or `WIREMCP_REDIS_COMMAND_TIMEOUT_MS`): a command
+   * unanswered by then fails, so a hung Redis costs a request this long, then a 503 — never the whole outage.
+   */
+  readonly commandTimeoutMs?: number;
   /** Receives connection problems (one report per outage, one when it is over). Default: `console.error`. */
   readonly onError?: (error: unknown) => void;
 }
@@ -89,13 +95,22 @@ function connected(client: Redis, timeoutMs: number): Promise<void> {
   });
 }
 
+/** Default of {@link RedisStateOptions.commandTimeoutMs}. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 2000;
+
 /**
- * `WIREMCP_TASK_LEASE_MS`, when set: the task lease of a server started with `--redis` (e.g. a short one in tests
- * that kill a process mid-task).
+ * A number from the environment, when set: `WIREMCP_TASK_LEASE_MS` (the task lease of a server started with
+ * `--redis`, e.g. a short one in tests that kill a process mid-task) or `WIREMCP_REDIS_COMMAND_TIMEOUT_MS`.
  */
-function leaseFromEnvironment(): number | undefined {
-  const text = process.env.WIREMCP_TASK_LEASE_MS;
+function fromEnvironment(name: string): number | undefined {
+  const text = process.env[name];
   return text === undefined || text === '' ? undefined : Number(text);
+}
+
+function commandTimeout(options: RedisStateOptions): number {
+  const value = options.commandTimeoutMs ?? fromEnvironment('WIREMCP_REDIS_COMMAND_TIMEOUT_MS') ?? DEFAULT_COMMAND_TIMEOUT_MS;
+  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`commandTimeoutMs must be an integer ≥ 1, not ${String(value)}`);
+  return value;
 }
 
 /** Connects to Redis and builds the shared state; rejects when Redis cannot be reached in time. */
@@ -105,6 +120,7 @@ export async function connectRedisState(options: RedisStateOptions = {}): Promis
   const settings = {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
+    commandTimeout: commandTimeout(options),
     connectTimeout: options.connectTimeoutMs ?? 5000,
     retryStrategy: (times: number) => Math.min(50 * times, 1000),
   };
@@ -129,7 +145,7 @@ export async function connectRedisState(options: RedisStateOptions = {}): Promis
   const taskStore = new RedisTaskStore(client, subscriber, {
     prefix,
     maxTasks: options.maxTasks,
-    leaseMs: options.taskLeaseMs ?? leaseFromEnvironment(),
+    leaseMs: options.taskLeaseMs ?? fromEnvironment('WIREMCP_TASK_LEASE_MS'),
   });
   await taskStore.start();
   return {

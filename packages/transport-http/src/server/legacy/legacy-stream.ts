@@ -42,6 +42,8 @@ export class LegacyStream {
   #chain: Promise<void> | undefined;
   /** Events sent while a resumption's replay is being read, written once the replay is. */
   #backlog: { seq: number; text: string }[] | undefined;
+  /** True while appends fail (reported once per outage, not once per event). */
+  #failing = false;
 
   constructor(host: StreamHost, id: string) {
     this.#host = host;
@@ -144,25 +146,41 @@ export class LegacyStream {
       if (this.#backlog !== undefined) this.#backlog.push({ seq, text });
       else this.#connection?.write(text);
     };
-    let appended: void | Promise<void> = undefined;
+    let appended: Promise<void> | undefined;
     try {
-      appended = store.append({ sessionId: this.#host.sessionId, streamId: this.id, seq, data });
+      const result = store.append({ sessionId: this.#host.sessionId, streamId: this.id, seq, data });
+      // Its failure is handled now, not once the appends before it have finished: a store that fails every append
+      // in flight at once (its connection lost) must leave no rejection unhandled.
+      if (result)
+        appended = Promise.resolve(result).then(
+          () => this.#appendSucceeded(),
+          (error: unknown) => this.#appendFailed(error),
+        );
+      else this.#appendSucceeded();
     } catch (error) {
-      this.#host.report(error);
+      this.#appendFailed(error);
     }
     if (this.#chain === undefined && appended === undefined) {
       write();
       return;
     }
     const previous = this.#chain ?? Promise.resolve();
-    const next = previous
-      .then(() => appended)
-      .then(undefined, (error: unknown) => this.#host.report(error))
-      .then(write);
+    const next = previous.then(() => appended).then(write);
     this.#chain = next;
     void next.then(() => {
       if (this.#chain === next) this.#chain = undefined;
     });
+  }
+
+  /** An append failed: the event is still sent, not resumable. Reported once until an append succeeds again. */
+  #appendFailed(error: unknown): void {
+    if (this.#failing) return;
+    this.#failing = true;
+    this.#host.report(error);
+  }
+
+  #appendSucceeded(): void {
+    this.#failing = false;
   }
 
   #settle(operation: () => void | Promise<void>): void {
