@@ -81,6 +81,8 @@ export class LegacySessionState implements LegacySession, Subscriber {
   /** Subscriptions whose `onSubscribe` has not settled yet. */
   #pending: Map<string, Promise<void>> | undefined;
   #closed = false;
+  /** See `ConnectOptions.relayed`. */
+  relayed: (() => boolean) | undefined;
 
   constructor(
     peer: ServerPeer,
@@ -92,6 +94,31 @@ export class LegacySessionState implements LegacySession, Subscriber {
   ) {
     this.#peer = peer;
     this.#host = host;
+  }
+
+  /** True while the transport says this session hears the events of other processes (see `ConnectOptions.relayed`). */
+  get hearsOtherProcesses(): boolean {
+    return this.relayed?.() === true;
+  }
+
+  /** See `ServerConnection.refreshSession`. */
+  refresh(state: LegacySessionRestore): void {
+    if (this.#closed) return;
+    if (state.logLevel !== undefined && !isLogLevel(state.logLevel)) {
+      throw new LocalError('INVALID_ARGUMENT', `Cannot refresh a session with log level ${quoteInput(state.logLevel)}`);
+    }
+    this.logLevel = state.logLevel ?? 'debug';
+    if (state.initialized !== undefined) this.initialized = state.initialized;
+    const recorded = new Set<string>();
+    for (const uri of state.subscriptions ?? []) if (typeof uri === 'string') recorded.add(uri);
+    for (const uri of [...this.subscriptions]) if (!recorded.has(uri)) void this.unsubscribe(uri);
+    let added = false;
+    for (const uri of recorded) {
+      if (this.subscriptions.has(uri) || this.#pending?.has(uri)) continue;
+      this.restoreSubscription(uri);
+      added = true;
+    }
+    if (added) this.startRestoredSubscriptions();
   }
 
   /** `resources/subscribe`: once per URI, after `onSubscribe` accepted it. */

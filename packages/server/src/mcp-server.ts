@@ -30,6 +30,13 @@ import type { Implementation, ReadResourceResult, ResourceDefinition, ResourceTe
 export interface ConnectOptions {
   /** Start the connection with this legacy session already open (see `connect`). */
   readonly restore?: LegacySessionRestore;
+  /**
+   * While this returns true, the connection's legacy session also hears the list changes and resource updates other
+   * processes raised (delivered through {@link McpServer.relayEvents}): what a transport says while it holds the
+   * stream they go to (an HTTP session's standalone GET stream, held by one of the processes sharing the session),
+   * so that each event reaches the session once, from that process. Default: never.
+   */
+  readonly relayed?: () => boolean;
 }
 
 /**
@@ -172,7 +179,7 @@ export class McpServer {
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerConnection> {
     const core = this.#core;
     const peer: ServerPeer = new Peer({ requestTimeoutMs: core.options.clientRequestTimeoutMs ?? 600_000, onInternalError: core.report });
-    const connection = new Connection(core, this.#events, peer, options.restore);
+    const connection = new Connection(core, this.#events, peer, options.restore, options.relayed);
     this.#connections.add(connection);
     try {
       await connection.start(transport);

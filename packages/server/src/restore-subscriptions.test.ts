@@ -92,3 +92,53 @@ describe('a restored legacy session calls the subscription hooks', () => {
     await server.close();
   });
 });
+
+describe('a copy of a session brought to a state recorded elsewhere (refreshSession)', () => {
+  test('new subscriptions start (onSubscribe), dropped ones end (onUnsubscribe), the log level follows', async () => {
+    const { server, events } = recording();
+    const { connection, peer, updates } = await restored(server, ['demo://a']);
+    await until(events, 1);
+    events.length = 0;
+    connection.refreshSession({
+      protocolVersion: '2025-11-25',
+      clientCapabilities: { roots: {} },
+      subscriptions: ['demo://b'],
+      logLevel: 'error',
+    });
+    await until(events, 2);
+    expect(events.sort()).toEqual(['+demo://b legacy 2025-11-25', '-demo://a same-context=true']);
+    expect(connection.session?.logLevel).toBe('error');
+    server.notifyResourceUpdated('demo://a');
+    server.notifyResourceUpdated('demo://b');
+    await peer.request('ping', {});
+    expect(updates).toEqual([{ uri: 'demo://b' }]);
+    expect(() => connection.refreshSession({ protocolVersion: '2025-11-25', clientCapabilities: {}, logLevel: 'loud' as never })).toThrow(
+      /log level/,
+    );
+    await connection.close();
+    await server.close();
+  });
+
+  test('relayed: the session hears the events of other processes only while its transport says so', async () => {
+    const { server } = recording();
+    let holds = false;
+    const [a, b] = createLinkedPair();
+    await server.connect(b, {
+      restore: { protocolVersion: '2025-11-25', clientCapabilities: {}, subscriptions: ['demo://a'] },
+      relayed: () => holds,
+    });
+    const peer = new Peer({ onInternalError: () => {} });
+    const updates: unknown[] = [];
+    peer.setNotificationHandler('notifications/resources/updated', (params) => void updates.push(params));
+    await peer.connect(a);
+    const relay = server.relayEvents(() => {});
+    relay.deliver({ id: 'e1', kind: 'resourceUpdated', uri: 'demo://a' });
+    holds = true;
+    relay.deliver({ id: 'e2', kind: 'resourceUpdated', uri: 'demo://a' });
+    relay.deliver({ id: 'e2', kind: 'resourceUpdated', uri: 'demo://a' });
+    await peer.request('ping', {});
+    expect(updates).toEqual([{ uri: 'demo://a' }]);
+    relay.stop();
+    await server.close();
+  });
+});

@@ -29,6 +29,13 @@ export interface ServerConnection {
    * `graceMs` (default 1 000) for requests in progress, then closes the transport.
    */
   close(graceMs?: number): Promise<void>;
+  /**
+   * Brings the legacy session to a state another process recorded (a session shared through a session store, changed
+   * by a request served elsewhere): its log level, `initialized`, and its subscriptions — those no longer recorded
+   * end (`onUnsubscribe`), new ones start (`onSubscribe`, as for a restored session). Throws `INVALID_ARGUMENT` for a
+   * bad log level; does nothing before `initialize` or once closed.
+   */
+  refreshSession(state: LegacySessionRestore): void;
 }
 
 /** What a connection needs from its server. */
@@ -59,13 +66,14 @@ export class Connection implements ServerConnection {
   readonly #origin: ConnectionOrigin;
   #restored = false;
 
-  constructor(host: ConnectionHost, events: ConnectionEvents, peer: ServerPeer, restore?: LegacySessionRestore) {
+  constructor(host: ConnectionHost, events: ConnectionEvents, peer: ServerPeer, restore?: LegacySessionRestore, relayed?: () => boolean) {
     this.peer = peer;
     const origin: ConnectionOrigin = {
       session: undefined,
       listens: this.#listens,
       initialize: (params, rpc) => {
         const { session, result } = openLegacySession(host, params, rpc, peer, origin.session);
+        session.relayed = relayed;
         origin.session = session;
         host.subscribers.add(session);
         return result;
@@ -74,6 +82,7 @@ export class Connection implements ServerConnection {
     this.#origin = origin;
     if (restore !== undefined) {
       origin.session = restoreLegacySession(host, restore, peer);
+      origin.session.relayed = relayed;
       this.#restored = true;
       host.subscribers.add(origin.session);
     }
@@ -100,6 +109,10 @@ export class Connection implements ServerConnection {
 
   get session(): LegacySession | undefined {
     return this.#origin.session;
+  }
+
+  refreshSession(state: LegacySessionRestore): void {
+    this.#origin.session?.refresh(state);
   }
 
   /** Connects the peer to `transport`. */
