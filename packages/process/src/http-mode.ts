@@ -57,6 +57,17 @@ function redactUrl(url: string): string {
   return url.replace(/\/\/([^@/]*)@/, '//***@');
 }
 
+/**
+ * `WIREMCP_REQUEST_STATE_KEY`, when set: the key every process of a deployment signs 2026-07-28 `requestState` with
+ * (at least 32 characters), instead of one kept in Redis.
+ */
+function configuredRequestStateKey(): string | undefined {
+  const key = globalThis.process.env.WIREMCP_REQUEST_STATE_KEY;
+  if (key === undefined || key === '') return undefined;
+  if (key.length < 32) throw new UsageError('WIREMCP_REQUEST_STATE_KEY must hold at least 32 characters');
+  return key;
+}
+
 /** Bound on closing the HTTP server inside the main's own shutdown bound (1 800 ms by default). */
 const HTTP_SHUTDOWN_GRACE_MS = 1500;
 
@@ -128,9 +139,11 @@ export const httpMode: ServeMode = {
     return {
       description: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}${auth ? ' (OAuth required)' : ''}`,
       async prepare(process) {
-        if (redisUrl === undefined) return {};
+        // A key configured for the deployment wins: no process depends on Redis (or its persistence) to agree on it.
+        const configured = configuredRequestStateKey();
+        if (redisUrl === undefined) return configured === undefined ? {} : { requestStateKey: configured };
         shared = await connectShared(redisUrl, reporter(process));
-        return { requestStateKey: await shared.sharedSecret('request-state'), taskStore: shared.taskStore };
+        return { requestStateKey: configured ?? (await shared.sharedSecret('request-state')), taskStore: shared.taskStore };
       },
       async serve(server, process) {
         if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');

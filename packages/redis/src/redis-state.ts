@@ -54,7 +54,10 @@ export interface RedisState {
   readonly client: Redis;
   /**
    * A secret shared by every process of the deployment, created once (random, 32 bytes, base64url) and kept in
-   * Redis under `name`: e.g. `await state.sharedSecret('request-state')` as the server's `requestState.key`.
+   * Redis under `name`: e.g. `await state.sharedSecret('request-state')` as the server's `requestState.key`. When
+   * Redis restarts without its data, each process that knew it writes it back on reconnecting (`SET NX`), so a
+   * process started afterwards still gets the same value. (A process started while none of those is connected would
+   * create a new one: persist Redis, or configure the key yourself, for a guarantee.)
    */
   sharedSecret(name: string): Promise<string>;
   /** Closes both connections. */
@@ -139,7 +142,7 @@ export async function connectRedisState(options: RedisStateOptions = {}): Promis
     throw error;
   }
   const eventStore = new RedisEventStore(client, { prefix, maxEventsPerStream: options.maxEventsPerStream, ttlMs: options.eventTtlMs });
-  const sessionStore = new RedisSessionStore(client, { prefix, ttlMs: options.sessionTtlMs });
+  const sessionStore = new RedisSessionStore(client, { prefix, ttlMs: options.sessionTtlMs, channel: `${prefix}bus` });
   const bus = new RedisSessionBus(client, subscriber, { prefix });
   await bus.start();
   const taskStore = new RedisTaskStore(client, subscriber, {
@@ -148,6 +151,20 @@ export async function connectRedisState(options: RedisStateOptions = {}): Promis
     leaseMs: options.taskLeaseMs ?? fromEnvironment('WIREMCP_TASK_LEASE_MS'),
   });
   await taskStore.start();
+  // The secrets this process agreed on. A Redis restarted without its data has lost them: each process puts its
+  // own back (SET NX) as soon as it reconnects, so one started later reads the same value, not a fresh one.
+  const secrets = new Map<string, string>();
+  let lost = false;
+  client.on('close', () => (lost = true));
+  client.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    for (const [name, value] of secrets) {
+      client.set(`${prefix}secret:${name}`, value, 'NX').catch(() => {
+        lost = true;
+      });
+    }
+  });
   return {
     eventStore,
     sessionStore,
@@ -156,12 +173,15 @@ export async function connectRedisState(options: RedisStateOptions = {}): Promis
     handlerOptions: { eventStore, sessionStore, bus },
     client,
     async sharedSecret(name: string): Promise<string> {
+      const known = secrets.get(name);
+      if (known !== undefined) return known;
       const key = `${prefix}secret:${name}`;
       const bytes = crypto.getRandomValues(new Uint8Array(32));
       const fresh = Buffer.from(bytes).toString('base64url');
       await client.set(key, fresh, 'NX');
       const value = await client.get(key);
       if (value === null) throw new Error(`the shared secret ${name} vanished from Redis`);
+      secrets.set(name, value);
       return value;
     },
     async close(): Promise<void> {

@@ -19,7 +19,9 @@ function isBusMessage(value: unknown): value is BusMessage {
   if (m.kind === 'event') return typeof m.event === 'object' && m.event !== null;
   return (
     typeof m.sessionId === 'string' &&
-    (((m.kind === 'deliver' || m.kind === 'standalone') && typeof m.json === 'string') || m.kind === 'state' || m.kind === 'ended')
+    (((m.kind === 'deliver' || m.kind === 'standalone') && typeof m.json === 'string') ||
+      (m.kind === 'state' && (m.state === undefined || (typeof m.state === 'object' && m.state !== null))) ||
+      m.kind === 'ended')
   );
 }
 
@@ -29,6 +31,7 @@ export class RedisSessionBus implements SessionBus {
   readonly #subscriber: Redis;
   readonly #channel: string;
   readonly #listeners = new Set<(message: BusMessage) => void>();
+  readonly #lost = new Set<() => void>();
 
   /**
    * `publisher` is any connection; `subscriber` a connection of the bus's own (it is put in subscriber mode, and
@@ -49,6 +52,22 @@ export class RedisSessionBus implements SessionBus {
       if (!isBusMessage(message)) return;
       for (const listener of this.#listeners) listener(message);
     });
+    // Messages published while the connection was down are lost: once it is back and subscribed again, say so.
+    let dropped = false;
+    subscriber.on('close', () => (dropped = true));
+    subscriber.on('ready', () => {
+      if (!dropped) return;
+      dropped = false;
+      this.#subscriber.subscribe(this.#channel).then(
+        () => {
+          for (const listener of [...this.#lost]) listener();
+        },
+        () => {
+          // The connection dropped again: its next 'ready' tries again.
+          dropped = true;
+        },
+      );
+    });
   }
 
   /** Subscribes the connection to the channel; resolves once Redis confirmed it. */
@@ -63,5 +82,11 @@ export class RedisSessionBus implements SessionBus {
   subscribe(listener: (message: BusMessage) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** See `SessionBus.onMessagesLost`: called once the subscriber connection is back and subscribed again. */
+  onMessagesLost(listener: () => void): () => void {
+    this.#lost.add(listener);
+    return () => this.#lost.delete(listener);
   }
 }

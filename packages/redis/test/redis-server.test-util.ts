@@ -1,14 +1,23 @@
-// A throwaway redis-server for the package's tests: on a free port, no persistence, killed afterwards. Installed
-// with apt-get when missing (as the cluster script does).
-import { spawn, type ChildProcess } from 'node:child_process';
+// A throwaway redis-server for the package's tests: on a free port, no persistence, killed afterwards, and the faults a
+// test may inject (SIGSTOP, a restart that loses the data). Installed with apt-get when missing (as the cluster
+// script does).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { connectRedisState, type RedisState } from '../src/index.js';
 import { ensureInstalled, freePort } from '../../../scripts/cluster/cluster.js';
+import { RedisProcess } from '../../../scripts/cluster/redis-process.js';
 
 /** A running redis-server. */
 export interface TestRedis {
   readonly url: string;
   readonly port: number;
+  /** SIGSTOP: it holds its connections and answers nothing until `resume`. */
+  pause(): void;
+  resume(): void;
+  /** Killed and started again on the same port, empty (no persistence). */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -16,27 +25,22 @@ export interface TestRedis {
 export async function startTestRedis(): Promise<TestRedis> {
   ensureInstalled({ redis: true, nginx: false }, (line) => process.stderr.write(`[redis test] ${line}\n`));
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (/Ready to accept connections/.test(output)) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output.slice(-1000)}`)));
-    child.once('error', reject);
-  });
+  const dir = mkdtempSync(join(tmpdir(), 'wiremcp-redis-test-'));
+  const redis = new RedisProcess({ port, dir, persistence: false });
+  await redis.start();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      }),
+    pause: () => redis.pause(),
+    resume: () => redis.resume(),
+    restart: async () => {
+      await redis.kill();
+      await redis.start();
+    },
+    stop: async () => {
+      await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

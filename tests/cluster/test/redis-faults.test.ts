@@ -117,4 +117,121 @@ describe('Redis hung, then killed, under legacy SSE streams', () => {
   }, 60_000);
 });
 
-export { messages };
+/** The MCP endpoint of one instance, bypassing the balancer. */
+const direct = (address: string): string => `http://${address}/mcp`;
+
+/** A ping of session `sessionId` sent to each instance directly: the statuses, in instance order. */
+async function pingEverywhere(sessionId: string): Promise<number[]> {
+  const statuses: number[] = [];
+  for (const instance of cluster.instances) {
+    const response = await send(
+      direct(instance.address),
+      'POST',
+      { jsonrpc: '2.0', id: 1, method: 'ping' },
+      sessionHeaders(sessionId, V),
+      AbortSignal.timeout(DEADLINE_MS),
+    );
+    await response.rest();
+    statuses.push(response.status);
+  }
+  return statuses;
+}
+
+/** Resolves once every instance serves initialize again (they reconnect to Redis on their own; bounded). */
+async function everyInstanceReconnected(): Promise<void> {
+  for (const instance of cluster.instances) {
+    for (let attempt = 0; ; attempt += 1) {
+      const response = await send(direct(instance.address), 'POST', {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: V, capabilities: {}, clientInfo: { name: 'f', version: '1' } },
+      });
+      await response.rest();
+      if (response.status === 200) break;
+      if (attempt > 200) throw new Error(`${instance.address} never served initialize again`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+/** A session every instance holds a copy of (each served one of its requests). */
+async function sessionOnEveryInstance(): Promise<string> {
+  await everyInstanceReconnected();
+  const { sessionId } = await openSession(url, V);
+  expect(await pingEverywhere(sessionId)).toEqual([200, 200, 200]);
+  return sessionId;
+}
+
+describe('sessions while Redis is down or restarted', () => {
+  test('a DELETE while Redis is down is refused (503, Retry-After); once acknowledged, it holds on every process', async () => {
+    const sessionId = await sessionOnEveryInstance();
+    await cluster.stopRedis();
+    try {
+      const refused = await send(url, 'DELETE', undefined, sessionHeaders(sessionId, V), AbortSignal.timeout(DEADLINE_MS));
+      const body = messages(await refused.rest());
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).not.toBeNull();
+      expect(JSON.stringify(body)).toMatch(/session store cannot be reached/);
+    } finally {
+      await cluster.startRedis();
+    }
+    await everyInstanceReconnected();
+    // Not deleted: every process serves it (Redis kept it).
+    expect(await pingEverywhere(sessionId)).toEqual([200, 200, 200]);
+    const deleted = await send(url, 'DELETE', undefined, sessionHeaders(sessionId, V), AbortSignal.timeout(DEADLINE_MS));
+    await deleted.rest();
+    expect(deleted.status).toBe(200);
+    expect(await pingEverywhere(sessionId)).toEqual([404, 404, 404]);
+    expectNoExit();
+  }, 60_000);
+
+  test('Redis restarted without its data: every process agrees the session is gone, none serves its memory copy', async () => {
+    const sessionId = await sessionOnEveryInstance();
+    await cluster.stopRedis();
+    await cluster.startRedis({ fresh: true });
+    await everyInstanceReconnected();
+    expect(await pingEverywhere(sessionId)).toEqual([404, 404, 404]);
+    expectNoExit();
+  }, 60_000);
+
+  test('Redis restarted without its data, then a process restarted: input-required rounds verify across every pair', async () => {
+    await cluster.stopRedis();
+    await cluster.startRedis({ fresh: true });
+    // The processes that stayed up are back on Redis first; then one process restarts (and reads the key anew).
+    await everyInstanceReconnected();
+    await cluster.instances[0]!.terminate();
+    await cluster.instances[0]!.start();
+    const name = 'test_input_required_result_elicitation';
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+    };
+    const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name };
+    const failures: string[] = [];
+    for (const from of cluster.instances) {
+      const first = await send(
+        direct(from.address),
+        'POST',
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, _meta: meta } },
+        headers,
+      );
+      const round = messages(await first.rest())[0] as { result: { requestState: string } };
+      for (const to of cluster.instances) {
+        if (to === from) continue;
+        const params = {
+          name,
+          arguments: {},
+          _meta: meta,
+          requestState: round.result.requestState,
+          inputResponses: { user_name: { action: 'accept', content: { name: 'Ada' } } },
+        };
+        const second = await send(direct(to.address), 'POST', { jsonrpc: '2.0', id: 2, method: 'tools/call', params }, headers);
+        const text = JSON.stringify(messages(await second.rest())[0]);
+        if (!text.includes('Hello, Ada!')) failures.push(`${from.address} → ${to.address}: ${text.slice(0, 200)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expectNoExit();
+  }, 60_000);
+});

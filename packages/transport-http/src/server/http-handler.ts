@@ -97,7 +97,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     now,
     newStreamId: () => `${instance}${(streams++).toString(36)}`,
     ended: (session) => registry.remove(session),
-    ...(bus === undefined ? {} : { bus: { origin: instance, publish } }),
+    ...(bus === undefined ? {} : { bus: { origin: instance, publish, relaysEvents: server.relayEvents !== undefined } }),
   };
   const registry = new SessionRegistry(sessionHost, resolved);
   const core: HandlerCore = {
@@ -137,10 +137,16 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     const held = registry.held(message.sessionId);
     if (!(held instanceof HttpSession)) return;
     if (message.kind === 'ended' || (message.kind === 'state' && !held.busy)) void held.forget();
-    else held.transport.forwarded(message);
+    else if (message.kind === 'state') {
+      // A copy in use takes the new state (its subscriptions, log level); without it, it is checked before its next use.
+      if (message.state !== undefined && message.state.id === held.id) held.refresh(message.state);
+      else held.verifiedEpoch = -1;
+    } else held.transport.forwarded(message);
   });
+  const lost = bus?.onMessagesLost?.(() => registry.messagesLost());
   const close = async (graceMs = 1000): Promise<void> => {
     unsubscribe?.();
+    lost?.();
     relay?.stop();
     await registry.closeAll(graceMs);
     pool.closeAll();

@@ -33,6 +33,11 @@ export interface HttpServedConnection {
   readonly session: LegacySessionSnapshot | undefined;
   /** Ends the connection gracefully: listen streams ended, requests in progress given `graceMs`. */
   close(graceMs?: number): Promise<void>;
+  /**
+   * Brings the legacy session to a state another process recorded (`ServerConnection.refreshSession`). Optional:
+   * without it a copy in use keeps its state until it is dropped.
+   */
+  refreshSession?(state: LegacySessionSnapshot): void;
 }
 
 /** A tool's definition, as far as the handler reads it (`x-mcp-header` annotations of its `inputSchema`). */
@@ -48,9 +53,11 @@ export interface HttpServable {
   dispatch(message: unknown, exchange: HttpDispatchExchange): Promise<RpcResponse | undefined>;
   /**
    * Serves a transport. With `options.restore`, the connection starts with that legacy session already open
-   * (a session created on another process, rehydrated from a shared {@link SessionStore}).
+   * (a session created on another process, rehydrated from a shared {@link SessionStore}). While `options.relayed`
+   * returns true, the session also hears the list changes and resource updates of the other processes (this process
+   * holds its standalone stream).
    */
-  connect(transport: Transport, options?: { restore?: LegacySessionSnapshot }): Promise<HttpServedConnection>;
+  connect(transport: Transport, options?: { restore?: LegacySessionSnapshot; relayed?: () => boolean }): Promise<HttpServedConnection>;
   /**
    * The definition of an enabled tool, for checking `Mcp-Param-*` headers against `x-mcp-header` annotations.
    * Optional: without it those headers are not checked.

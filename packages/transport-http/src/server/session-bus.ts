@@ -8,6 +8,7 @@
  * sessions, it carries the server-wide events (list changes, resource updates) raised on one process to the
  * 2026-07-28 listen streams held by the others.
  */
+import type { SessionState } from './session-store.js';
 
 /** One message on the bus. Plain data: it serialises as JSON. */
 export type BusMessage =
@@ -15,8 +16,12 @@ export type BusMessage =
   | { readonly kind: 'deliver'; readonly origin: string; readonly sessionId: string; readonly json: string }
   /** A server message for the standalone GET stream of the session, wherever it is open. */
   | { readonly kind: 'standalone'; readonly origin: string; readonly sessionId: string; readonly json: string }
-  /** The session's recorded state changed (`state`) or the session ended (`ended`): copies elsewhere are dropped. */
-  | { readonly kind: 'state' | 'ended'; readonly origin: string; readonly sessionId: string }
+  /**
+   * The session's recorded state changed (`state`, with the state when known) or the session ended (`ended`): copies
+   * elsewhere are dropped, or brought to the new state while in use.
+   */
+  | { readonly kind: 'state'; readonly origin: string; readonly sessionId: string; readonly state?: SessionState }
+  | { readonly kind: 'ended'; readonly origin: string; readonly sessionId: string }
   /** A server-wide event raised on the `origin` process (the server's `ServerEvent`), for every other process. */
   | { readonly kind: 'event'; readonly origin: string; readonly event: unknown };
 
@@ -30,6 +35,12 @@ export type BusMessage =
 export interface SessionBus {
   publish(message: BusMessage): void | Promise<void>;
   subscribe(listener: (message: BusMessage) => void): () => void;
+  /**
+   * Optional: calls `listener` each time messages may have been lost — the bus's connection dropped and is back (a
+   * Redis restarted, a network cut). The handler then checks each session it holds against the session store
+   * before serving it again, so a session deleted or changed meanwhile is not served from a stale copy.
+   */
+  onMessagesLost?(listener: () => void): () => void;
 }
 
 /** The separator between the process tag and the original id in a server→client request id sent with a bus. */

@@ -38,15 +38,26 @@ export interface SessionState {
  * - expire a record that is not `touch`ed or `set` for the handler's `sessionIdleTimeoutMs`, and return
  *   `undefined` for it afterwards (the client then gets 404 and initializes again);
  * - make `delete` final: a deleted id is never served again anywhere;
+ * - fail (throw or reject) rather than pretend: the handler answers 503 with `Retry-After` when `set` or `delete`
+ *   fails, and acknowledges nothing it could not record;
  * - and, for delivery across processes, pair with an {@link EventStore} shared the same way and a `SessionBus`
  *   (the handler's `bus` option), which carries answers, cancellations and standalone-stream messages to the
  *   process they belong to.
+ *
+ * `origin` names the process making the change (the handler's tag on the bus), for a store that announces it.
  */
 export interface SessionStore {
   get(id: string): SessionState | undefined | Promise<SessionState | undefined>;
-  set(state: SessionState): void | Promise<void>;
+  set(state: SessionState, origin?: string): void | Promise<void>;
   touch(id: string): void | Promise<void>;
-  delete(id: string): void | Promise<void>;
+  delete(id: string, origin?: string): void | Promise<void>;
+  /**
+   * True when `set` and `delete` announce the change on the deployment's bus themselves, in the same atomic step as
+   * the change (a `state` message carrying the state, an `ended` message, each with the `origin` given): a change
+   * that completes late (a store that timed out, then answered) is still announced, so no process keeps serving a
+   * copy of a session that was deleted or changed. The handler then publishes nothing more about it.
+   */
+  readonly announcesChanges?: boolean;
 }
 
 /** The default {@link SessionStore}: a map in this process's memory (the handler caps its size with `maxSessions`). */

@@ -57,6 +57,9 @@ export class HttpSession {
   readonly #host: SessionHost;
   #closing: Promise<void> | undefined;
   #keepsShared = false;
+  #deletedFromStore = false;
+  /** See `LiveSession.verifiedEpoch` (set when sessions are shared). */
+  verifiedEpoch: number | undefined;
 
   constructor(host: SessionHost, id: string, principalKey: string | undefined, createdAt?: number) {
     this.#host = host;
@@ -92,6 +95,11 @@ export class HttpSession {
     return this.#keepsShared;
   }
 
+  /** True once a DELETE removed its record from the session store. */
+  get deletedFromStore(): boolean {
+    return this.#deletedFromStore;
+  }
+
   /** Drops this process's copy of a shared session (idle here, or changed elsewhere); the shared state stays. */
   forget(): Promise<void> {
     if (this.#closing === undefined) this.#keepsShared = true;
@@ -105,7 +113,40 @@ export class HttpSession {
 
   /** Connects the server (restoring a recorded session when given one). */
   async connect(restore?: LegacySessionSnapshot): Promise<void> {
-    this.#connection = await this.#host.server.connect(this.transport, restore === undefined ? undefined : { restore });
+    // With a bus, the copy holding the standalone stream hears the other processes' list changes and resource
+    // updates, and only it: each reaches the session once.
+    const relayed = this.#host.bus === undefined ? undefined : () => this.transport.holdsStandalone;
+    const options = { ...(restore === undefined ? {} : { restore }), ...(relayed === undefined ? {} : { relayed }) };
+    this.#connection = await this.#host.server.connect(this.transport, options);
+  }
+
+  /** Brings this copy to a state recorded by another process (failures reported). */
+  refresh(state: SessionState): void {
+    try {
+      this.#connection?.refreshSession?.(snapshotOf(state));
+    } catch (error) {
+      this.#host.report(error);
+    }
+  }
+
+  /**
+   * Serves a DELETE: the record is deleted from the session store first — when that fails, nothing ends and the
+   * answer is 503 — then the session ends here, and the other processes drop their copies.
+   */
+  async delete(): Promise<Response> {
+    const bus = this.#host.bus;
+    try {
+      await this.#host.sessionStore.delete(this.id, bus?.origin);
+    } catch (error) {
+      this.#host.report(error);
+      return storeUnavailable(null);
+    }
+    this.#deletedFromStore = true;
+    await this.end();
+    if (bus !== undefined && this.#host.sessionStore.announcesChanges !== true) {
+      bus.publish({ kind: 'ended', origin: bus.origin, sessionId: this.id });
+    }
+    return emptyResponse(200);
   }
 
   /**
@@ -123,7 +164,7 @@ export class HttpSession {
       return { response, opened: false };
     }
     try {
-      await this.#host.sessionStore.set(this.state());
+      await this.#host.sessionStore.set(this.state(), this.#host.bus?.origin);
     } catch (error) {
       // Not recorded, so not servable by another process: the session does not open.
       this.#host.report(error);
@@ -140,7 +181,9 @@ export class HttpSession {
     if (post.requests.length === 0) {
       transport.deliver(post.body, httpMessageInfo(request, auth, { sessionId: this.id, principalKey: this.principalKey }));
       // Recorded before the 202, so the client's next request finds the session initialized on any process.
-      if (post.methods.includes('notifications/initialized')) return this.#record().then(() => emptyResponse(202));
+      if (post.methods.includes('notifications/initialized')) {
+        return this.#record().then((recorded) => (recorded ? emptyResponse(202) : storeUnavailable(null)));
+      }
       return Promise.resolve(emptyResponse(202));
     }
     const exchange = new PostExchange(
@@ -156,8 +199,10 @@ export class HttpSession {
     );
     if (post.methods.some((method) => STATEFUL.has(method))) {
       return exchange.response.then(async (response) => {
-        await this.#record();
-        return response;
+        if (await this.#record()) return response;
+        // Not recorded: the change is not acknowledged (the stream, if it was one, is dropped unread).
+        await response.body?.cancel().catch(() => {});
+        return storeUnavailable(post.requests.length === 1 ? post.requests[0]!.id : null);
       });
     }
     return exchange.response;
@@ -232,17 +277,25 @@ export class HttpSession {
     return state;
   }
 
-  /** Records the state (failures reported, never thrown), then tells the other processes it changed. */
-  async #record(): Promise<void> {
-    if (this.transport.isClosed) return;
+  /**
+   * Records the state, then tells the other processes it changed; false when the store failed (reported). This copy
+   * is then dropped: it holds a change the store does not, and the next request restores the recorded state.
+   */
+  async #record(): Promise<boolean> {
+    if (this.transport.isClosed) return true;
+    const bus = this.#host.bus;
+    const state = this.state();
     try {
-      await this.#host.sessionStore.set(this.state());
+      await this.#host.sessionStore.set(state, bus?.origin);
     } catch (error) {
       this.#host.report(error);
-      return;
+      if (bus !== undefined) void this.forget();
+      return false;
     }
-    const bus = this.#host.bus;
-    bus?.publish({ kind: 'state', origin: bus.origin, sessionId: this.id });
+    if (bus !== undefined && this.#host.sessionStore.announcesChanges !== true) {
+      bus.publish({ kind: 'state', origin: bus.origin, sessionId: this.id, state });
+    }
+    return true;
   }
 
   #ended(): void {

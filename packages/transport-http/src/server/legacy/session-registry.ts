@@ -2,6 +2,10 @@
  * The legacy sessions one handler serves: minting ids, the cap on how many are held, idle expiry (one sweep timer,
  * never a timer per session or request), and finding a session by id — in this process, or in the session store
  * (a session another process opened, served here again through `connect(transport, { restore })`).
+ *
+ * With a shared store, the store is the one source of truth: when the bus may have lost messages (its connection
+ * dropped), every copy held here is checked against the store before it is served again (the `epoch`), so a session
+ * deleted or changed meanwhile, or lost with a Redis restarted without its data, is never served from memory.
  */
 import type { SessionState } from '../session-store.js';
 import { HttpSession, snapshotOf, type SessionHost } from './http-session.js';
@@ -14,6 +18,14 @@ export interface LiveSession {
   readonly busy: boolean;
   /** True when it ended in this process only: the shared stores keep its state (see `HttpSession.forget`). */
   readonly keepsShared?: boolean;
+  /** True once its record was deleted from the session store (by a DELETE): nothing is left to delete there. */
+  readonly deletedFromStore?: boolean;
+  /** The registry epoch this copy was last checked against the session store in (absent: never needs checking). */
+  verifiedEpoch?: number;
+  /** Brings this copy to the state the store holds (a copy checked anew). */
+  refresh?(state: SessionState): void;
+  /** Drops this copy only (the store keeps the session, or already lost it). */
+  forget?(): Promise<void>;
   end(graceMs?: number): Promise<void>;
 }
 
@@ -42,6 +54,8 @@ export class SessionRegistry {
   readonly #options: RegistryOptions;
   readonly #rehydrating = new Map<string, Promise<LiveSession | undefined | 'unavailable'>>();
   #opening = 0;
+  /** Bumped each time the bus may have lost messages: copies checked in an older epoch are checked again. */
+  #epoch = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
   #lastSweep = 0;
 
@@ -55,9 +69,25 @@ export class SessionRegistry {
     return this.#sessions.size;
   }
 
+  /** The current epoch (what a copy verified now records). */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  /** The bus may have lost messages: every copy held is checked against the store before it is served again. */
+  messagesLost(): void {
+    this.#epoch += 1;
+  }
+
   /** The session held here under `id`, if any (no store lookup). */
   held(id: string): LiveSession | undefined {
     return this.#sessions.get(id);
+  }
+
+  /** The session held here under `id` when it may be served without checking the store first. */
+  current(id: string): LiveSession | undefined {
+    const held = this.#sessions.get(id);
+    return held === undefined || held.verifiedEpoch === undefined || held.verifiedEpoch >= this.#epoch ? held : undefined;
   }
 
   /** Every session held (for shutdown and tests). */
@@ -100,20 +130,24 @@ export class SessionRegistry {
     if (this.#sessions.get(session.id) !== session) return;
     this.#sessions.delete(session.id);
     if (session.keepsShared !== true) {
-      this.#settle(() => this.#host.sessionStore.delete(session.id));
+      if (session.deletedFromStore !== true) this.#settle(() => this.#host.sessionStore.delete(session.id, this.#host.bus?.origin));
       const store = this.#host.store;
       if (store !== undefined) this.#settle(() => store.deleteSession(session.id));
     }
     if (this.#sessions.size === 0) this.#stop();
   }
 
-  /** Finds a session: held here, or recorded in the session store by another process (then restored here). */
+  /**
+   * Finds a session: held here (checked against the store first when its copy is from an older epoch), or recorded
+   * in the session store by another process (then restored here).
+   */
   async lookup(id: string): Promise<Lookup> {
-    const held = this.#sessions.get(id);
-    if (held !== undefined) return { session: held };
+    const current = this.current(id);
+    if (current !== undefined) return { session: current };
     let pending = this.#rehydrating.get(id);
     if (pending === undefined) {
-      pending = this.#rehydrate(id);
+      const held = this.#sessions.get(id);
+      pending = held === undefined ? this.#rehydrate(id) : this.#verify(held);
       this.#rehydrating.set(id, pending);
       void pending.finally(() => this.#rehydrating.delete(id));
     }
@@ -148,6 +182,28 @@ export class SessionRegistry {
     await Promise.all([...this.#sessions.values()].map((session) => session.end(graceMs)));
   }
 
+  /** Checks a held copy against the store: refreshed and kept, or dropped when the store no longer has it. */
+  async #verify(held: LiveSession): Promise<LiveSession | undefined | 'unavailable'> {
+    const epoch = this.#epoch;
+    let state: SessionState | undefined;
+    try {
+      state = await this.#host.sessionStore.get(held.id);
+    } catch (error) {
+      this.#host.report(error);
+      return 'unavailable';
+    }
+    if (this.#sessions.get(held.id) !== held) return this.#sessions.get(held.id);
+    if (state === undefined || state.protocolVersion === '') {
+      // Deleted elsewhere, expired, or lost with the store's data: gone here too.
+      const ending = held.forget?.() ?? held.end(0);
+      await ending.finally(() => this.remove(held));
+      return undefined;
+    }
+    held.refresh?.(state);
+    held.verifiedEpoch = Math.max(held.verifiedEpoch ?? 0, epoch);
+    return held;
+  }
+
   async #rehydrate(id: string): Promise<LiveSession | undefined | 'unavailable'> {
     let state: SessionState | undefined;
     try {
@@ -159,6 +215,7 @@ export class SessionRegistry {
     if (state === undefined || state.protocolVersion === '' || this.#sessions.has(id)) return this.#sessions.get(id);
     if (!this.hasRoom()) return undefined;
     const session = new HttpSession(this.#host, id, state.principalKey, state.createdAt);
+    session.verifiedEpoch = this.#epoch;
     try {
       await session.connect(snapshotOf(state));
     } catch (error) {

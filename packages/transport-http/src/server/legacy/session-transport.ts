@@ -40,7 +40,20 @@ export interface SessionTransportHost {
 export interface SessionTransportBus {
   readonly origin: string;
   publish(message: BusMessage): void;
+  /**
+   * True when the server relays its list changes and resource updates between the processes: the process holding a
+   * session's standalone stream hears every one of them itself, so the other copies of the session send them nowhere.
+   */
+  readonly relaysEvents?: boolean;
 }
+
+/** The notifications a relaying server delivers to the process holding the standalone stream (see `relaysEvents`). */
+const RELAYED = new Set([
+  'notifications/resources/updated',
+  'notifications/resources/list_changed',
+  'notifications/tools/list_changed',
+  'notifications/prompts/list_changed',
+]);
 
 const RESOLVED = Promise.resolve();
 
@@ -202,7 +215,7 @@ export class SessionTransport implements Transport, StreamHost {
     const related = options?.relatedRequestId;
     const stream = related === undefined ? undefined : this.#exchanges.get(related)?.stream();
     if (stream !== undefined) stream.send(json);
-    else this.#toStandalone(json);
+    else this.#toStandalone(json, related === undefined ? m.method : undefined);
     return RESOLVED;
   }
 
@@ -227,6 +240,12 @@ export class SessionTransport implements Transport, StreamHost {
   /** True while the standalone GET stream has a connection. */
   get standaloneConnected(): boolean {
     return this.#standalone?.connected === true;
+  }
+
+  /** True while this process holds the session's standalone stream (connected, or kept resumable in the store). */
+  get holdsStandalone(): boolean {
+    const standalone = this.#standalone;
+    return standalone !== undefined && (standalone.connected || this.#host.store !== undefined);
   }
 
   /** Opens the standalone GET stream (the caller checked {@link streamRefusal}); queued messages go out first. */
@@ -321,7 +340,7 @@ export class SessionTransport implements Transport, StreamHost {
     return stream;
   }
 
-  #toStandalone(json: string): void {
+  #toStandalone(json: string, method?: unknown): void {
     const standalone = this.#standalone;
     if (standalone !== undefined && (standalone.connected || this.#host.store !== undefined)) {
       standalone.send(json);
@@ -329,6 +348,8 @@ export class SessionTransport implements Transport, StreamHost {
     }
     const bus = this.#host.bus;
     if (bus !== undefined) {
+      // The process holding the standalone stream hears this event itself (relayed): sent from there, once.
+      if (bus.relaysEvents === true && RELAYED.has(method as string)) return;
       // The standalone stream, if any, is held by another process: it sends this (nothing is queued here).
       bus.publish({ kind: 'standalone', origin: bus.origin, sessionId: this.#host.sessionId, json });
       return;

@@ -37,6 +37,7 @@ export async function serveInitialize(core: HandlerCore, call: Call, body: unkno
   const reservation = core.registry.reserve();
   try {
     const session = new HttpSession(core.sessionHost, newSessionId(), call.principalKey);
+    if (core.sessionHost.bus !== undefined) session.verifiedEpoch = core.registry.epoch;
     await session.connect();
     const info = httpMessageInfo(call.request, call.principal, { sessionId: session.id });
     const { response, opened } = await session.initialize(body as RpcRequest, info);
@@ -55,7 +56,7 @@ async function sessionOf(core: HandlerCore, call: Call, body: unknown): Promise<
   }
   const key = id.trim();
   // A session held here (the common case) is taken at once, without the lookup that may go to the session store.
-  const held = core.registry.held(key);
+  const held = core.registry.current(key);
   const found = held !== undefined && held.principalKey === call.principalKey ? held : await findSession(core, call, key);
   if (found instanceof HttpReply) return found;
   if (!(found instanceof HttpSession)) return rpcErrorResponse(404, null, -32600, 'Session not found on this endpoint');
@@ -103,9 +104,5 @@ export async function serveSessionGet(core: HandlerCore, call: Call): Promise<Ht
 /** Serves a DELETE: the session ends. */
 export async function serveSessionDelete(core: HandlerCore, call: Call): Promise<HttpReply> {
   const session = await sessionOf(core, call, undefined);
-  if (session instanceof HttpReply) return session;
-  await session.end();
-  const bus = core.sessionHost.bus;
-  bus?.publish({ kind: 'ended', origin: bus.origin, sessionId: session.id });
-  return emptyResponse(200);
+  return session instanceof HttpReply ? session : session.delete();
 }

@@ -1,0 +1,129 @@
+// The Redis parts when Redis fails, against a real redis-server: a hung Redis fails each command after the command
+// timeout; a session change is announced on the bus in the same step as the change (so one Redis carries out late
+// is still announced); after Redis restarted, the bus says messages may have been lost, and the shared secret is put
+// back by the processes that knew it.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { connectRedisState, type RedisState } from '../src/index.js';
+import { startTestRedis, type TestRedis } from './redis-server.test-util.js';
+import type { BusMessage, SessionState } from '@wiremcp/transport-http';
+
+let redis: TestRedis;
+let state: RedisState;
+let other: RedisState;
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  state = await connectRedisState({ url: redis.url, prefix: 'faults:', commandTimeoutMs: 300, onError: () => {} });
+  other = await connectRedisState({ url: redis.url, prefix: 'faults:', commandTimeoutMs: 300, onError: () => {} });
+}, 120_000);
+
+afterAll(async () => {
+  redis?.resume();
+  await state?.close();
+  await other?.close();
+  await redis?.stop();
+});
+
+const session: SessionState = {
+  id: 'f1',
+  protocolVersion: '2025-11-25',
+  clientCapabilities: {},
+  subscriptions: ['test://a'],
+  initialized: true,
+  createdAt: 1,
+};
+
+/** The next `count` bus messages `other` hears. */
+function heard(count: number): Promise<BusMessage[]> {
+  const messages: BusMessage[] = [];
+  return new Promise((resolve) => {
+    const stop = other.bus.subscribe((message) => {
+      messages.push(message);
+      if (messages.length === count) {
+        stop();
+        resolve(messages);
+      }
+    });
+  });
+}
+
+/** Resolves once `client` answers again (bounded). */
+async function answering(target: RedisState): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await target.client.ping();
+      return;
+    } catch (error) {
+      if (attempt > 200) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+}
+
+describe('a hung Redis', () => {
+  test('every command fails after the command timeout, and works again once Redis answers', async () => {
+    redis.pause();
+    try {
+      await expect(state.sessionStore.get('f1')).rejects.toThrow(/timed out/);
+      await expect(state.eventStore.append({ sessionId: 'f1', streamId: 's', seq: 0, data: '' })).rejects.toThrow(/timed out/);
+    } finally {
+      redis.resume();
+    }
+    expect(await state.sessionStore.get('nothing')).toBeUndefined();
+  });
+
+  test('commandTimeoutMs must be a positive integer', async () => {
+    await expect(connectRedisState({ url: redis.url, commandTimeoutMs: 0, onError: () => {} })).rejects.toThrow(/commandTimeoutMs/);
+  });
+});
+
+describe('session changes are announced with the change', () => {
+  test('set announces the state, delete announces the end, a deleted session is neither written nor announced', async () => {
+    expect(state.sessionStore.announcesChanges).toBe(true);
+    const messages = heard(2);
+    await state.sessionStore.set(session, 'p1');
+    await state.sessionStore.delete('f1', 'p1');
+    await state.sessionStore.set(session, 'p1');
+    expect(await messages).toEqual([
+      { kind: 'state', origin: 'p1', sessionId: 'f1', state: session },
+      { kind: 'ended', origin: 'p1', sessionId: 'f1' },
+    ]);
+    expect(await other.sessionStore.get('f1')).toBeUndefined();
+  });
+
+  test('a delete that timed out while Redis hung, then ran, is still announced', async () => {
+    const messages = heard(2);
+    await state.sessionStore.set({ ...session, id: 'f2' }, 'p1');
+    redis.pause();
+    try {
+      await expect(state.sessionStore.delete('f2', 'p1')).rejects.toThrow(/timed out/);
+    } finally {
+      redis.resume();
+    }
+    expect((await messages)[1]).toEqual({ kind: 'ended', origin: 'p1', sessionId: 'f2' });
+    expect(await other.sessionStore.get('f2')).toBeUndefined();
+  });
+});
+
+describe('Redis restarted without its data', () => {
+  test('the bus says messages may have been lost; the shared secret is put back as it was', async () => {
+    const secret = await state.sharedSecret('request-state');
+    const lost = new Promise<void>((resolve) => {
+      const stop = other.bus.onMessagesLost(() => {
+        stop();
+        resolve();
+      });
+    });
+    await redis.restart();
+    await lost;
+    await answering(state);
+    await answering(other);
+    // Both processes knew it: whichever reconnected first put it back; a process started now reads the same value.
+    const later = await connectRedisState({ url: redis.url, prefix: 'faults:', onError: () => {} });
+    try {
+      expect(await later.sharedSecret('request-state')).toBe(secret);
+    } finally {
+      await later.close();
+    }
+  });
+});
