@@ -54,13 +54,10 @@ export class RedisEventStore implements EventStore {
     const key = this.#key(event.sessionId, event.streamId);
     const index = this.#index(event.sessionId);
     const ttl = String(this.#ttlMs);
-    const results = await this.#redis
-      .pipeline()
-      .xadd(key, 'MAXLEN', String(this.#max), entryId(event.seq), 'd', event.data)
-      .pexpire(key, ttl)
-      .sadd(index, event.streamId)
-      .pexpire(index, ttl)
-      .exec();
+    const pipeline = this.#redis.pipeline().xadd(key, 'MAXLEN', String(this.#max), entryId(event.seq), 'd', event.data);
+    // The stream's description outlives the events trimmed from its head: a key of its own, expiring with them.
+    if (event.info !== undefined) pipeline.set(`${key}:info`, event.info, 'PX', ttl, 'NX');
+    const results = await pipeline.pexpire(key, ttl).pexpire(`${key}:info`, ttl).sadd(index, event.streamId).pexpire(index, ttl).exec();
     const failed = results?.find(([error]) => error !== null)?.[0];
     // An event appended twice (a retry) is refused by Redis as not newer: the stream already holds it.
     if (failed && !/equal or smaller/.test(failed.message)) throw failed;
@@ -74,6 +71,7 @@ export class RedisEventStore implements EventStore {
       .xrange(key, '-', '+', 'COUNT', '1')
       .xrange(key, `(${entryId(afterSeq)}`, '+')
       .exists(`${key}:done`)
+      .get(`${key}:info`)
       .exec();
     if (results === null) return undefined;
     for (const [error] of results) if (error) throw error;
@@ -82,7 +80,8 @@ export class RedisEventStore implements EventStore {
     // Unknown or expired stream, or the events right after `afterSeq` already trimmed: no partial replay.
     if (first.length === 0 || seqOf(first[0]![0]) > afterSeq + 1) return undefined;
     const events = after.map(([id, fields]) => ({ seq: seqOf(id), data: fields[1] ?? '' }));
-    return { events, complete: results[2]![1] === 1 };
+    const info = results[3]![1] as string | null;
+    return info === null ? { events, complete: results[2]![1] === 1 } : { events, complete: results[2]![1] === 1, info };
   }
 
   async complete(sessionId: string, streamId: string): Promise<void> {
@@ -92,7 +91,10 @@ export class RedisEventStore implements EventStore {
   async deleteSession(sessionId: string): Promise<void> {
     const index = this.#index(sessionId);
     const streams = await this.#redis.smembers(index);
-    const keys = streams.flatMap((streamId) => [this.#key(sessionId, streamId), `${this.#key(sessionId, streamId)}:done`]);
+    const keys = streams.flatMap((streamId) => {
+      const key = this.#key(sessionId, streamId);
+      return [key, `${key}:done`, `${key}:info`];
+    });
     await this.#redis.del(index, ...keys);
   }
 }

@@ -127,3 +127,28 @@ describe('Redis restarted without its data', () => {
     }
   });
 });
+
+describe('which processes are alive', () => {
+  test('a process that joined is alive until its connection closes; targeted messages reach it alone', async () => {
+    const joiner = await connectRedisState({ url: redis.url, prefix: 'faults:', onError: () => {} });
+    // A process whose own connection has not been lost (so it does not wait for others to reconnect).
+    const watcher = await connectRedisState({ url: redis.url, prefix: 'faults:', onError: () => {} });
+    try {
+      await joiner.bus.join('p9');
+      expect(await watcher.bus.alive('p9')).toBe(true);
+      expect(await watcher.bus.alive('never-joined')).toBe(false);
+      const received = new Promise<BusMessage>((resolve) => joiner.bus.subscribe(resolve));
+      const message: BusMessage = { kind: 'follow', origin: 'p1', target: 'p9', sessionId: 's', streamId: 'x', after: 3 };
+      await state.bus.publish(message);
+      expect(await received).toEqual(message);
+      await joiner.close();
+      for (let attempt = 0; (await watcher.bus.alive('p9')) !== false; attempt += 1) {
+        if (attempt > 100) throw new Error('p9 still counts as alive after its connection closed');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    } finally {
+      await joiner.close();
+      await watcher.close();
+    }
+  });
+});

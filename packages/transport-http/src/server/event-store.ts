@@ -14,6 +14,12 @@ export interface StoredEvent {
   readonly seq: number;
   /** The event's data: one JSON-RPC message (or batch) as JSON text; `''` for a priming event. */
   readonly data: string;
+  /**
+   * On a stream's first event only: what the stream is (JSON text: the process running it, and for a request's
+   * stream the ids of its requests), kept as long as the stream's events and returned by every `replay`, so a
+   * process resuming a stream another one ran knows whom to ask and what the client still waits for.
+   */
+  readonly info?: string;
 }
 
 /** What a store returns for a resumption. */
@@ -22,12 +28,16 @@ export interface EventReplay {
   readonly events: readonly { readonly seq: number; readonly data: string }[];
   /** True when the stream's last event (the response that ends it) is among the stored ones. */
   readonly complete: boolean;
+  /** The stream's `info`, as its first event carried it (see {@link StoredEvent.info}). */
+  readonly info?: string;
 }
 
 /**
  * A store of SSE events. Contract for an implementation (shared or not):
  * - `append` is called in `seq` order for each stream, once per event, before the event is written to the client;
- *   a failure (throw or rejection) is reported and the event is still sent, but is not resumable.
+ *   a failure (throw or rejection) is reported and the event is still sent, but is not resumable. An event whose
+ *   `seq` the stream already holds is ignored (another process may append the same ending to a stream whose own
+ *   process died). The first event's `info` is kept with the stream and returned by `replay`.
  * - `replay(sessionId, streamId, afterSeq)` returns every event of that stream of that session with `seq > afterSeq`
  *   in order, or `undefined` when it cannot (unknown or expired stream, or events after `afterSeq` already
  *   dropped): never a partial replay with a gap, and never another session's events.
@@ -61,6 +71,7 @@ interface StreamLog {
   readonly key: string;
   readonly sessionId: string;
   firstSeq: number;
+  info: string | undefined;
   data: string[];
   bytes: number;
   complete: boolean;
@@ -100,7 +111,7 @@ export class MemoryEventStore implements EventStore {
     const now = this.#now();
     let log = this.#streams.get(key);
     if (log === undefined) {
-      log = { key, sessionId: event.sessionId, firstSeq: event.seq, data: [], bytes: 0, complete: false, touchedAt: now };
+      log = { key, sessionId: event.sessionId, firstSeq: event.seq, info: event.info, data: [], bytes: 0, complete: false, touchedAt: now };
       let keys = this.#sessions.get(event.sessionId);
       if (keys === undefined) this.#sessions.set(event.sessionId, (keys = new Set()));
       keys.add(key);
@@ -129,7 +140,7 @@ export class MemoryEventStore implements EventStore {
     if (log === undefined || !Number.isInteger(afterSeq) || afterSeq + 1 < log.firstSeq) return undefined;
     const start = afterSeq + 1 - log.firstSeq;
     const events = log.data.slice(start).map((data, index) => ({ seq: log.firstSeq + start + index, data }));
-    return { events, complete: log.complete };
+    return log.info === undefined ? { events, complete: log.complete } : { events, complete: log.complete, info: log.info };
   }
 
   complete(sessionId: string, streamId: string): void {

@@ -20,7 +20,9 @@ import { SessionRegistry } from './legacy/session-registry.js';
 import { openSseSession, serveSseMessage } from './legacy/sse-routes.js';
 import { serveSessionDelete, serveSessionGet } from './legacy/streamable-routes.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
-import type { BusMessage } from './session-bus.js';
+import type { BusMessage, SessionBus } from './session-bus.js';
+import type { SessionTransportBus } from './legacy/session-transport.js';
+import { streamUnknown } from './legacy/stream-resumption.js';
 import { acceptance, hostAllowed, hostOf, originAllowed, type HttpConnectionInfo } from './request-checks.js';
 import { emptyResponse, rpcErrorResponse } from './responses.js';
 import type { HttpServable } from './servable.js';
@@ -97,7 +99,8 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     now,
     newStreamId: () => `${instance}${(streams++).toString(36)}`,
     ended: (session) => registry.remove(session),
-    ...(bus === undefined ? {} : { bus: { origin: instance, publish, relaysEvents: server.relayEvents !== undefined } }),
+    ...(bus === undefined ? {} : { bus: sessionBus(bus, instance, publish, server.relayEvents !== undefined) }),
+    ownerCheckMs: resolved.streamOwnerCheckMs,
   };
   const registry = new SessionRegistry(sessionHost, resolved);
   const core: HandlerCore = {
@@ -132,10 +135,14 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   // Server-wide events cross processes on the bus too, for the 2026-07-28 listen streams held elsewhere.
   const relay = bus === undefined ? undefined : server.relayEvents?.((event) => publish({ kind: 'event', origin: instance, event }));
   const unsubscribe = bus?.subscribe((message) => {
-    if (message.origin === instance) return;
+    if (message.origin === instance || ('target' in message && message.target !== instance)) return;
     if (message.kind === 'event') return relay?.deliver(message.event);
     const held = registry.held(message.sessionId);
-    if (!(held instanceof HttpSession)) return;
+    if (!(held instanceof HttpSession)) {
+      // A stream of a session no longer held here: it ended here, so the follower reads the rest from the store.
+      if (message.kind === 'follow') publish(streamUnknown(instance, message));
+      return;
+    }
     if (message.kind === 'ended' || (message.kind === 'state' && !held.busy)) void held.forget();
     else if (message.kind === 'state') {
       // A copy in use takes the new state (its subscriptions, log level); without it, it is checked before its next use.
@@ -144,6 +151,8 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     } else held.transport.forwarded(message);
   });
   const lost = bus?.onMessagesLost?.(() => registry.messagesLost());
+  // Visible to the other processes as alive (they follow this process's streams, and end them once it died).
+  if (bus?.join !== undefined) void Promise.resolve(bus.join(instance)).catch(report);
   const close = async (graceMs = 1000): Promise<void> => {
     unsubscribe?.();
     lost?.();
@@ -158,6 +167,16 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     close: { value: close, enumerable: true },
     stats: { get: () => ({ sessions: registry.size, openStreams: pool.size }), enumerable: true },
   }) as HttpHandler;
+}
+
+/** The bus as sessions see it: this process's tag, publishing, and whether another process is alive. */
+function sessionBus(bus: SessionBus, origin: string, publish: (message: BusMessage) => void, relaysEvents: boolean): SessionTransportBus {
+  return {
+    origin,
+    publish,
+    relaysEvents,
+    ...(bus.alive === undefined ? {} : { alive: (other: string) => Promise.resolve(bus.alive!(other)) }),
+  };
 }
 
 function validConnection(connection: unknown): HttpConnectionInfo | undefined {

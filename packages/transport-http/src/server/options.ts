@@ -67,6 +67,12 @@ export interface HttpHandlerOptions {
    * Default: none (one process).
    */
   readonly bus?: SessionBus;
+  /**
+   * With a `bus`: how often a process following a stream another process runs (a client resumed it here) checks
+   * that process is alive, in ms (default 1 000). Once it died, the stream ends with an error for each request it
+   * still owed (a standalone stream carries on here): the longest a resumed request waits for a dead process.
+   */
+  readonly streamOwnerCheckMs?: number;
   /** Serve the 2024-11-05 HTTP+SSE transport too (default `false`); `true` uses `/sse` and `/messages`. */
   readonly legacySse?: boolean | LegacySseOptions;
   /** Authenticates every request (e.g. `createRequestAuthenticator` of `@wiremcp/auth/server`). */
@@ -100,6 +106,7 @@ export interface ResolvedOptions {
   readonly eventStore: EventStore | undefined;
   readonly sessionStore: SessionStore;
   readonly bus: SessionBus | undefined;
+  readonly streamOwnerCheckMs: number;
   readonly legacySse: { readonly ssePath: string; readonly messagesPath: string } | undefined;
   readonly authenticator: HttpAuthenticator | undefined;
   readonly resourceUrl: URL | undefined;
@@ -120,6 +127,7 @@ export const HTTP_HANDLER_DEFAULTS = {
   maxStreamBufferBytes: 4 * 1024 * 1024,
   keepAliveIntervalMs: 15_000,
   retryMs: 1000,
+  streamOwnerCheckMs: 1000,
   ssePath: '/sse',
   messagesPath: '/messages',
 } as const;
@@ -182,6 +190,7 @@ export function resolveOptions(
     eventStore: options.eventStore === false ? undefined : (options.eventStore ?? defaults.eventStore()),
     sessionStore: options.sessionStore ?? defaults.sessionStore(),
     bus: options.bus,
+    streamOwnerCheckMs: positive('streamOwnerCheckMs', options.streamOwnerCheckMs, d.streamOwnerCheckMs),
     legacySse,
     authenticator: options.authenticator,
     resourceUrl: options.resourceUrl === undefined ? undefined : new URL(options.resourceUrl),

@@ -23,12 +23,44 @@ export type BusMessage =
   | { readonly kind: 'state'; readonly origin: string; readonly sessionId: string; readonly state?: SessionState }
   | { readonly kind: 'ended'; readonly origin: string; readonly sessionId: string }
   /** A server-wide event raised on the `origin` process (the server's `ServerEvent`), for every other process. */
-  | { readonly kind: 'event'; readonly origin: string; readonly event: unknown };
+  | { readonly kind: 'event'; readonly origin: string; readonly event: unknown }
+  /**
+   * Asks the process running a stream (`target`) to forward its events after `after` to `origin`, which resumed the
+   * stream for a client (`unfollow`: no more).
+   */
+  | {
+      readonly kind: 'follow' | 'unfollow';
+      readonly origin: string;
+      readonly target: string;
+      readonly sessionId: string;
+      readonly streamId: string;
+      readonly after: number;
+    }
+  /**
+   * A stream's events forwarded to the process following it (`target`), in order, once stored; `head` is the last
+   * event written so far (those up to it are in the event store), `done` says the stream ended (or is unknown there).
+   */
+  | {
+      readonly kind: 'stream';
+      readonly origin: string;
+      readonly target: string;
+      readonly sessionId: string;
+      readonly streamId: string;
+      readonly events: readonly { readonly seq: number; readonly data: string }[];
+      readonly head: number;
+      readonly done: boolean;
+    };
+
+/** The `follow` and `unfollow` messages. */
+export type FollowMessage = Extract<BusMessage, { kind: 'follow' | 'unfollow' }>;
+/** The `stream` messages (events forwarded to a follower). */
+export type StreamMessage = Extract<BusMessage, { kind: 'stream' }>;
 
 /**
  * A publish/subscribe channel between the processes of one deployment (e.g. Redis pub/sub). Contract:
  * - `publish` hands a message to every subscribed process, the publisher's own subscription included (the handler
- *   ignores its own messages by `origin`); delivery is at most once, in publish order per publisher;
+ *   ignores its own messages by `origin`); delivery is at most once, in publish order per publisher; a message with
+ *   a `target` is for that process only (a bus may deliver it to that process alone, or to all);
  * - `subscribe` returns a function that ends the subscription;
  * - a failure to publish rejects (or throws); the handler reports it and goes on (the message is lost).
  */
@@ -41,6 +73,17 @@ export interface SessionBus {
    * before serving it again, so a session deleted or changed meanwhile is not served from a stale copy.
    */
   onMessagesLost?(listener: () => void): () => void;
+  /**
+   * Optional: makes this process, known on the bus as `origin`, visible to the others as alive for as long as it
+   * runs (and its connection to the bus holds), and receives the messages addressed to it (`target`). Without it,
+   * no process can tell whether another one died.
+   */
+  join?(origin: string): Promise<void>;
+  /**
+   * Optional: whether the process `origin` is alive (it joined and its connection holds): `false` once it died,
+   * `undefined` when the bus cannot tell now (it is itself reconnecting).
+   */
+  alive?(origin: string): Promise<boolean | undefined>;
 }
 
 /** The separator between the process tag and the original id in a server→client request id sent with a bus. */

@@ -32,6 +32,8 @@ export interface SessionHost {
   ended(session: HttpSession): void;
   /** The bus to the other processes, when sessions are shared (see `SessionBus`). */
   readonly bus?: SessionTransportBus;
+  /** How often the process running a stream resumed here is checked, in ms. */
+  readonly ownerCheckMs: number;
 }
 
 /** Methods after whose answer the session's recorded state may have changed. */
@@ -78,6 +80,7 @@ export class HttpSession {
       primes: () => host.store !== undefined && (this.protocolVersion ?? '') >= '2025-11-25',
       newStreamId: () => host.newStreamId(),
       closed: () => this.#ended(),
+      ownerCheckMs: host.ownerCheckMs,
       ...(host.bus === undefined ? {} : { bus: host.bus }),
     });
   }

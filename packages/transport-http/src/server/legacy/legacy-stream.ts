@@ -6,6 +6,7 @@
  */
 import { encodeSseEvent, encodeSseMessage } from '../../sse/encode.js';
 import type { EventReplay, EventStore } from '../event-store.js';
+import type { BusMessage } from '../session-bus.js';
 import type { SseConnection } from '../sse-connection.js';
 
 /** What a stream needs from its session. */
@@ -13,6 +14,8 @@ export interface StreamHost {
   readonly sessionId: string;
   readonly store: EventStore | undefined;
   readonly report: (error: unknown) => void;
+  /** The bus to the other processes (a stream forwards its events to a process following it there). */
+  readonly bus?: { readonly origin: string; publish(message: BusMessage): void };
   /** A connection of this session ended (for the per-session count). */
   connectionEnded(): void;
   /** The stream ended: it is no longer resumable here (the store may still replay it). */
@@ -31,13 +34,40 @@ export function parseEventId(eventId: string): { streamId: string; seq: number }
   return { streamId: eventId.slice(0, at), seq: Number(seqText) };
 }
 
+/** What a stream is, as its first stored event records it (`StoredEvent.info`). */
+export interface StreamInfo {
+  /** The process running the stream (its tag on the bus). */
+  readonly owner: string;
+  /** A POST's stream (its requests' ids), or the session's standalone GET stream. */
+  readonly kind: 'request' | 'standalone';
+  readonly ids?: readonly (string | number)[];
+}
+
+/** Reads a stored `info`; `undefined` when it is not one of ours. */
+export function parseStreamInfo(text: string | undefined): StreamInfo | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const info = JSON.parse(text) as Partial<StreamInfo>;
+    if (typeof info.owner !== 'string' || (info.kind !== 'request' && info.kind !== 'standalone')) return undefined;
+    const ids = Array.isArray(info.ids) ? info.ids.filter((id) => typeof id === 'string' || typeof id === 'number') : undefined;
+    return { owner: info.owner, kind: info.kind, ...(ids === undefined ? {} : { ids }) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** See the module comment. */
 export class LegacyStream {
   readonly id: string;
   readonly #host: StreamHost;
+  readonly #info: string | undefined;
   #connection: SseConnection | undefined;
-  #seq = -1;
+  #seq: number;
   #done = false;
+  /** The last event written (in order, once stored): what a follower can read from the store. */
+  #written: number;
+  /** The process following this stream for a client that resumed it there (see `follow`). */
+  #follower: string | undefined;
   /** Appends still running in an async store; writes wait for them so a resumed client never misses an event. */
   #chain: Promise<void> | undefined;
   /** Events sent while a resumption's replay is being read, written once the replay is. */
@@ -45,9 +75,35 @@ export class LegacyStream {
   /** True while appends fail (reported once per outage, not once per event). */
   #failing = false;
 
-  constructor(host: StreamHost, id: string) {
+  /**
+   * `info` is stored with the first event (see {@link StreamInfo}); `lastSeq` continues a stream taken over from a
+   * process that died (its events up to `lastSeq` are already stored).
+   */
+  constructor(host: StreamHost, id: string, info?: StreamInfo, lastSeq = -1) {
     this.#host = host;
     this.id = id;
+    this.#info = info === undefined ? undefined : JSON.stringify(info);
+    this.#seq = lastSeq;
+    this.#written = lastSeq;
+  }
+
+  /** True while another process follows the stream for a client (it is in use). */
+  get followed(): boolean {
+    return this.#follower !== undefined;
+  }
+
+  /**
+   * Another process (`origin`) resumed this stream for a client: from now on each event, once stored, is forwarded
+   * to it, and it hears where the stream stands now (what is stored up to `head` it reads from the store).
+   */
+  follow(origin: string): void {
+    this.#follower = origin;
+    this.#forward([]);
+  }
+
+  /** The follower's client went away. */
+  unfollow(origin: string): void {
+    if (this.#follower === origin) this.#follower = undefined;
   }
 
   /** True once the stream ended (its response was sent, or the session closed). */
@@ -96,7 +152,9 @@ export class LegacyStream {
     this.#host.streamEnded(this);
     const store = this.#host.store;
     const close = (): void => {
-      if (store !== undefined) this.#settle(() => store.complete(this.#host.sessionId, this.id));
+      // A follower hears the end once the store says so, so its last read finds the stream complete.
+      const completed = store === undefined ? undefined : this.#settle(() => store.complete(this.#host.sessionId, this.id));
+      if (this.#follower !== undefined) void (completed ?? Promise.resolve()).then(() => this.#forward([]));
       this.#connection?.close();
     };
     if (this.#chain) void this.#chain.then(close);
@@ -145,10 +203,13 @@ export class LegacyStream {
     const write = (): void => {
       if (this.#backlog !== undefined) this.#backlog.push({ seq, text });
       else this.#connection?.write(text);
+      this.#written = seq;
+      if (this.#follower !== undefined) this.#forward([{ seq, data }]);
     };
     let appended: Promise<void> | undefined;
     try {
-      const result = store.append({ sessionId: this.#host.sessionId, streamId: this.id, seq, data });
+      const event = { sessionId: this.#host.sessionId, streamId: this.id, seq, data };
+      const result = store.append(seq === 0 && this.#info !== undefined ? { ...event, info: this.#info } : event);
       // Its failure is handled now, not once the appends before it have finished: a store that fails every append
       // in flight at once (its connection lost) must leave no rejection unhandled.
       if (result)
@@ -183,12 +244,32 @@ export class LegacyStream {
     this.#failing = false;
   }
 
-  #settle(operation: () => void | Promise<void>): void {
+  /** Forwards events to the follower, with where the stream stands (`done` once it ended and nothing is pending). */
+  #forward(events: { seq: number; data: string }[]): void {
+    const bus = this.#host.bus;
+    const target = this.#follower;
+    if (bus === undefined || target === undefined) return;
+    const done = this.#done && this.#chain === undefined;
+    bus.publish({
+      kind: 'stream',
+      origin: bus.origin,
+      target,
+      sessionId: this.#host.sessionId,
+      streamId: this.id,
+      events,
+      head: this.#written,
+      done,
+    });
+  }
+
+  /** Runs a store operation; failures reported. Resolves once it settled. */
+  #settle(operation: () => void | Promise<void>): Promise<void> | undefined {
     try {
       const result = operation();
-      if (result) result.catch((error: unknown) => this.#host.report(error));
+      if (result) return result.catch((error: unknown) => this.#host.report(error));
     } catch (error) {
       this.#host.report(error);
     }
+    return undefined;
   }
 }

@@ -10,10 +10,20 @@ import type { SseConnection } from '../sse-connection.js';
 import type { LegacyStream } from './legacy-stream.js';
 import type { HttpReply } from '../adapter-contract.js';
 
+/** The error ending a streamed request whose session ended on the process running it before it was answered. */
+const ABANDONED = {
+  code: -32603,
+  message: 'Internal error: the session ended on the server process running this request before it finished',
+  data: { reason: 'session-ended' },
+};
+
 /** What an exchange needs from its session to stream. */
 export interface ExchangeHost {
-  /** Opens a new logical stream on a new connection (primed), or `undefined` when the stream limits are reached. */
-  openStream(): { stream: LegacyStream; connection: SseConnection } | undefined;
+  /**
+   * Opens a new logical stream for the requests `ids` on a new connection (primed), or `undefined` when the stream
+   * limits are reached.
+   */
+  openStream(ids: readonly RequestId[]): { stream: LegacyStream; connection: SseConnection } | undefined;
 }
 
 /** See the module comment. */
@@ -52,7 +62,7 @@ export class PostExchange {
   stream(): LegacyStream | undefined {
     if (this.#state === 'streaming') return this.#stream;
     if (this.#state === 'done') return undefined;
-    const opened = this.#host.openStream();
+    const opened = this.#host.openStream([...this.#outstanding]);
     if (opened === undefined) return undefined;
     this.#state = 'streaming';
     this.#stream = opened.stream;
@@ -89,12 +99,21 @@ export class PostExchange {
     this.stream()?.disconnect();
   }
 
-  /** Ends the exchange because the session ended: a pending POST gets `fallback`, a stream is closed. */
+  /**
+   * Ends the exchange because the session ended here (closed, deleted, this process shutting down): a pending POST
+   * gets `fallback`; a stream gets an error for each request still owed (stored, so a client resuming it elsewhere
+   * hears it too), then ends.
+   */
   abandon(fallback: () => HttpReply): void {
     if (this.#state === 'pending') {
       this.#state = 'done';
       this.#resolve(fallback());
-    } else this.#end();
+      return;
+    }
+    if (this.#state === 'streaming') {
+      for (const id of this.#outstanding) this.#stream!.send(JSON.stringify({ jsonrpc: '2.0', id, error: ABANDONED }));
+    }
+    this.#end();
   }
 
   #end(): void {

@@ -13,9 +13,11 @@ import type { EventStore } from '../event-store.js';
 import { rpcErrorResponse } from '../responses.js';
 import { tagRequestId, untagRequestId, type BusMessage } from '../session-bus.js';
 import type { SseConnection, SsePool } from '../sse-connection.js';
-import { LegacyStream, parseEventId, type StreamHost } from './legacy-stream.js';
+import { LegacyStream, type StreamHost, type StreamInfo } from './legacy-stream.js';
 import type { PostExchange } from './post-exchange.js';
 import type { HttpReply } from '../adapter-contract.js';
+import type { RemoteStream } from './remote-stream.js';
+import { resumeStream, streamUnknown, type ResumableSession } from './stream-resumption.js';
 
 /** What the transport needs from its session and handler. */
 export interface SessionTransportHost {
@@ -34,6 +36,8 @@ export interface SessionTransportHost {
   closed(): void;
   /** The bus to the other processes of the deployment, when sessions are shared. */
   readonly bus?: SessionTransportBus;
+  /** How often the process running a stream resumed here is checked, in ms. */
+  readonly ownerCheckMs?: number;
 }
 
 /** A transport's view of the {@link SessionBus}: this process's tag (`origin`), and publishing (failures reported by it). */
@@ -45,6 +49,8 @@ export interface SessionTransportBus {
    * session's standalone stream hears every one of them itself, so the other copies of the session send them nowhere.
    */
   readonly relaysEvents?: boolean;
+  /** Whether a process is alive (`SessionBus.alive`), when the bus can tell. */
+  alive?(origin: string): Promise<boolean | undefined>;
 }
 
 /** The notifications a relaying server delivers to the process holding the standalone stream (see `relaysEvents`). */
@@ -70,6 +76,8 @@ export class SessionTransport implements Transport, StreamHost {
   readonly #exchanges = new Map<RequestId, PostExchange>();
   #streams: Map<string, LegacyStream> | undefined;
   #standalone: LegacyStream | undefined;
+  /** Streams other processes run, resumed here for the client (see `RemoteStream`). */
+  #remotes: Set<RemoteStream> | undefined;
   #queue: string[] | undefined;
   #connections = 0;
   #closed = false;
@@ -87,10 +95,18 @@ export class SessionTransport implements Transport, StreamHost {
   get report(): (error: unknown) => void {
     return this.#host.report;
   }
+  get bus(): SessionTransportBus | undefined {
+    return this.#host.bus;
+  }
 
-  /** True while a POST awaits its answer or a stream is connected: the session is in use, not idle. */
+  /**
+   * True while a POST awaits its answer, a stream is connected, or another process follows one of its streams for a
+   * client: the session is in use, not idle.
+   */
   get busy(): boolean {
-    return this.#exchanges.size > 0 || this.#connections > 0;
+    if (this.#exchanges.size > 0 || this.#connections > 0) return true;
+    for (const stream of this.#streams?.values() ?? []) if (stream.followed) return true;
+    return false;
   }
 
   get isClosed(): boolean {
@@ -126,6 +142,17 @@ export class SessionTransport implements Transport, StreamHost {
   /** A message another process handed over on the bus (see {@link SessionBus}). */
   forwarded(message: BusMessage): void {
     if (this.#closed) return;
+    if (message.kind === 'follow' || message.kind === 'unfollow') {
+      const stream = this.#streams?.get(message.streamId);
+      if (message.kind === 'unfollow') stream?.unfollow(message.origin);
+      else if (stream !== undefined) stream.follow(message.origin);
+      else this.#host.bus?.publish(streamUnknown(this.#host.bus.origin, message));
+      return;
+    }
+    if (message.kind === 'stream') {
+      for (const remote of this.#remotes ?? []) if (remote.streamId === message.streamId) remote.received(message);
+      return;
+    }
     if (message.kind === 'standalone') {
       if (this.#standalone !== undefined && (this.#standalone.connected || this.#host.store !== undefined))
         this.#standalone.send(message.json);
@@ -219,11 +246,11 @@ export class SessionTransport implements Transport, StreamHost {
     return RESOLVED;
   }
 
-  /** Opens a POST's stream (the {@link PostExchange} host). */
-  openStream(): { stream: LegacyStream; connection: SseConnection } | undefined {
+  /** Opens the stream of a POST carrying the requests `ids` (the {@link PostExchange} host). */
+  openStream(ids: readonly RequestId[]): { stream: LegacyStream; connection: SseConnection } | undefined {
     const connection = this.#openConnection();
     if (connection === undefined) return undefined;
-    const stream = this.#newStream();
+    const stream = this.#newStream('request', ids);
     stream.attach(connection);
     if (this.#host.primes()) stream.prime(this.#host.retryMs);
     return { stream, connection };
@@ -252,7 +279,7 @@ export class SessionTransport implements Transport, StreamHost {
   openStandalone(): SseConnection {
     const connection = this.#openConnection()!;
     this.#standalone?.finish();
-    const stream = this.#newStream();
+    const stream = this.#newStream('standalone');
     this.#standalone = stream;
     stream.attach(connection);
     if (this.#host.primes()) stream.prime(this.#host.retryMs);
@@ -268,36 +295,29 @@ export class SessionTransport implements Transport, StreamHost {
   }
 
   /**
-   * Resumes the stream named by `lastEventId` on a new connection (the caller checked {@link streamRefusal}):
-   * replays what the store kept after it, then carries what comes next if the stream runs in this process.
-   * Resolves with the connection's response, or `undefined` when the event id is unknown or its events are gone.
+   * Resumes the stream named by `lastEventId` on a new connection (the caller checked {@link streamRefusal}); see
+   * {@link resumeStream}. Resolves with the connection's response, or `undefined` when the event id is unknown or
+   * its events are gone.
    */
-  async resume(lastEventId: string): Promise<HttpReply | undefined> {
-    const store = this.#host.store;
-    const parsed = parseEventId(lastEventId);
-    if (store === undefined || parsed === undefined) return undefined;
-    const live = this.#streams?.get(parsed.streamId);
-    live?.beginResume();
-    let replay;
-    try {
-      replay = await store.replay(this.#host.sessionId, parsed.streamId, parsed.seq);
-    } catch (error) {
-      this.#host.report(error);
-    }
-    if (replay === undefined || this.#closed || this.streamRefusal() !== undefined) {
-      live?.abortResume();
-      return undefined;
-    }
-    const connection = this.#openConnection()!;
-    if (live !== undefined && !live.done) {
-      live.completeResume(connection, replay);
-      return connection.response;
-    }
-    // The stream is not running here (it ended, or another process runs it): replay what is stored, then close.
-    const stream = new LegacyStream(this, parsed.streamId);
-    stream.completeResume(connection, replay);
-    connection.close();
-    return connection.response;
+  resume(lastEventId: string): Promise<HttpReply | undefined> {
+    return resumeStream(this.#resumable, lastEventId);
+  }
+
+  /** What {@link resumeStream} needs of this session. */
+  get #resumable(): ResumableSession {
+    return {
+      host: this,
+      ownerCheckMs: this.#host.ownerCheckMs ?? 1000,
+      closed: () => this.#closed,
+      live: (streamId) => this.#streams?.get(streamId),
+      refusal: () => this.streamRefusal(),
+      openConnection: () => this.#openConnection()!,
+      remotes: (this.#remotes ??= new Set()),
+      adoptStandalone: (stream) => {
+        (this.#streams ??= new Map()).set(stream.id, stream);
+        if (this.#standalone === undefined || !this.#standalone.connected) this.#standalone = stream;
+      },
+    };
   }
 
   connectionEnded(): void {
@@ -316,6 +336,7 @@ export class SessionTransport implements Transport, StreamHost {
     this.#exchanges.clear();
     for (const exchange of exchanges) exchange.abandon(sessionEnded);
     for (const stream of [...(this.#streams?.values() ?? [])]) stream.finish();
+    for (const remote of [...(this.#remotes ?? [])]) remote.connection.close();
     this.#queue = undefined;
     const onclose = this.onclose;
     this.onmessage = this.onerror = this.onclose = undefined;
@@ -334,8 +355,11 @@ export class SessionTransport implements Transport, StreamHost {
     return this.#host.pool.open();
   }
 
-  #newStream(): LegacyStream {
-    const stream = new LegacyStream(this, this.#host.newStreamId());
+  #newStream(kind: StreamInfo['kind'], ids?: readonly RequestId[]): LegacyStream {
+    // With a bus, the stream says whose it is: another process resuming it knows whom to follow, and what is owed.
+    const bus = this.#host.bus;
+    const info = bus === undefined ? undefined : { owner: bus.origin, kind, ...(ids === undefined ? {} : { ids }) };
+    const stream = new LegacyStream(this, this.#host.newStreamId(), info);
     (this.#streams ??= new Map()).set(stream.id, stream);
     return stream;
   }
