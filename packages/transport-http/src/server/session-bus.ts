@@ -78,12 +78,12 @@ export interface SessionBus {
    * runs (and its connection to the bus holds), and receives the messages addressed to it (`target`). Without it,
    * no process can tell whether another one died.
    */
-  join?(origin: string): Promise<void>;
+  join?(origin: string): void | Promise<void>;
   /**
    * Optional: whether the process `origin` is alive (it joined and its connection holds): `false` once it died,
    * `undefined` when the bus cannot tell now (it is itself reconnecting).
    */
-  alive?(origin: string): Promise<boolean | undefined>;
+  alive?(origin: string): boolean | undefined | Promise<boolean | undefined>;
 }
 
 /** The separator between the process tag and the original id in a server→client request id sent with a bus. */
