@@ -17,6 +17,7 @@ import { MemoryEventStore } from './event-store.js';
 import { replyFromWeb, WebHttpRequest, webResponse } from './fetch-adapter.js';
 import { HttpSession, type SessionHost } from './legacy/http-session.js';
 import { SessionRegistry } from './legacy/session-registry.js';
+import { deliverForwarded, SseSession } from './legacy/sse-session.js';
 import { openSseSession, serveSseMessage } from './legacy/sse-routes.js';
 import { serveSessionDelete, serveSessionGet } from './legacy/streamable-routes.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
@@ -138,6 +139,10 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     if (message.origin === instance || ('target' in message && message.target !== instance)) return;
     if (message.kind === 'event') return relay?.deliver(message.event);
     const held = registry.held(message.sessionId);
+    if (held instanceof SseSession) {
+      if (message.kind === 'deliver' && message.target === instance) deliverForwarded(held, message, now());
+      return;
+    }
     if (!(held instanceof HttpSession)) {
       // A stream of a session no longer held here: it ended here, so the follower reads the rest from the store.
       if (message.kind === 'follow') publish(streamUnknown(instance, message));
@@ -174,6 +179,9 @@ function sessionBus(bus: SessionBus, origin: string, publish: (message: BusMessa
   return {
     origin,
     publish,
+    publishNow: async (message) => {
+      await bus.publish(message);
+    },
     relaysEvents,
     ...(bus.alive === undefined ? {} : { alive: (other: string) => Promise.resolve(bus.alive!(other)) }),
   };

@@ -2,7 +2,8 @@
  * A legacy stream resumed on another process than the one running it (two handlers sharing a session store, an
  * event store and a bus that can tell which process is alive): followed live there until its end; ended with an
  * error for the request still owed once the process running it died; a standalone stream taken over; a request of
- * a session that ended on its process ends with an error too.
+ * a session that ended on its process ends with an error too. And a 2024-11-05 HTTP+SSE session: a message POSTed
+ * to the other process reaches the one holding the stream, until that one died (then 404).
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { MemoryEventStore } from './event-store.js';
@@ -45,7 +46,7 @@ function pair() {
   const bus = new LivenessBus({ deferred: true });
   const made = [0, 1].map(() => {
     const before = new Set(bus.joined);
-    const handler = testHandler({ sessionStore, eventStore, bus, streamOwnerCheckMs: 20, onError: () => {} });
+    const handler = testHandler({ sessionStore, eventStore, bus, streamOwnerCheckMs: 20, legacySse: true, onError: () => {} });
     const origin = [...bus.joined].find((o) => !before.has(o))!;
     return { ...handler, origin };
   });
@@ -138,5 +139,36 @@ describe('the standalone stream resumed on another process', () => {
     const ids = [...seen, ...resumed.events].map((event) => event.id);
     expect(new Set(ids).size).toBe(ids.length);
     await resumed.cancel();
+  });
+});
+
+describe('a 2024-11-05 HTTP+SSE session', () => {
+  test('a message POSTed to another process reaches the one holding the stream; once that one died, 404', async () => {
+    const { a, b, bus, origins } = pair();
+    const stream = new SseReader(await a(new Request('http://localhost/sse', { headers: { accept: 'text/event-stream' } })));
+    const endpoint = (await stream.next())!.data;
+    const send = (handler: HttpHandler, body: unknown) =>
+      handler(
+        new Request(new URL(endpoint, 'http://localhost'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer secret' },
+          body: JSON.stringify(body),
+        }),
+      );
+    const init = { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'old', version: '1' } };
+    expect((await send(b, { jsonrpc: '2.0', id: 1, method: 'initialize', params: init })).status).toBe(202);
+    expect((await stream.next())!.message).toMatchObject({ id: 1, result: { protocolVersion: '2024-11-05' } });
+    expect((await send(b, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    expect(
+      (await send(b, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'via B' } } })).status,
+    ).toBe(202);
+    expect((await stream.next())!.message).toMatchObject({ id: 2, result: { content: [{ text: 'via B' }] } });
+    // Credentials stay where they arrived.
+    const handed = bus.sent.filter((message) => message.kind === 'deliver');
+    expect(handed.length).toBe(3);
+    expect(handed.every((message) => message.kind === 'deliver' && message.headers?.authorization === undefined)).toBe(true);
+    bus.dead.add(origins[0]!);
+    expect((await send(b, { jsonrpc: '2.0', id: 3, method: 'ping' })).status).toBe(404);
+    await stream.cancel();
   });
 });

@@ -12,8 +12,20 @@ import type { SessionState } from './session-store.js';
 
 /** One message on the bus. Plain data: it serialises as JSON. */
 export type BusMessage =
-  /** A client message (a response, or `notifications/cancelled`) for the process running the request it names. */
-  | { readonly kind: 'deliver'; readonly origin: string; readonly sessionId: string; readonly json: string }
+  /**
+   * A client message for another process: a response, or `notifications/cancelled`, for the process running the
+   * request it names; or any message POSTed for a 2024-11-05 HTTP+SSE session, for the process holding its stream
+   * (`target`), with the request's headers (credentials left out) and authenticated principal.
+   */
+  | {
+      readonly kind: 'deliver';
+      readonly origin: string;
+      readonly sessionId: string;
+      readonly json: string;
+      readonly target?: string;
+      readonly headers?: Readonly<Record<string, string>>;
+      readonly auth?: unknown;
+    }
   /** A server message for the standalone GET stream of the session, wherever it is open. */
   | { readonly kind: 'standalone'; readonly origin: string; readonly sessionId: string; readonly json: string }
   /**

@@ -25,6 +25,11 @@ export interface SessionState {
   readonly principalKey?: string;
   /** When the session was opened (ms since the epoch). */
   readonly createdAt: number;
+  /**
+   * For a 2024-11-05 HTTP+SSE session (`protocolVersion` `2024-11-05`): the process holding its SSE stream (its tag
+   * on the bus). The session lives as long as that stream; a message POSTed to another process is handed to it.
+   */
+  readonly sseHolder?: string;
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import type { SessionState } from '../session-store.js';
 import { HttpSession, snapshotOf, type SessionHost } from './http-session.js';
+import { RemoteSseSession } from './remote-sse-session.js';
 
 /** Something the registry holds and expires: a Streamable HTTP session or a 2024-11-05 HTTP+SSE session. */
 export interface LiveSession {
@@ -213,6 +214,8 @@ export class SessionRegistry {
       return 'unavailable';
     }
     if (state === undefined || state.protocolVersion === '' || this.#sessions.has(id)) return this.#sessions.get(id);
+    // A 2024-11-05 session lives where its stream is: messages are handed to that process, nothing is restored here.
+    if (state.sseHolder !== undefined) return new RemoteSseSession(this.#host, { ...state, sseHolder: state.sseHolder });
     if (!this.hasRoom()) return undefined;
     const session = new HttpSession(this.#host, id, state.principalKey, state.createdAt);
     session.verifiedEpoch = this.#epoch;

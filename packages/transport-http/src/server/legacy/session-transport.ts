@@ -44,6 +44,8 @@ export interface SessionTransportHost {
 export interface SessionTransportBus {
   readonly origin: string;
   publish(message: BusMessage): void;
+  /** Publishes, resolving once the bus took the message (rejects when it could not). */
+  publishNow(message: BusMessage): Promise<void>;
   /**
    * True when the server relays its list changes and resource updates between the processes: the process holding a
    * session's standalone stream hears every one of them itself, so the other copies of the session send them nowhere.

@@ -7,6 +7,7 @@ import type { MessageInfo, SendOptions, Transport } from '@wiremcp/jsonrpc';
 import { LocalError, type RpcMessage } from '@wiremcp/protocol';
 import { encodeSseEvent } from '../../sse/encode.js';
 import type { HttpServable, HttpServedConnection } from '../servable.js';
+import type { BusMessage } from '../session-bus.js';
 import type { SseConnection } from '../sse-connection.js';
 import type { LiveSession } from './session-registry.js';
 
@@ -96,4 +97,20 @@ export class SseSession implements LiveSession, Transport {
     onclose?.();
     this.#ended(this);
   }
+}
+
+/** Delivers a message POSTed to another process for this session (see `RemoteSseSession`), as if POSTed here. */
+export function deliverForwarded(session: SseSession, message: Extract<BusMessage, { kind: 'deliver' }>, now: number): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(message.json);
+  } catch {
+    return;
+  }
+  const info: MessageInfo & { headers: Readonly<Record<string, string>>; auth?: unknown; sessionId: string } = {
+    headers: message.headers ?? {},
+    sessionId: session.id,
+    ...(message.auth === undefined ? {} : { auth: message.auth }),
+  };
+  session.deliver(parsed, info, now);
 }
