@@ -7,8 +7,8 @@
 import { LocalError } from '@wiremcp/protocol';
 import { Backoff, sleep } from './backoff.js';
 import { discard, type HttpRequester } from './http-requester.js';
-import { httpError } from './errors.js';
-import { readMessages, type StreamPosition } from './read-messages.js';
+import { httpError, httpStatusOf } from './errors.js';
+import { isBrokenStream, readMessages, type LivePosition, type StreamPosition } from './read-messages.js';
 
 /** What the GET streams need from their transport. */
 export interface GetStreamHost {
@@ -52,7 +52,8 @@ export class GetStreams {
 
   async #runStandalone(): Promise<void> {
     const host = this.#host;
-    const position = { lastEventId: '', retry: undefined as number | undefined };
+    // Kept up to date as events arrive: a stream that breaks (its server process died) resumes where it stood.
+    const position: LivePosition = { lastEventId: '', retry: undefined };
     let attempt = 0;
     while (!host.closed.aborted) {
       let progressed = false;
@@ -62,19 +63,21 @@ export class GetStreams {
         // A new session numbers its events anew.
         if (response === 'renewed') position.lastEventId = '';
         else {
-          const read = await readMessages(response, {
+          await readMessages(response, {
             what: 'the standalone GET stream',
             maxResponseBytes: host.http.options.maxResponseBytes,
             maxEventBytes: host.http.options.maxEventBytes,
+            position,
             receive: (message) => {
               progressed = true;
               host.receive(message);
             },
           });
-          if (read !== undefined) keep(position, read);
         }
       } catch (error) {
         if (host.closed.aborted) return;
+        // The events after the last one seen are gone (a 400 to Last-Event-ID): the stream goes on without them.
+        if (httpStatusOf(error) === 400 && position.lastEventId !== '') position.lastEventId = '';
         host.report(asError(error));
       }
       attempt = progressed ? 0 : attempt + 1;
@@ -87,13 +90,14 @@ export class GetStreams {
   }
 
   /**
-   * Resumes a POST stream that ended at `from` while responses were still owed: GET with `Last-Event-ID` after the
-   * server's `retry`, again while `done()` is false, until the responses arrive or retries run out. `signal`
-   * (the request's own) stops it. Rejects with `CONNECTION_CLOSED` when the stream cannot be resumed.
+   * Resumes a POST stream that ended (or broke) at `from` while responses were still owed: GET with `Last-Event-ID`
+   * after the server's `retry`, again while `done()` is false, until the responses arrive or retries run out (a
+   * resumption that brings an event resets the count). `signal` (the request's own) stops it. Rejects with
+   * `CONNECTION_CLOSED` when the stream cannot be resumed: retries ran out, or the server cannot resume it (a 4xx).
    */
   async resume(from: StreamPosition, what: string, done: () => boolean, signal: AbortSignal): Promise<void> {
     const host = this.#host;
-    const position = { lastEventId: from.lastEventId, retry: from.retry };
+    const position: LivePosition = { lastEventId: from.lastEventId, retry: from.retry };
     let attempt = 0;
     let last: unknown;
     while (!done()) {
@@ -113,19 +117,31 @@ export class GetStreams {
           );
         if (response === 'renewed')
           throw new LocalError('CONNECTION_CLOSED', `The session expired while the response of ${what} was pending`);
-        const read = await readMessages(response, {
+        await readMessages(response, {
           what,
           maxResponseBytes: host.http.options.maxResponseBytes,
           maxEventBytes: host.http.options.maxEventBytes,
+          position,
           receive: (message) => {
             progressed = true;
             host.receive(message);
           },
           done,
         });
-        if (read !== undefined) keep(position, read);
       } catch (error) {
-        if (signal.aborted || (error instanceof LocalError && error.code !== 'SEND_FAILED' && error.code !== 'HTTP_ERROR')) throw error;
+        if (signal.aborted) throw error;
+        const status = httpStatusOf(error);
+        if (status !== undefined && status < 500 && status !== 408 && status !== 429) {
+          throw new LocalError(
+            'CONNECTION_CLOSED',
+            `The response stream of ${what} broke and the server cannot resume it (HTTP ${status})`,
+            {
+              cause: error,
+            },
+          );
+        }
+        if (!isBrokenStream(error) && !(error instanceof LocalError && (error.code === 'SEND_FAILED' || error.code === 'HTTP_ERROR')))
+          throw error;
         last = error;
       }
       attempt = progressed ? 0 : attempt + 1;
@@ -148,11 +164,6 @@ export class GetStreams {
     }
     throw httpError('GET (SSE stream)', response, undefined);
   }
-}
-
-function keep(position: { lastEventId: string; retry: number | undefined }, read: StreamPosition): void {
-  if (read.lastEventId !== '') position.lastEventId = read.lastEventId;
-  if (read.retry !== undefined) position.retry = read.retry;
 }
 
 function asError(error: unknown): Error {

@@ -14,6 +14,12 @@ export interface StreamPosition {
   readonly retry: number | undefined;
 }
 
+/** A stream position kept up to date as events arrive, so it is known when the stream breaks too. */
+export interface LivePosition {
+  lastEventId: string;
+  retry: number | undefined;
+}
+
 /** What {@link readMessages} needs. */
 export interface ReadContext {
   /** Names the exchange in errors (`POST tools/call`). */
@@ -24,12 +30,15 @@ export interface ReadContext {
   readonly receive: (message: unknown) => void;
   /** Stop reading an SSE stream once this says so (every response it owed has arrived). */
   readonly done?: () => boolean;
+  /** Updated with each event's id and each `retry`, as they arrive (it holds where a broken stream stood). */
+  readonly position?: LivePosition;
 }
 
 /**
  * Reads the messages of a 2xx response with a JSON or SSE body; resolves with the stream's position for an SSE
  * body (`undefined` for JSON). Rejects with `UNSUPPORTED_CONTENT_TYPE`, `PARSE_ERROR` (a body or event that is not
- * JSON) or `FRAME_TOO_LARGE`.
+ * JSON) or `FRAME_TOO_LARGE`, or with the connection's own error when it breaks (then `context.position` says
+ * where the stream stood).
  */
 export async function readMessages(response: Response, context: ReadContext): Promise<StreamPosition | undefined> {
   const type = mediaType(response);
@@ -43,13 +52,16 @@ export async function readMessages(response: Response, context: ReadContext): Pr
     await response.body?.cancel().catch(() => undefined);
     throw unsupportedContentType(context.what, response);
   }
+  const position = context.position;
   const parser = await readSse(
     response,
     {
       event: (event) => {
+        if (position !== undefined && event.lastEventId !== '') position.lastEventId = event.lastEventId;
         receiveEvent(event, context);
         return context.done?.() !== true;
       },
+      ...(position === undefined ? {} : { retry: (ms: number) => (position.retry = ms) }),
     },
     context.maxEventBytes,
   );
@@ -67,4 +79,9 @@ export function receiveEvent(event: ParsedSseEvent, context: Pick<ReadContext, '
   }
   if (Array.isArray(message)) for (const item of message) context.receive(item);
   else context.receive(message);
+}
+
+/** True for a failure of the connection itself (not a protocol error): a stream that broke may be resumed. */
+export function isBrokenStream(error: unknown): boolean {
+  return !(error instanceof LocalError);
 }

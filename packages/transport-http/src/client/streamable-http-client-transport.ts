@@ -24,7 +24,7 @@ import { discard, HttpRequester, cancelled } from './http-requester.js';
 import { LegacySession } from './legacy-session.js';
 import { modernRequestHeaders, modernVersionOf, ToolHeaderRegistry } from './modern-headers.js';
 import { endpointUrl, resolveHttpOptions, type StreamableHttpClientOptions } from './options.js';
-import { readMessages } from './read-messages.js';
+import { isBrokenStream, readMessages, type LivePosition } from './read-messages.js';
 import { refreshToolHeaders, type InternalRequester } from './tool-refresh.js';
 import { INITIALIZED, isErrorResponse, POST_HEADERS, type Era, type Exchange } from './exchange.js';
 
@@ -252,15 +252,22 @@ export class StreamableHttpClientTransport implements Transport {
           throw new LocalError('PROTOCOL_VIOLATION', `${what} was answered 202 Accepted; a request needs a JSON or SSE response`);
         }
         const options = this.#http.options;
-        const position = await readMessages(response, {
+        const position: LivePosition = { lastEventId: '', retry: undefined };
+        const done = (): boolean => !this.#owed(exchange);
+        await readMessages(response, {
           what,
           maxResponseBytes: options.maxResponseBytes,
           maxEventBytes: options.maxEventBytes,
+          position,
           receive: (message) => this.#receive(message, exchange),
+        }).catch((error: unknown) => {
+          // The stream broke (its server process died, a proxy cut it): a legacy request's stream resumes below where
+          // it stood, on whichever process the GET reaches; the caller sees a pause, not a failure.
+          const resumable = exchange.era === 'legacy' && position.lastEventId !== '' && !signal.aborted && isBrokenStream(error);
+          if (!done() && !resumable) throw error;
         });
-        if (!this.#owed(exchange)) return;
-        if (exchange.era === 'legacy' && position !== undefined && position.lastEventId !== '') {
-          const done = (): boolean => !this.#owed(exchange);
+        if (done()) return;
+        if (exchange.era === 'legacy' && position.lastEventId !== '') {
           await this.#streams.resume(position, what, done, signal);
           return;
         }
