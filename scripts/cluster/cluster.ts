@@ -27,7 +27,10 @@ export interface ClusterOptions {
   readonly port?: number;
   /** Keep state in Redis (default `true`); `false` runs each process with its in-memory state (sticky-less: broken). */
   readonly redis?: boolean;
-  /** The server's bin (default the everything server's `dist/bin.js`; build first). */
+  /**
+   * The server's bin (default `WIREMCP_CLUSTER_SERVER_BIN`, else the everything server's `dist/bin.js`; build first):
+   * another build of it runs the same tests and benchmarks against that version.
+   */
   readonly serverBin?: string;
   /** Extra arguments for every server process. */
   readonly serverArgs?: readonly string[];
@@ -198,7 +201,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   ensureInstalled({ redis: useRedis, nginx: useBalancer }, log);
   const dir = mkdtempSync(join(tmpdir(), 'wiremcp-cluster-'));
   const count = Math.max(1, options.instances ?? 3);
-  const bin = options.serverBin ?? join(root, 'servers', 'everything', 'dist', 'bin.js');
+  const bin = options.serverBin ?? process.env.WIREMCP_CLUSTER_SERVER_BIN ?? join(root, 'servers', 'everything', 'dist', 'bin.js');
   if (!existsSync(bin)) throw new Error(`${bin} is missing: build first (npm run build)`);
   const frontPort = options.port ?? (await freePort());
   const redisPort = await freePort();

@@ -150,17 +150,20 @@ export async function openSession(
   url: string,
   version: string,
   capabilities: Record<string, unknown> = {},
+  signal?: AbortSignal,
 ): Promise<{ sessionId: string; upstreams: string[] }> {
-  const init = await send(url, 'POST', {
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: { protocolVersion: version, capabilities, clientInfo: { name: 'cluster-test', version: '1.0.0' } },
-  });
+  const params = { protocolVersion: version, capabilities, clientInfo: { name: 'cluster-test', version: '1.0.0' } };
+  const init = await send(url, 'POST', { jsonrpc: '2.0', id: 0, method: 'initialize', params }, {}, signal);
   const sessionId = init.headers.get('mcp-session-id');
   const body = await init.rest();
   if (init.status !== 200 || sessionId === null) throw new Error(`initialize failed: ${init.status} ${body.map((e) => e.data).join()}`);
-  const initialized = await send(url, 'POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, sessionHeaders(sessionId, version));
+  const initialized = await send(
+    url,
+    'POST',
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    sessionHeaders(sessionId, version),
+    signal,
+  );
   await initialized.rest();
   if (initialized.status !== 202) throw new Error(`notifications/initialized got ${initialized.status}`);
   return { sessionId, upstreams: [init.upstream, initialized.upstream] };
