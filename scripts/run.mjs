@@ -133,7 +133,8 @@ switch (task) {
   case 'bench-cluster':
     install();
     await build();
-    run(bin('tsx'), [join(root, 'scripts/cluster/bench.ts'), ...rest]);
+    // `--faults`: what an instance kill and a Redis restart cost the clients (scripts/cluster/fault-bench.ts).
+    run(bin('tsx'), [join(root, rest.includes('--faults') ? 'scripts/cluster/fault-bench.ts' : 'scripts/cluster/bench.ts'), ...rest]);
     break;
   default:
     process.stderr.write('usage: node scripts/run.mjs <build|test|start|bench|bench-cluster|cluster|conformance:official> [args...]\n');
