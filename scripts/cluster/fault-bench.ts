@@ -1,15 +1,17 @@
 /**
  * `npm run bench:cluster -- --faults [--before <bin.js>]`: what a fault costs the clients of a running cluster,
  * measured side by side in one run — the everything server on three processes behind nginx round-robin, state in
- * Redis (append-only file, fsync always), under the load of `fault-load.ts` (legacy 2025-11-25 clients streaming
- * progress and resuming with `Last-Event-ID`, 2026-07-28 clients with input-required rounds), and two faults:
+ * Redis (append-only file, fsync always), under the load of `fault-load.ts` (8 legacy 2025-11-25 clients, each
+ * call streaming progress for 2 s and resumed with `Last-Event-ID` when its stream breaks, and 2 clients of
+ * 2026-07-28 with plain calls and input-required rounds), and two faults:
  *   - an instance killed (SIGKILL) while it runs legacy streams, started again 2 s later;
  *   - Redis killed (SIGKILL) and started again with its data 1 s later.
- * For each, the requests started from the fault until 2 s after the recovery: how many were lost (never answered:
- * no result, no JSON-RPC error, no refusal — a stream that broke and could not be resumed, or one past its 15 s
- * deadline), refused (an HTTP error, such as a 503 with `Retry-After`), answered with a JSON-RPC error; their p99
- * latency (from sending to the outcome, failures included); MCP processes that exited on their own; and what the
- * load saw that no client may see (an event heard twice, progress skipped, a 503 without `Retry-After`).
+ * For each, the requests running at some moment from the fault until 2 s after the recovery (those in flight when
+ * it struck included): how many were lost (never answered: no result, no JSON-RPC error, no refusal — a stream
+ * that broke and could not be resumed, or one past its 15 s deadline), refused (an HTTP error, such as a 503 with
+ * `Retry-After`), answered with a JSON-RPC error; their p99 latency (from sending to the outcome, failures
+ * included); MCP processes that exited on their own; and what the load saw that no client may see (an event heard
+ * twice, progress skipped, a 503 without `Retry-After`).
  * With `--before`, every repetition runs each fault against that build of the server too (another checkout's
  * `servers/everything/dist/bin.js`), in alternating order, so the two are compared on the same machine at the
  * same moment. A fresh cluster for each run.
@@ -70,6 +72,8 @@ const FAULTS: Fault[] = [
 interface Sample {
   readonly requests: number;
   readonly lost: number;
+  /** Of {@link lost}, legacy requests (resumable: a lost one is a fault of the server). */
+  readonly legacyLost: number;
   readonly refused: number;
   readonly errors: number;
   readonly p99: number;
@@ -90,7 +94,8 @@ const latency = (r: LoadRecord): number => r.endedAt - r.startedAt;
 async function measure(build: Build, fault: Fault): Promise<Sample> {
   const cluster = await startCluster({ instances: 3, ...(build.bin === undefined ? {} : { serverBin: build.bin }) });
   try {
-    const load = startLoad(cluster.url, { legacy: 3, modern: 3, sse: 0, deadlineMs: DEADLINE_MS });
+    // Legacy calls stream for 2 s (10 progress events), so that a fault strikes several of them in flight.
+    const load = startLoad(cluster.url, { legacy: 8, modern: 2, sse: 0, deadlineMs: DEADLINE_MS, steps: 10, durationMs: 2000 });
     let records: LoadRecord[] | undefined;
     let window: { from: number; to: number };
     let steadyFrom: number;
@@ -110,13 +115,15 @@ async function measure(build: Build, fault: Fault): Promise<Sample> {
     } finally {
       records ??= await load.stop();
     }
-    const during = records.filter((r) => r.startedAt >= window.from && r.startedAt < window.to);
+    // In the window: every request running at some moment of it (those in flight when the fault struck included).
+    const during = records.filter((r) => r.endedAt >= window.from && r.startedAt < window.to);
     const steady = records.filter((r) => r.startedAt >= steadyFrom && r.startedAt < window.from);
     const count = (outcome: LoadRecord['outcome'] | LoadRecord['outcome'][]): number =>
       during.filter((r) => ([] as string[]).concat(outcome).includes(r.outcome)).length;
     return {
       requests: during.length,
       lost: count(['broken', 'hung']),
+      legacyLost: during.filter((r) => r.kind === 'legacy' && (r.outcome === 'broken' || r.outcome === 'hung')).length,
       refused: count('refused'),
       errors: count('rpc-error'),
       p99: quantile(during.map(latency), 0.99),
@@ -140,7 +147,7 @@ for (let rep = 0; rep < REPS; rep += 1) {
       const key = `${fault.label}|${build.label}`;
       samples.set(key, [...(samples.get(key) ?? []), sample]);
       say(
-        `rep ${rep + 1}/${REPS} ${fault.label}, ${build.label}: ${sample.requests} requests, ${sample.lost} lost, ` +
+        `rep ${rep + 1}/${REPS} ${fault.label}, ${build.label}: ${sample.requests} requests, ${sample.lost} lost (${sample.legacyLost} legacy), ` +
           `${sample.refused} refused, ${sample.errors} errors, p99 ${sample.p99} ms (steady ${sample.steadyP99} ms), ` +
           `${sample.crashes} crashes, ${sample.violations} violations`,
       );
@@ -153,18 +160,19 @@ const lines = [
     `${((Date.now() - began) / 1000).toFixed(0)} s, load average ${startLoadAvg} at start, ${loadavg()[0]!.toFixed(2)} at end (up ${Math.round(uptime())} s)`,
   `Command: npm run bench:cluster -- --faults --reps ${REPS}${values.before === undefined ? '' : ' --before <the build before>'}`,
   '',
-  '| fault | build | requests in the window | lost | refused | JSON-RPC errors | p99 in the window (ms, median of reps) | p99 steady (ms) | MCP processes crashed | violations |',
+  '| fault | build | requests in the window | lost (of them legacy) | refused | JSON-RPC errors | p99 in the window (ms, median of reps) | p99 steady (ms) | MCP processes crashed | violations |',
   '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...FAULTS.flatMap((fault) =>
     BUILDS.map((build) => {
       const s = samples.get(`${fault.label}|${build.label}`) ?? [];
       return (
-        `| ${fault.label} | ${build.label} | ${sum(s, 'requests')} | ${sum(s, 'lost')} | ${sum(s, 'refused')} | ${sum(s, 'errors')} | ` +
+        `| ${fault.label} | ${build.label} | ${sum(s, 'requests')} | ${sum(s, 'lost')} (${sum(s, 'legacyLost')}) | ${sum(s, 'refused')} | ${sum(s, 'errors')} | ` +
         `${median(s.map((x) => x.p99)).toFixed(0)} | ${median(s.map((x) => x.steadyP99)).toFixed(0)} | ${sum(s, 'crashes')} | ${sum(s, 'violations')} |`
       );
     }),
   ),
   '',
-  "Counts are totals over the repetitions; latencies are medians over them of each run's p99.",
+  "Counts are totals over the repetitions; latencies are medians over them of each run's p99. A 2026-07-28 plain request",
+  'in flight on a killed process is lost by design (the client sends it again); a legacy one can be resumed.',
 ];
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -19,7 +19,8 @@ export function spawnReady(
   ready: RegExp,
   options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<ChildProcess> {
-  const timeoutMs = options.timeoutMs ?? 15_000;
+  // Generous: on a machine shared with other work a Node process can take long to start; this bounds a failure only.
+  const timeoutMs = options.timeoutMs ?? 60_000;
   return new Promise((resolve, reject) => {
     const spawnOptions: SpawnOptions = { stdio: ['ignore', 'pipe', 'pipe'], ...(options.env ? { env: options.env } : {}) };
     const child = spawn(command, args, spawnOptions);
@@ -56,11 +57,19 @@ export function spawnReady(
   });
 }
 
-/** Kills a child process and waits for it to exit (a stopped one is continued first, so it can die). */
-export function killAndWait(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+/**
+ * Kills a child process and waits for it to exit (a stopped one is continued first, so it can die). A process that
+ * outlives `graceMs` (default 10 s) after a gentler signal gets SIGKILL: a process that ignores SIGTERM (a build with
+ * a bug) must not outlive the test or benchmark that started it.
+ */
+export function killAndWait(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGKILL', graceMs = 10_000): Promise<void> {
   if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    child.once('exit', () => resolve());
+    const timer = signal === 'SIGKILL' ? undefined : setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
     child.kill(signal);
     if (signal !== 'SIGKILL') child.kill('SIGCONT');
   });
