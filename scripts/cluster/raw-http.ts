@@ -29,6 +29,25 @@ export function messages(events: readonly RawEvent[]): Record<string, unknown>[]
   return events.filter((event) => event.data !== '').map((event) => JSON.parse(event.data) as Record<string, unknown>);
 }
 
+/**
+ * Reads events until one whose message satisfies `wanted`, and resolves with that message; every event read is
+ * added to `into`. Rejects when the stream ends first, quoting what it saw.
+ */
+export async function readUntil(
+  response: RawResponse,
+  into: RawEvent[],
+  wanted: (message: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
+  for (let event = await response.next(); event !== undefined; event = await response.next()) {
+    into.push(event);
+    if (event.data !== '') {
+      const message = JSON.parse(event.data) as Record<string, unknown>;
+      if (wanted(message)) return message;
+    }
+  }
+  throw new Error(`the stream ended first; saw ${into.map((e) => e.data).join(' | ')}`);
+}
+
 function reader(response: Response): Pick<RawResponse, 'next' | 'rest' | 'cancel' | 'broken'> {
   const json = (response.headers.get('content-type') ?? '').includes('application/json');
   const body = response.body;

@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startCluster, type Cluster } from '../../../scripts/cluster/cluster.js';
-import { messages, openSession, send, sessionHeaders, type RawEvent, type RawResponse } from './raw-http.test-util.js';
+import { messages, openSession, type RawEvent, type RawResponse, readUntil, send, sessionHeaders } from './raw-http.test-util.js';
 
 const V = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -62,18 +62,6 @@ async function answer(response: RawResponse): Promise<Message> {
   const last = all.at(-1);
   if (response.status !== 200 || last === undefined) throw new Error(`${response.status}: ${JSON.stringify(all)}`);
   return last;
-}
-
-/** Reads events until one satisfies `wanted`; every event read is added to `into`. */
-async function readUntil(response: RawResponse, into: RawEvent[], wanted: (message: Message) => boolean): Promise<Message> {
-  for (let event = await response.next(); event !== undefined; event = await response.next()) {
-    into.push(event);
-    if (event.data !== '') {
-      const message = JSON.parse(event.data) as Message;
-      if (wanted(message)) return message;
-    }
-  }
-  throw new Error(`the stream ended first; saw ${into.map((e) => e.data).join(' | ')}`);
 }
 
 const acknowledged = (m: Message) => m.method === 'notifications/subscriptions/acknowledged';

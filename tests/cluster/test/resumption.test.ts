@@ -9,7 +9,7 @@
 // - a subscription made on one process reaches the GET stream held by another, for updates raised anywhere, once.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startCluster, type Cluster, type ClusterInstance } from '../../../scripts/cluster/cluster.js';
-import { messages, openSession, send, sessionHeaders, type RawEvent, type RawResponse } from './raw-http.test-util.js';
+import { messages, openSession, type RawEvent, readUntil, send, sessionHeaders } from './raw-http.test-util.js';
 
 const V = '2025-11-25';
 const WATCHED = 'test://watched-resource';
@@ -29,18 +29,6 @@ type Message = Record<string, unknown>;
 const direct = (instance: ClusterInstance): string => `http://${instance.address}/mcp`;
 const instanceAt = (address: string): ClusterInstance => cluster.instances.find((instance) => instance.address === address)!;
 const other = (address: string): ClusterInstance => cluster.instances.find((instance) => instance.address !== address)!;
-
-/** Reads events until one satisfies `wanted`; every event read is added to `into`. */
-async function readUntil(response: RawResponse, into: RawEvent[], wanted: (message: Message) => boolean): Promise<Message> {
-  for (let event = await response.next(); event !== undefined; event = await response.next()) {
-    into.push(event);
-    if (event.data !== '') {
-      const message = JSON.parse(event.data) as Message;
-      if (wanted(message)) return message;
-    }
-  }
-  throw new Error(`the stream ended first; saw ${into.map((e) => e.data).join(' | ')}`);
-}
 
 const progressOf = (events: readonly RawEvent[]): number[] =>
   messages(events)

@@ -5,33 +5,14 @@
 // events.
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import { StreamableHttpClientTransport } from '../../src/client/index.js';
-import { closeAllServers, event, json, methodOf, result, sse, startServer, type Recorded } from './http-server.test-util.js';
-import { closeAllTransports, drive } from './transport.test-util.js';
+import { closeAllServers, event, json, result, sse } from './http-server.test-util.js';
+import { session } from './legacy-session.test-util.js';
+import { closeAllTransports } from './transport.test-util.js';
 
 afterEach(async () => {
   await closeAllTransports();
   await closeAllServers();
 });
-
-const INIT = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } };
-const FAST = { initialDelayMs: 1, maxDelayMs: 5, maxRetries: 3 };
-
-async function session(handler: (request: Recorded, res: ServerResponse) => void, options = {}) {
-  const server = await startServer((request, res) => {
-    if (methodOf(request) === 'initialize') {
-      return json(res, 200, result(request, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 's', version: '1' } }), {
-        'mcp-session-id': 'sess',
-      });
-    }
-    if (request.method === 'POST' && (request.json as { id?: unknown }).id === undefined) return void (res.writeHead(202), res.end());
-    handler(request, res);
-  });
-  const driven = await drive(new StreamableHttpClientTransport(server.url, { reconnect: FAST, ...options }));
-  await driven.request(0, 'initialize', INIT);
-  await driven.transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  return { server, driven };
-}
 
 /** Cuts the connection under a response mid-stream (what a killed server process does). */
 function breakOff(res: ServerResponse): void {
