@@ -136,7 +136,7 @@ export class HttpSession {
    * Serves a DELETE: the record is deleted from the session store first — when that fails, nothing ends and the
    * answer is 503 — then the session ends here, and the other processes drop their copies.
    */
-  async delete(): Promise<Response> {
+  async delete(): Promise<HttpReply> {
     const bus = this.#host.bus;
     try {
       await this.#host.sessionStore.delete(this.id, bus?.origin);
@@ -204,7 +204,7 @@ export class HttpSession {
       return exchange.response.then(async (response) => {
         if (await this.#record()) return response;
         // Not recorded: the change is not acknowledged (the stream, if it was one, is dropped unread).
-        await response.body?.cancel().catch(() => {});
+        if (typeof response.body === 'object') await response.body.cancel().catch(() => {});
         return storeUnavailable(post.requests.length === 1 ? post.requests[0]!.id : null);
       });
     }

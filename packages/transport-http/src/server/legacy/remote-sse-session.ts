@@ -7,6 +7,7 @@
 import type { SessionState } from '../session-store.js';
 import type { LiveSession } from './session-registry.js';
 import type { SessionHost } from './http-session.js';
+import type { HttpRequest } from '../adapter-contract.js';
 
 /** Request headers not handed to another process: credentials stay where they arrived. */
 const PRIVATE_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'dpop']);
@@ -32,7 +33,7 @@ export class RemoteSseSession implements LiveSession {
    * Hands one POSTed message to the process holding the stream: `'delivered'`, `'gone'` when that process died (the
    * record is deleted), or `'unavailable'` when the bus cannot take it.
    */
-  async deliver(message: unknown, request: Request, auth: unknown): Promise<'delivered' | 'gone' | 'unavailable'> {
+  async deliver(message: unknown, request: HttpRequest, auth: unknown): Promise<'delivered' | 'gone' | 'unavailable'> {
     const bus = this.#host.bus;
     if (bus === undefined) return 'gone';
     let alive: boolean | undefined;

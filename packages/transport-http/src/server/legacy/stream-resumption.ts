@@ -11,6 +11,7 @@ import type { SseConnection } from '../sse-connection.js';
 import { LegacyStream, parseEventId, parseStreamInfo, type StreamHost } from './legacy-stream.js';
 import { RemoteStream, type RemoteStreamHost } from './remote-stream.js';
 import type { SessionTransportBus } from './session-transport.js';
+import type { HttpReply } from '../adapter-contract.js';
 
 /** The error ending a request whose process died (found by the process its stream was resumed on). */
 export const PROCESS_LOST = {
@@ -52,7 +53,7 @@ export interface ResumableSession {
 }
 
 /** Resumes the stream named by `lastEventId`; see the module comment. `undefined` when it cannot be (400). */
-export async function resumeStream(session: ResumableSession, lastEventId: string): Promise<Response | undefined> {
+export async function resumeStream(session: ResumableSession, lastEventId: string): Promise<HttpReply | undefined> {
   const host = session.host;
   const store = host.store;
   const parsed = parseEventId(lastEventId);

@@ -9,7 +9,7 @@ import type { RequestId, RpcRequest } from '@wiremcp/protocol';
 import { authorizeMessage } from '../authorize.js';
 import { findSession, type Call, type HandlerCore } from '../call.js';
 import { httpMessageInfo } from '../message-info.js';
-import { emptyResponse, rpcErrorResponse } from '../responses.js';
+import { rpcErrorResponse } from '../responses.js';
 import { classifyPost, HttpSession, retryAfter } from './http-session.js';
 import { newSessionId } from './session-registry.js';
 import { HttpReply } from '../adapter-contract.js';
