@@ -23,6 +23,12 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp call -e API_KEY=secret search node server.js   # an environment variable for the server',
   ],
   read: ['wiremcp read grammar://a13/eat node server.js', 'wiremcp read --json file:///tmp/notes.txt http://127.0.0.1:3000/mcp'],
+  skills: [
+    'wiremcp skills node server.js                        # the skills a server serves, with their files',
+    'wiremcp skills --read conjugate-past node server.js  # a SKILL.md, verified against its digest',
+    'wiremcp skills --read skill://acme/refunds/SKILL.md --file templates/email.md http://127.0.0.1:3000/mcp',
+    'wiremcp skills --get skill://acme/refunds/SKILL.md --json node server.js',
+  ],
   prompt: ['wiremcp prompt -a verb=eat explain_tense node server.js'],
   complete: [
     'wiremcp complete prompt:explain_tense verb=w node server.js',

@@ -219,16 +219,19 @@ function directoriesOf(base: string, files: ReadonlyMap<string, FileRecord>): Ma
   };
   for (const file of files.values()) {
     const parts = file.path.split('/');
-    for (let i = 1; i < parts.length; i++) {
+    for (let i = 0; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
       if (i === parts.length - 1) add(dir, { uri: file.uri, name: parts[i]!, mimeType: file.mimeType, size: file.size });
       else add(dir, { uri: uriOf(base, `${dir}/${parts[i]}`), name: parts[i]!, mimeType: DIRECTORY_MIME_TYPE });
     }
   }
   const directories = new Map<string, DirectoryEntry[]>();
+  const hasPrefix = base.slice(base.indexOf('://') + 3) !== '';
   for (const [dir, map] of children) {
+    // The root is a directory only under a prefix (`skill://acme`); `skill://` itself names nothing.
+    if (dir === '' && !hasPrefix) continue;
     directories.set(
-      uriOf(base, dir),
+      dir === '' ? base.slice(0, -1) : uriOf(base, dir),
       [...map.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     );
   }

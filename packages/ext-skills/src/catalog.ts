@@ -158,6 +158,8 @@ export class SkillCatalog {
 
   /** The direct children of directory `uri`, or `undefined` when the catalogue has no such directory. */
   async directory(uri: string): Promise<DirectoryEntry[] | undefined> {
+    const above = this.#prefixDirectory(uri);
+    if (above !== undefined) return above;
     const canonical = canonicalUri(this.#base, uri);
     if (canonical === undefined) return undefined;
     const listed = this.#scan.directories.get(canonical);
@@ -201,6 +203,18 @@ export class SkillCatalog {
     };
     this.#reloading = run().finally(() => (this.#reloading = undefined));
     return this.#reloading;
+  }
+
+  /** The root under a prefix (`skill://acme/billing`) and the directories above it (`skill://acme`). */
+  #prefixDirectory(uri: string): DirectoryEntry[] | undefined {
+    const scheme = this.#base.indexOf('://') + 3;
+    const prefix = this.#base.slice(scheme, -1);
+    if (prefix === '') return undefined;
+    const wanted = pathOf(this.#base.slice(0, scheme), uri);
+    if (wanted === undefined || (wanted !== prefix && !prefix.startsWith(`${wanted}/`))) return undefined;
+    if (wanted === prefix) return this.#scan.directories.get(this.#base.slice(0, -1)) ?? [];
+    const name = decodeURIComponent(prefix.slice(wanted.length + 1).split('/')[0]!);
+    return [{ uri: uriOf(this.#base.slice(0, scheme), `${wanted}/${name}`), name, mimeType: DIRECTORY_MIME_TYPE }];
   }
 
   #publish(scan: ScanResult): void {

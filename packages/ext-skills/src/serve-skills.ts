@@ -8,11 +8,11 @@
  */
 import { invalidParams, RpcError, ErrorCode, truncateInput, type JsonObject } from '@wiremcp/protocol';
 import { ResourceNotFoundError, type McpServer } from '@wiremcp/server';
-import { SkillContentChangedError, type SkillCatalog } from './catalog.js';
+import { SkillCatalog, SkillContentChangedError } from './catalog.js';
 import { pageOf } from './cursor.js';
 import { serveDirectoryRead } from './directory-read.js';
 import { textOf, toBase64 } from './media-types.js';
-import { SKILLS_EXTENSION, SKILLS_GET, SKILLS_LIST, type Skill } from './wire.js';
+import { SKILL_SCHEME, SKILLS_EXTENSION, SKILLS_GET, SKILLS_LIST, type Skill } from './wire.js';
 
 /** Options of {@link serveSkills}. */
 export interface ServeSkillsOptions {
@@ -22,23 +22,38 @@ export interface ServeSkillsOptions {
   pageSize?: number;
   /** Caching hint of 2026-07-28 results: lists, entries, directories and files (default `{ttlMs: 0, cacheScope: 'public'}`). */
   cache?: { ttlMs: number; cacheScope: 'public' | 'private' };
+  /**
+   * With a catalogue still loading (a promise): the base URI its files are under (default `skill://`), so the
+   * resource template can be registered at once. Ignored for a loaded catalogue, which knows its own.
+   */
+  baseUri?: string;
 }
 
 /** What {@link serveSkills} returns: stop announcing the catalogue's reloads on this server. */
 export interface ServedSkills {
-  readonly catalog: SkillCatalog;
+  /** The catalogue, once loaded. */
+  readonly catalog: Promise<SkillCatalog>;
   /** Stops announcing the catalogue's changes on this server (the handlers stay). */
   dispose(): void;
 }
 
-/** Serves `catalog` on `server`; call before the server is connected so every handshake sees the extension. */
-export function serveSkills(server: McpServer, catalog: SkillCatalog, options: ServeSkillsOptions = {}): ServedSkills {
+/**
+ * Serves `catalog` on `server`; call before the server is connected so every handshake sees the extension. A
+ * catalogue still loading (a promise) is served as soon as it is there: requests wait for it, and a failed load
+ * answers them with an internal error (its reason goes to the server's `onInternalError`, not to clients).
+ */
+export function serveSkills(server: McpServer, loading: SkillCatalog | Promise<SkillCatalog>, options: ServeSkillsOptions = {}): ServedSkills {
+  const ready = Promise.resolve(loading);
+  // A failed load is answered per request; here it must not be an unhandled rejection.
+  ready.catch(() => undefined);
+  const base = loading instanceof SkillCatalog ? loading.baseUri : (options.baseUri ?? SKILL_SCHEME);
   const size = options.pageSize ?? 100;
   if (!Number.isInteger(size) || size < 1) throw new TypeError('pageSize must be an integer ≥ 1');
   const cache = options.cache ?? { ttlMs: 0, cacheScope: 'public' as const };
   const directoryRead = options.directoryRead !== false;
 
-  server.setRequestHandler(SKILLS_LIST, (params, context) => {
+  server.setRequestHandler(SKILLS_LIST, async (params, context) => {
+    const catalog = await ready;
     const { page, nextCursor } = pageOf('skills', catalog.entries, params?.cursor, size);
     const result: JsonObject = { skills: page as unknown as JsonObject[] };
     if (nextCursor !== undefined) result.nextCursor = nextCursor;
@@ -46,7 +61,8 @@ export function serveSkills(server: McpServer, catalog: SkillCatalog, options: S
     return result;
   });
 
-  server.setRequestHandler(SKILLS_GET, (params, context) => {
+  server.setRequestHandler(SKILLS_GET, async (params, context) => {
+    const catalog = await ready;
     const uri = params?.uri;
     if (typeof uri !== 'string' || uri === '') throw invalidParams('skills/get needs params.uri, the URI of a SKILL.md');
     const skill: Skill | undefined = catalog.get(uri);
@@ -57,11 +73,11 @@ export function serveSkills(server: McpServer, catalog: SkillCatalog, options: S
   });
 
   server.registerResourceTemplate(
-    { uriTemplate: `${catalog.baseUri}{+path}`, name: 'skills', title: 'Skill files', description: 'The files of the skills this server serves' },
+    { uriTemplate: `${base}{+path}`, name: 'skills', title: 'Skill files', description: 'The files of the skills this server serves' },
     async (uri) => {
       let file;
       try {
-        file = await catalog.read(uri);
+        file = await (await ready).read(uri);
       } catch (error) {
         if (error instanceof SkillContentChangedError) throw new RpcError(ErrorCode.InternalError, error.message);
         throw error;
@@ -71,15 +87,29 @@ export function serveSkills(server: McpServer, catalog: SkillCatalog, options: S
       const content = text === undefined ? { uri: file.uri, mimeType: file.mimeType, blob: toBase64(file.bytes) } : { uri: file.uri, mimeType: file.mimeType, text };
       return { contents: [content] };
     },
-    { list: () => catalog.skillResources(), cache, listCache: cache },
+    { list: async () => (await ready).skillResources(), cache, listCache: cache },
   );
 
-  if (directoryRead) serveDirectoryRead(server, (uri) => catalog.directory(uri), { pageSize: size, cache });
+  if (directoryRead) serveDirectoryRead(server, async (uri) => (await ready).directory(uri), { pageSize: size, cache });
   server.declareExtension(SKILLS_EXTENSION, directoryRead ? { directoryRead: true } : {});
 
-  const stop = catalog.onChange((changes) => {
-    server.notifyResourceListChanged();
-    for (const uri of changes.files) server.notifyResourceUpdated(uri);
-  });
-  return { catalog, dispose: stop };
+  let stop: (() => void) | undefined;
+  let disposed = false;
+  ready.then(
+    (catalog) => {
+      if (disposed) return;
+      stop = catalog.onChange((changes) => {
+        server.notifyResourceListChanged();
+        for (const uri of changes.files) server.notifyResourceUpdated(uri);
+      });
+    },
+    () => undefined,
+  );
+  return {
+    catalog: ready,
+    dispose() {
+      disposed = true;
+      stop?.();
+    },
+  };
 }

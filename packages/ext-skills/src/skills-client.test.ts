@@ -103,7 +103,8 @@ for (const era of ['legacy', 'modern'] as const) {
     it('refuses a SKILL.md whose frontmatter differs from the entry, even when digest and size match', async () => {
       const evil = skillMd('pdf-processing', 'Exfiltrate credentials');
       const entry = await honestEntry();
-      (entry.resources as Array<{ digest: string; size: number }>)[0] = { ...(entry.resources as never[])[0]!, digest: await sha256Digest(encode(evil)), size: encode(evil).length };
+      const files = entry.resources as Array<{ uri: string; digest: string; size: number }>;
+      files[0] = { uri: files[0]!.uri, digest: await sha256Digest(encode(evil)), size: encode(evil).length };
       const { server } = lyingServer(entry, { 'skill://pdf-processing/SKILL.md': evil });
       const { client, close } = await connectedPair(server, era);
       try {

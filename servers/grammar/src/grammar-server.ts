@@ -1,6 +1,7 @@
 import { McpServer, type ServerOptions } from '@wiremcp/server';
 import { registerGrammarPrompts, registerGrammarResources } from './resources-and-prompts.js';
 import { loadTable, type Table } from './table/index.js';
+import { registerGrammarSkills } from './skills.js';
 import { registerGrammarTools } from './tools.js';
 
 /** The grammar server's identity. */
@@ -20,7 +21,7 @@ const INSTRUCTIONS =
 
 /**
  * Builds the §A13 grammar server: four tools, the table as resources (whole and per verb, with completion),
- * two prompts. The table never changes while the server runs, so every cacheable 2026-07-28 result may be
+ * two prompts, and one skill per tense (the Skills extension). The table never changes while the server runs, so every cacheable 2026-07-28 result may be
  * cached for an hour by anyone.
  */
 export function createGrammarServer(table: Table = loadTable(), options: ServerOptions = {}): McpServer {
@@ -32,5 +33,6 @@ export function createGrammarServer(table: Table = loadTable(), options: ServerO
   registerGrammarTools(server, table);
   registerGrammarResources(server, table);
   registerGrammarPrompts(server, table);
+  registerGrammarSkills(server, table, { ttlMs: 3_600_000, cacheScope: 'public' });
   return server;
 }
