@@ -87,7 +87,7 @@ export function serveSkills(server: McpServer, loading: SkillCatalog | Promise<S
       const content = text === undefined ? { uri: file.uri, mimeType: file.mimeType, blob: toBase64(file.bytes) } : { uri: file.uri, mimeType: file.mimeType, text };
       return { contents: [content] };
     },
-    { list: async () => (await ready).skillResources(), cache, listCache: cache },
+    { list: async () => (await ready).skillResources(), cache },
   );
 
   if (directoryRead) serveDirectoryRead(server, async (uri) => (await ready).directory(uri), { pageSize: size, cache });

@@ -8,6 +8,7 @@ import { registerEverythingPrompts } from './prompts.js';
 import { registerEverythingResources, WatchedResource } from './resources.js';
 import { registerTaskTools } from './tasks-tools.js';
 import { registerUtilityTools } from './utility-tools.js';
+import { registerEverythingSkills } from './skills.js';
 
 /** The everything server's identity. */
 export const EVERYTHING_SERVER_INFO = {
@@ -40,5 +41,6 @@ export function createEverythingServer(options: ServerOptions = {}): McpServer {
   registerEverythingPrompts(server);
   registerInputRequiredFixtures(server);
   registerTaskTools(server);
+  registerEverythingSkills(server);
   return server;
 }
