@@ -30,9 +30,18 @@ describe('official suite results', () => {
     writeChecks(root, 'server-ping-2026-11-24T13-19-22-600Z', ['SUCCESS', 'FAILURE']);
     writeChecks(join(root, 'auth'), 'metadata-default-2026-11-24T13-40-05-271Z', ['FAILURE']);
     const server = readOutcomes(root, 'server');
-    expect(server.get('tools-list')).toMatchObject({ passed: true, checks: { passed: 2, failed: 0, warnings: 1 } });
+    expect(server.get('tools-list')).toMatchObject({ passed: true, checks: { passed: 2, failed: 0, warnings: 1, skipped: 0 } });
     expect(server.get('ping')).toMatchObject({ passed: false, failures: [{ check: 'check-1', message: 'check 1 failed' }] });
     expect(server.get('auth/metadata-default')?.passed).toBe(false);
+  });
+
+  test('checks that ran nothing are counted apart', () => {
+    const root = scratch();
+    writeChecks(root, 'server-sep-2640-skills-directory-2026-11-24T13-19-22-572Z', ['SKIPPED', 'SKIPPED']);
+    expect(readOutcomes(root, 'server').get('sep-2640-skills-directory')).toMatchObject({
+      passed: true,
+      checks: { passed: 0, failed: 0, warnings: 0, skipped: 2 },
+    });
   });
 
   test('the latest result of a scenario that ran twice counts', () => {
@@ -60,7 +69,7 @@ describe('expected failures', () => {
   const outcome = (name: string, passed: boolean) => ({
     name,
     passed,
-    checks: { passed: 0, failed: passed ? 0 : 1, warnings: 0 },
+    checks: { passed: 0, failed: passed ? 0 : 1, warnings: 0, skipped: 0 },
     failures: [],
   });
 

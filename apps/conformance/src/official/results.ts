@@ -17,11 +17,14 @@ interface Check {
   readonly errorMessage?: string;
 }
 
-/** One scenario as it ended: passed unless a check is a FAILURE. */
+/**
+ * One scenario as it ended: passed unless a check is a FAILURE. `skipped` counts checks that ran nothing (a
+ * scenario whose checks all skipped is reported as skipped, never as passed).
+ */
 export interface ScenarioOutcome {
   readonly name: string;
   readonly passed: boolean;
-  readonly checks: { readonly passed: number; readonly failed: number; readonly warnings: number };
+  readonly checks: { readonly passed: number; readonly failed: number; readonly warnings: number; readonly skipped: number };
   readonly failures: ReadonlyArray<{ readonly check?: string; readonly message: string }>;
 }
 
@@ -62,6 +65,7 @@ function outcomeOf(name: string, checks: readonly Check[]): ScenarioOutcome {
       passed: checks.filter((check) => check.status === 'SUCCESS').length,
       failed: failed.length,
       warnings: checks.filter((check) => check.status === 'WARNING').length,
+      skipped: checks.filter((check) => check.status === 'SKIPPED').length,
     },
     failures: failed.slice(0, 10).map((check) => ({
       ...(check.id === undefined ? {} : { check: check.id }),

@@ -153,7 +153,16 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
 }
 
 function scenarioOf(outcome: ScenarioOutcome, expected: ReadonlySet<string>, scored: ReadonlySet<string>): OfficialScenario {
-  const status = outcome.passed ? (outcome.checks.warnings > 0 ? 'warn' : 'pass') : expected.has(outcome.name) ? 'expected-fail' : 'fail';
+  const ranNothing = outcome.checks.passed + outcome.checks.warnings === 0 && outcome.checks.skipped > 0;
+  const status = outcome.passed
+    ? ranNothing
+      ? 'skip'
+      : outcome.checks.warnings > 0
+        ? 'warn'
+        : 'pass'
+    : expected.has(outcome.name)
+      ? 'expected-fail'
+      : 'fail';
   return {
     name: outcome.name,
     status,
@@ -180,13 +189,15 @@ function summarize(
     const score = scores.find((entry) => entry.leg === run.leg && entry.revision === run.revision && run.revision !== undefined);
     const all = [...found.values()];
     const failed = all.filter((outcome) => !outcome.passed).map((outcome) => outcome.name);
+    const skipped = all.filter((outcome) => outcome.passed && outcome.checks.passed + outcome.checks.warnings === 0).length;
     const head = `  ${run.leg.padEnd(6)} ${run.suite.padEnd(26)}`;
     if (score) {
       const not = `not scored: ${score.notScoredRun} run, ${score.notScoredFailing.length} failing${failingText(run.leg, score.notScoredFailing)}`;
       lines.push(`${head} scored ${score.passed}/${score.total}${failingText(run.leg, score.failing)}; ${not}`);
     } else {
       lines.push(
-        `${head} ${all.length} scenarios: ${all.length - failed.length} passed, ${failed.length} failed${failingText(run.leg, failed)}`,
+        `${head} ${all.length} scenarios: ${all.length - failed.length - skipped} passed, ${failed.length} failed${failingText(run.leg, failed)}` +
+          `, ${skipped} ran no check`,
       );
     }
   }

@@ -17,7 +17,7 @@ export interface OfficialScenario {
   readonly name: string;
   readonly status: OfficialStatus;
   readonly scored?: boolean;
-  readonly checks?: { readonly passed?: number; readonly failed?: number; readonly warnings?: number };
+  readonly checks?: { readonly passed?: number; readonly failed?: number; readonly warnings?: number; readonly skipped?: number };
   readonly failures?: ReadonlyArray<{ readonly check?: string; readonly message: string }>;
 }
 
