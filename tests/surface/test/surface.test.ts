@@ -78,10 +78,12 @@ const ALLOWED: Record<string, string[]> = {
   ],
   'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:https', 'node:net', 'node:stream'],
   redis: ['@wiremcp/server', '@wiremcp/transport-http', 'ioredis'],
+  'ext-skills': ['@wiremcp/client', '@wiremcp/protocol', '@wiremcp/server', 'yaml', 'node:fs', 'node:fs/promises'],
   cli: [
     '@wiremcp/auth/client',
     '@wiremcp/auth/node',
     '@wiremcp/client',
+    '@wiremcp/ext-skills',
     '@wiremcp/framing',
     '@wiremcp/json-schema',
     '@wiremcp/jsonrpc',
@@ -114,9 +116,9 @@ const ALLOWED: Record<string, string[]> = {
   ],
 };
 
-const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server', 'auth', 'transport-http'];
+const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server', 'auth', 'transport-http', 'ext-skills'];
 /** Node-only subpaths of otherwise web-standard packages (their `./node` entry), skipped by the web-standard check. */
-const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node', 'transport-http': 'node' };
+const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node', 'transport-http': 'node', 'ext-skills': 'node' };
 const NO_RUNTIME_DEPENDENCIES: Record<string, string[]> = { protocol: [], framing: [], jsonrpc: ['@wiremcp/protocol'] };
 
 describe('dependencies and imports', () => {
@@ -188,6 +190,7 @@ describe('pinned exports', () => {
     auth: ['.', './client', './node', './package.json', './server'],
     'transport-http': ['.', './node', './package.json'],
     redis: ['.', './package.json'],
+    'ext-skills': ['.', './node', './package.json', './server'],
     cli: ['.', './package.json'],
   };
 
@@ -442,6 +445,40 @@ describe('pinned exports', () => {
     ],
     'transport-http/node': ['listen', 'nodeFetch', 'toNodeHandler'],
     redis: ['RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'RedisTaskStore', 'connectRedisState'],
+    'ext-skills': [
+      'DIRECTORY_MIME_TYPE',
+      'DIRECTORY_READ',
+      'FrontmatterError',
+      'MAX_FRONTMATTER_BYTES',
+      'SKILLS_EXTENSION',
+      'SKILLS_GET',
+      'SKILLS_LIST',
+      'SKILL_LIMITS',
+      'SKILL_MD',
+      'SKILL_MD_MIME_TYPE',
+      'SKILL_SCHEME',
+      'SkillVerificationError',
+      'SkillsClient',
+      'entryProblem',
+      'frontmatterDifferences',
+      'frontmatterProblems',
+      'isDigest',
+      'isSkillEntry',
+      'isSkillName',
+      'sha256Digest',
+      'skillsOf',
+      'splitSkillMarkdown',
+    ],
+    'ext-skills/server': [
+      'DEFAULT_SCAN_LIMITS',
+      'SkillCatalog',
+      'SkillContentChangedError',
+      'SkillStoreError',
+      'memorySkillStore',
+      'serveDirectoryRead',
+      'serveSkills',
+    ],
+    'ext-skills/node': ['directorySkillStore', 'openSkillDirectory'],
     cli: [
       'CLI_EXIT_CODES',
       'CliError',
