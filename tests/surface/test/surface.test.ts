@@ -79,6 +79,7 @@ const ALLOWED: Record<string, string[]> = {
   'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:https', 'node:net', 'node:stream'],
   redis: ['@wiremcp/server', '@wiremcp/transport-http', 'ioredis'],
   'ext-skills': ['@wiremcp/client', '@wiremcp/protocol', '@wiremcp/server', 'yaml', 'node:fs', 'node:fs/promises'],
+  'ext-apps': ['@wiremcp/server'],
   cli: [
     '@wiremcp/auth/client',
     '@wiremcp/auth/node',
@@ -116,10 +117,21 @@ const ALLOWED: Record<string, string[]> = {
   ],
 };
 
-const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server', 'auth', 'transport-http', 'ext-skills'];
+const WEB_STANDARD = [
+  'protocol',
+  'framing',
+  'jsonrpc',
+  'json-schema',
+  'client',
+  'server',
+  'auth',
+  'transport-http',
+  'ext-skills',
+  'ext-apps',
+];
 /** Node-only subpaths of otherwise web-standard packages (their `./node` entry), skipped by the web-standard check. */
 const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node', 'transport-http': 'node', 'ext-skills': 'node' };
-const NO_RUNTIME_DEPENDENCIES: Record<string, string[]> = { protocol: [], framing: [], jsonrpc: ['@wiremcp/protocol'] };
+const NO_RUNTIME_DEPENDENCIES: Record<string, string[]> = { protocol: [], framing: [], jsonrpc: ['@wiremcp/protocol'], 'ext-apps': [] };
 
 describe('dependencies and imports', () => {
   test.each(Object.entries(NO_RUNTIME_DEPENDENCIES))('%s has no runtime dependency beyond its arrows', (dir, allowed) => {
@@ -191,6 +203,7 @@ describe('pinned exports', () => {
     'transport-http': ['.', './node', './package.json'],
     redis: ['.', './package.json'],
     'ext-skills': ['.', './node', './package.json', './server'],
+    'ext-apps': ['.', './host', './package.json', './server'],
     cli: ['.', './package.json'],
   };
 
@@ -479,6 +492,25 @@ describe('pinned exports', () => {
       'serveSkills',
     ],
     'ext-skills/node': ['directorySkillStore', 'openSkillDirectory'],
+    'ext-apps': [
+      'MAX_CSP_DOMAINS',
+      'UI_EXTENSION',
+      'UI_METHODS',
+      'UI_MIME_TYPE',
+      'UI_PROTOCOL_VERSION',
+      'UI_SCHEME',
+      'buildCsp',
+      'cspProblems',
+      'isAppCallable',
+      'isModelVisible',
+      'modelVisibleTools',
+      'resourceUriOf',
+      'uiCapabilityOf',
+      'uiMetaOf',
+      'visibilityOf',
+    ],
+    'ext-apps/server': ['appTool', 'declareApps', 'registerAppResource'],
+    'ext-apps/host': ['AppBridge', 'MAX_VIEW_HTML_BYTES', 'TokenBucket', 'allowAttribute', 'viewDocument'],
     cli: [
       'CLI_EXIT_CODES',
       'CliError',

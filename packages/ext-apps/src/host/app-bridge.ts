@@ -69,7 +69,8 @@ export class AppBridge {
   /** Loads the view into the iframe (sandbox, CSP) and starts listening; await `initialized` for the handshake. */
   start(): void {
     const { iframe, html, resourceMeta } = this.#options;
-    if (new TextEncoder().encode(html).length > MAX_VIEW_HTML_BYTES) throw new RangeError(`the view's HTML is larger than ${MAX_VIEW_HTML_BYTES} bytes`);
+    if (new TextEncoder().encode(html).length > MAX_VIEW_HTML_BYTES)
+      throw new RangeError(`the view's HTML is larger than ${MAX_VIEW_HTML_BYTES} bytes`);
     const csp = buildCsp(resourceMeta?.csp);
     this.#window.addEventListener('message', this.#listener);
     iframe.setAttribute('sandbox', 'allow-scripts');
@@ -104,10 +105,11 @@ export class AppBridge {
   }
 
   /**
-   * Asks the view to tear down (`ui/resource-teardown`), waits for its answer at most `timeoutMs`, then stops
-   * listening and empties the iframe. A view that does not answer is torn down all the same (reported).
+   * Asks the view to tear down (`ui/resource-teardown`, whose params are empty), waits for its answer at most
+   * `timeoutMs`, then stops listening and empties the iframe. A view that does not answer is torn down all the same
+   * (reported as `teardown-timeout`).
    */
-  async teardown(reason = 'closed by the host', timeoutMs = 2000): Promise<void> {
+  async teardown(timeoutMs = 2000): Promise<void> {
     if (this.#closed) return;
     if (this.#initialized) {
       const id = `host-${this.#nextId++}`;
@@ -118,7 +120,7 @@ export class AppBridge {
           resolve(true);
         });
       });
-      this.#post({ jsonrpc: '2.0', id, method: UI_METHODS.teardown, params: { reason } });
+      this.#post({ jsonrpc: '2.0', id, method: UI_METHODS.teardown, params: {} });
       if (!(await answered)) this.#problem('teardown-timeout', `the view did not answer ${UI_METHODS.teardown} within ${timeoutMs} ms`);
       this.#waiting.delete(id);
     }
@@ -135,7 +137,8 @@ export class AppBridge {
   #receive(event: MessageEvent): void {
     if (this.#closed || event.source !== this.#options.iframe.contentWindow) return;
     const data = event.data as unknown;
-    const request = data !== null && typeof data === 'object' && typeof (data as Message).method === 'string' ? (data as Message) : undefined;
+    const request =
+      data !== null && typeof data === 'object' && typeof (data as Message).method === 'string' ? (data as Message) : undefined;
     const id = request && (typeof request.id === 'string' || typeof request.id === 'number') ? request.id : undefined;
     if (!this.#bucket.take()) {
       // Beyond the budget nothing is relayed or answered: answering a flood would be a flood of our own.
@@ -195,7 +198,12 @@ export class AppBridge {
           throw new ViewError(-32602, 'tools/call needs a tool name and an arguments object');
         }
         await this.#checkCallable(name);
-        await this.#ask(consent.callTool, { name, arguments: args as Record<string, unknown> }, true, `the call of tool '${name.slice(0, 64)}'`);
+        await this.#ask(
+          consent.callTool,
+          { name, arguments: args as Record<string, unknown> },
+          true,
+          `the call of tool '${name.slice(0, 64)}'`,
+        );
         return server.callTool(name, args as Record<string, unknown>);
       }
       case 'resources/read': {
@@ -214,7 +222,12 @@ export class AppBridge {
         await this.#ask(consent.message, { role: String(params.role), content: params.content }, false, 'the message');
         return {};
       case UI_METHODS.updateModelContext:
-        await this.#ask(consent.updateModelContext, { content: params.content, structuredContent: params.structuredContent }, false, 'the context update');
+        await this.#ask(
+          consent.updateModelContext,
+          { content: params.content, structuredContent: params.structuredContent },
+          false,
+          'the context update',
+        );
         return {};
       case UI_METHODS.requestDisplayMode: {
         const modes = this.#options.displayModes ?? ['inline'];
@@ -254,7 +267,11 @@ export class AppBridge {
       sandbox: { csp: resourceMeta?.csp ?? {}, permissions: {} },
     };
     if (consent.openLink) hostCapabilities.openLinks = {};
-    const hostContext = { displayMode: this.#displayMode, availableDisplayModes: this.#options.displayModes ?? ['inline'], ...this.#options.hostContext };
+    const hostContext = {
+      displayMode: this.#displayMode,
+      availableDisplayModes: this.#options.displayModes ?? ['inline'],
+      ...this.#options.hostContext,
+    };
     return { protocolVersion: UI_PROTOCOL_VERSION, hostInfo, hostCapabilities, hostContext };
   }
 
@@ -295,9 +312,16 @@ export class AppBridge {
   }
 
   #error(id: Id, error: unknown): void {
-    const code = error instanceof ViewError ? error.code : typeof (error as { code?: unknown })?.code === 'number' ? (error as { code: number }).code : -32603;
+    const code =
+      error instanceof ViewError
+        ? error.code
+        : typeof (error as { code?: unknown })?.code === 'number'
+          ? (error as { code: number }).code
+          : -32603;
     const message =
-      error instanceof ViewError || typeof (error as { code?: unknown })?.code === 'number' ? String((error as Error).message).slice(0, 500) : 'Internal error';
+      error instanceof ViewError || typeof (error as { code?: unknown })?.code === 'number'
+        ? String((error as Error).message).slice(0, 500)
+        : 'Internal error';
     this.#post({ jsonrpc: '2.0', id, error: { code, message } });
   }
 

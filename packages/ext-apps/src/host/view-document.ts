@@ -16,7 +16,9 @@ export function viewDocument(html: string, csp: string): string {
 }
 
 /** The iframe `allow` attribute for the permissions a host grants (camera, microphone, geolocation, clipboard-write). */
-export function allowAttribute(granted: { camera?: unknown; microphone?: unknown; geolocation?: unknown; clipboardWrite?: unknown } | undefined): string {
+export function allowAttribute(
+  granted: { camera?: unknown; microphone?: unknown; geolocation?: unknown; clipboardWrite?: unknown } | undefined,
+): string {
   if (!granted) return '';
   const features: string[] = [];
   if (granted.camera) features.push('camera');
