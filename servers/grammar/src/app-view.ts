@@ -23,7 +23,7 @@ export function conjugationTableHtml(): string {
     --muted: var(--color-text-secondary, #5f6368); --line: var(--color-border-primary, #d0d7de); font-family: var(--font-sans, system-ui, sans-serif); }
   body { margin: 0; padding: 12px; color: var(--fg); background: var(--bg); }
   h1 { font-size: 16px; margin: 0 0 8px; }
-  form { display: flex; gap: 8px; align-items: center; margin-bottom: 8px; }
+  #pick { display: flex; gap: 8px; align-items: center; margin-bottom: 8px; }
   table { border-collapse: collapse; width: 100%; font-size: 13px; }
   th, td { border: 1px solid var(--line); padding: 4px 6px; text-align: left; }
   td .es { color: var(--muted); }
@@ -33,7 +33,7 @@ export function conjugationTableHtml(): string {
 </head>
 <body>
 <h1>§A13 conjugation table</h1>
-<form id="pick"><label for="verb">Verb</label><select id="verb"></select><button id="go" type="submit">Conjugate</button></form>
+<div id="pick"><label for="verb">Verb</label><select id="verb"></select><button id="go" type="button">Conjugate</button></div>
 <table id="table"><thead><tr id="head"><th>tense</th></tr></thead><tbody id="rows"></tbody></table>
 <div id="status">waiting for the host…</div>
 <script>
@@ -115,7 +115,8 @@ export function conjugationTableHtml(): string {
     }
   });
 
-  $('pick').addEventListener('submit', (event) => { event.preventDefault(); fill($('verb').value); });
+  // A click, not a form submission: a view runs sandboxed without allow-forms, where forms never submit.
+  $('go').addEventListener('click', () => fill($('verb').value));
   request('ui/initialize', { protocolVersion: '2026-01-26', appInfo: { name: 'grammar-conjugation-table', version: '0.1.0' }, appCapabilities: { availableDisplayModes: ['inline'] } })
     .then(() => { notify('ui/notifications/initialized', {}); status('ready'); reportSize(); })
     .catch((error) => status('the host refused the view: ' + error.message, true));
