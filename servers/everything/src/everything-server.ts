@@ -1,4 +1,5 @@
 import { McpServer, type ServerOptions } from '@wiremcp/server';
+import { registerEverythingApps } from './apps.js';
 import { registerClientRequestTools } from './client-request-tools.js';
 import { registerContentTools } from './content-tools.js';
 import { registerInputRequiredFixtures } from './input-required-tools.js';
@@ -42,5 +43,6 @@ export function createEverythingServer(options: ServerOptions = {}): McpServer {
   registerInputRequiredFixtures(server);
   registerTaskTools(server);
   registerEverythingSkills(server);
+  registerEverythingApps(server);
   return server;
 }

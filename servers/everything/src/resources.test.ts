@@ -18,8 +18,8 @@ describe.each(ERAS)('resources (%s)', (era) => {
     const second = await client.call('resources/list', { cursor: first.nextCursor });
     expect(second.nextCursor).toBeUndefined();
     const all = [...first.resources, ...second.resources];
-    // The fixed three, the numbered items, and the SKILL.md of each of the four skills.
-    expect(all).toHaveLength(3 + ITEM_COUNT + 4);
+    // The fixed three, the numbered items, the SKILL.md of each of the four skills and the counter App's view.
+    expect(all).toHaveLength(3 + ITEM_COUNT + 4 + 1);
     for (const resource of all)
       expect(resource).toMatchObject({ uri: expect.any(String), name: expect.any(String), description: expect.any(String) });
     expect(all[0]).toMatchObject({ mimeType: 'text/plain', annotations: { priority: 0.8 }, icons: [{ mimeType: 'image/svg+xml' }] });
