@@ -33,7 +33,9 @@ describe('wiremcp skills', () => {
     expect(read.stdout).toContain('| eat | ate (comí) | ate (comiste) | ate (comió) |');
 
     const dir = await wiremcp(['skills', '--dir', 'skill://grammar/conjugate-past-simple', 'node', GRAMMAR]);
-    expect(dir.stdout).toBe('SKILL.md  skill://grammar/conjugate-past-simple/SKILL.md\ntable.md  skill://grammar/conjugate-past-simple/table.md\n');
+    expect(dir.stdout).toBe(
+      'SKILL.md  skill://grammar/conjugate-past-simple/SKILL.md\ntable.md  skill://grammar/conjugate-past-simple/table.md\n',
+    );
 
     const unknown = await wiremcp(['skills', '--read', 'no-such-skill', 'node', GRAMMAR]);
     expect(unknown.code).toBe(1);
@@ -41,10 +43,19 @@ describe('wiremcp skills', () => {
   });
 
   test('refuses a file whose digest lies (exit 1, nothing printed) and says so for a server without skills', async () => {
-    const honest = await SkillCatalog.fromMemory({ 'refunds/SKILL.md': skillMd('refunds', 'Refunds'), 'refunds/policy.md': 'Refund within 30 days.\n' });
+    const honest = await SkillCatalog.fromMemory({
+      'refunds/SKILL.md': skillMd('refunds', 'Refunds'),
+      'refunds/policy.md': 'Refund within 30 days.\n',
+    });
     const server = new McpServer({ name: 'liar', version: '1.0.0' }, { onInternalError: () => undefined });
     // It lists the honest manifest, but serves other bytes.
-    serveSkills(server, await SkillCatalog.fromMemory({ 'refunds/SKILL.md': skillMd('refunds', 'Refunds'), 'refunds/policy.md': 'Refund within 300 days.\n' }));
+    serveSkills(
+      server,
+      await SkillCatalog.fromMemory({
+        'refunds/SKILL.md': skillMd('refunds', 'Refunds'),
+        'refunds/policy.md': 'Refund within 300 days.\n',
+      }),
+    );
     server.setRequestHandler('skills/list', () => ({ skills: honest.entries as never }));
     const served = await listen(createHttpHandler(server));
     listening.push(served);

@@ -23,15 +23,28 @@ export interface SkillsRequest {
 }
 
 /** Runs `wiremcp skills`. */
-export async function skillsCommand(target: Target, options: ConnectionOptions, output: Output, request: SkillsRequest): Promise<CliExitCode> {
+export async function skillsCommand(
+  target: Target,
+  options: ConnectionOptions,
+  output: Output,
+  request: SkillsRequest,
+): Promise<CliExitCode> {
   const connection = await connectTarget(target, options);
-  const doing = request.get ? `skills --get ${request.get}` : request.read ? `skills --read ${request.read}` : request.dir ? `skills --dir ${request.dir}` : 'skills';
+  const doing = request.get
+    ? `skills --get ${request.get}`
+    : request.read
+      ? `skills --read ${request.read}`
+      : request.dir
+        ? `skills --dir ${request.dir}`
+        : 'skills';
   try {
     return await run(connection.client, output, request);
   } catch (error) {
     if (error instanceof SkillVerificationError) {
       const lines = error.differences.map((line) => `\n  ${line}`).join('');
-      throw new CliError(`${doing}: verification failed (${error.reason}): ${error.message}${lines}`, CLI_EXIT_CODES.serverError, { cause: error });
+      throw new CliError(`${doing}: verification failed (${error.reason}): ${error.message}${lines}`, CLI_EXIT_CODES.serverError, {
+        cause: error,
+      });
     }
     throw cliErrorOf(error, doing);
   } finally {
@@ -41,11 +54,16 @@ export async function skillsCommand(target: Target, options: ConnectionOptions, 
 
 async function run(client: McpClient, output: Output, request: SkillsRequest): Promise<CliExitCode> {
   const skills = new SkillsClient(client, { skipInvalid: true });
-  if (!skills.supported) throw new CliError('the server does not serve skills (no io.modelcontextprotocol/skills extension)', CLI_EXIT_CODES.serverError);
+  if (!skills.supported)
+    throw new CliError('the server does not serve skills (no io.modelcontextprotocol/skills extension)', CLI_EXIT_CODES.serverError);
   const { style } = output;
   if (request.dir !== undefined) {
     const { resources } = await skills.readDirectory(request.dir);
-    print(output, { resources }, () => resources.map((entry) => `${entry.mimeType === 'inode/directory' ? `${entry.name}/` : entry.name}  ${style.dim(entry.uri)}\n`).join(''));
+    print(output, { resources }, () =>
+      resources
+        .map((entry) => `${entry.mimeType === 'inode/directory' ? `${entry.name}/` : entry.name}  ${style.dim(entry.uri)}\n`)
+        .join(''),
+    );
     return CLI_EXIT_CODES.ok;
   }
   if (request.get !== undefined) {
@@ -66,10 +84,15 @@ async function run(client: McpClient, output: Output, request: SkillsRequest): P
   const listing = await skills.list();
   print(output, listing, () => {
     const lines = listing.skills.map((skill) => {
-      const files = skill.resources === 'dynamic' ? 'dynamic' : `${skill.resources.length} files, ${skill.resources.reduce((sum, file) => sum + file.size, 0)} bytes`;
+      const files =
+        skill.resources === 'dynamic'
+          ? 'dynamic'
+          : `${skill.resources.length} files, ${skill.resources.reduce((sum, file) => sum + file.size, 0)} bytes`;
       return `${style.bold(skill.frontmatter.name)}  ${skill.frontmatter.description}\n  ${style.dim(`${skill.uri} (${files})`)}\n`;
     });
-    const invalid = listing.invalid.map((entry) => `${style.red('refused')} entry ${entry.index}${entry.uri ? ` ${entry.uri}` : ''}: ${entry.reason}\n`);
+    const invalid = listing.invalid.map(
+      (entry) => `${style.red('refused')} entry ${entry.index}${entry.uri ? ` ${entry.uri}` : ''}: ${entry.reason}\n`,
+    );
     return lines.join('') + invalid.join('') || `${style.dim('(no skills listed)')}\n`;
   });
   return CLI_EXIT_CODES.ok;
@@ -80,8 +103,12 @@ async function find(skills: SkillsClient, ref: string): Promise<Skill> {
   if (ref.includes('://')) return (await skills.get(ref)).skill;
   const matches = (await skills.list()).skills.filter((skill) => skill.frontmatter.name === ref);
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) throw new CliError(`no skill named ${JSON.stringify(ref)} is listed; give its SKILL.md URI`, CLI_EXIT_CODES.serverError);
-  throw new CliError(`${matches.length} skills are named ${JSON.stringify(ref)}: ${matches.map((skill) => skill.uri).join(', ')}; give the URI`, CLI_EXIT_CODES.usage);
+  if (matches.length === 0)
+    throw new CliError(`no skill named ${JSON.stringify(ref)} is listed; give its SKILL.md URI`, CLI_EXIT_CODES.serverError);
+  throw new CliError(
+    `${matches.length} skills are named ${JSON.stringify(ref)}: ${matches.map((skill) => skill.uri).join(', ')}; give the URI`,
+    CLI_EXIT_CODES.usage,
+  );
 }
 
 function renderEntry(skill: Skill, output: Output): string {

@@ -95,7 +95,8 @@ export async function scanStore(store: SkillStore, base: string, limits: ScanLim
     visited += entries.length;
     let stack = outer;
     if (entries.some((entry) => entry.name === SKILL_MD && entry.kind === 'file')) {
-      if (dir === '') warnings.push({ path: SKILL_MD, message: 'a SKILL.md at the root is ignored: each skill is a folder below the root' });
+      if (dir === '')
+        warnings.push({ path: SKILL_MD, message: 'a SKILL.md at the root is ignored: each skill is a folder below the root' });
       else {
         const build = new SkillBuild(dir);
         builds.push(build);
@@ -205,7 +206,8 @@ function frontmatterOf(bytes: Uint8Array, name: string): SkillFrontmatter {
   const { frontmatter } = splitSkillMarkdown(text);
   const problems = frontmatterProblems(frontmatter);
   if (problems.length > 0) throw new Error(problems.join('; '));
-  if (frontmatter.name !== name) throw new Error(`its folder is "${name}" but its frontmatter name is "${String(frontmatter.name).slice(0, 80)}"`);
+  if (frontmatter.name !== name)
+    throw new Error(`its folder is "${name}" but its frontmatter name is "${String(frontmatter.name).slice(0, 80)}"`);
   return frontmatter as SkillFrontmatter;
 }
 

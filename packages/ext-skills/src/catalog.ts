@@ -131,7 +131,12 @@ export class SkillCatalog {
   skillResources(): Array<{ uri: string; name: string; description: string; mimeType: string; size?: number }> {
     return this.#entries.map((skill) => {
       const size = Array.isArray(skill.resources) ? skill.resources.find((file) => file.uri === skill.uri)?.size : undefined;
-      const resource = { uri: skill.uri, name: skill.frontmatter.name, description: skill.frontmatter.description, mimeType: 'text/markdown' };
+      const resource = {
+        uri: skill.uri,
+        name: skill.frontmatter.name,
+        description: skill.frontmatter.description,
+        mimeType: 'text/markdown',
+      };
       return size === undefined ? resource : { ...resource, size };
     });
   }
@@ -257,7 +262,8 @@ export class SkillCatalog {
 
 function baseOf(options: SkillCatalogOptions): string {
   const base = options.baseUri ?? SKILL_SCHEME;
-  if (!/^[a-z][a-z0-9+.-]*:\/\/([^/?#]+\/)*$/i.test(base)) throw new TypeError(`baseUri must be a scheme and "://" with optional path segments ending in "/": ${base}`);
+  if (!/^[a-z][a-z0-9+.-]*:\/\/([^/?#]+\/)*$/i.test(base))
+    throw new TypeError(`baseUri must be a scheme and "://" with optional path segments ending in "/": ${base}`);
   const prefix = options.prefix?.replace(/^\/+|\/+$/g, '');
   if (prefix === undefined || prefix === '') return base;
   if (prefix.split('/').some((part) => part === '' || part === '.' || part === '..')) throw new TypeError(`invalid prefix: ${prefix}`);
@@ -273,7 +279,12 @@ function dynamicChildren(base: string, skill: DynamicSkill, below: string, files
     const slash = rest.indexOf('/');
     const name = slash < 0 ? rest : rest.slice(0, slash);
     const path = `${skill.path}/${prefix}${name}`;
-    children.set(name, slash < 0 ? { uri: uriOf(base, path), name, mimeType: mediaTypeOf(name) } : { uri: uriOf(base, path), name, mimeType: DIRECTORY_MIME_TYPE });
+    children.set(
+      name,
+      slash < 0
+        ? { uri: uriOf(base, path), name, mimeType: mediaTypeOf(name) }
+        : { uri: uriOf(base, path), name, mimeType: DIRECTORY_MIME_TYPE },
+    );
   }
   if (children.size === 0 && below !== '') return undefined;
   return [...children.values()].sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -9,7 +9,10 @@ import { pageOf } from './cursor.js';
 import { DIRECTORY_READ, type DirectoryEntry } from './wire.js';
 
 /** Lists the direct children of directory `uri`, or returns `undefined` when it serves no directory there. */
-export type DirectoryReader = (uri: string, context: HandlerContext) => DirectoryEntry[] | undefined | Promise<DirectoryEntry[] | undefined>;
+export type DirectoryReader = (
+  uri: string,
+  context: HandlerContext,
+) => DirectoryEntry[] | undefined | Promise<DirectoryEntry[] | undefined>;
 
 /** Options of {@link serveDirectoryRead}. */
 export interface DirectoryReadOptions {

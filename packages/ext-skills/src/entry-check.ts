@@ -18,7 +18,8 @@ export function entryProblem(value: unknown): string | undefined {
   if (problems.length > 0) return problems[0];
   const root = entry.uri.slice(0, -SKILL_MD.length);
   const last = decodeSafe(root.slice(0, -1).slice(root.slice(0, -1).lastIndexOf('/') + 1));
-  if (last !== (frontmatter as Record<string, unknown>).name) return `the last segment of its uri is not its name "${String((frontmatter as Record<string, unknown>).name)}"`;
+  if (last !== (frontmatter as Record<string, unknown>).name)
+    return `the last segment of its uri is not its name "${String((frontmatter as Record<string, unknown>).name)}"`;
   const resources = entry.resources;
   if (resources === 'dynamic') return undefined;
   if (!Array.isArray(resources)) return 'its resources are neither an array nor "dynamic"';
@@ -46,7 +47,14 @@ export function isSkillEntry(value: unknown): value is Skill {
 export function normalise(uri: string): string {
   const scheme = uri.indexOf('://');
   if (scheme < 0) return uri;
-  return uri.slice(0, scheme + 3) + uri.slice(scheme + 3).split('/').map(decodeSafe).join('/');
+  return (
+    uri.slice(0, scheme + 3) +
+    uri
+      .slice(scheme + 3)
+      .split('/')
+      .map(decodeSafe)
+      .join('/')
+  );
 }
 
 function decodeSafe(segment: string): string {

@@ -33,7 +33,8 @@ export function splitSkillMarkdown(text: string): { frontmatter: Record<string, 
   } catch (error) {
     throw new FrontmatterError(`the frontmatter is not valid YAML: ${firstLine(error)}`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new FrontmatterError('the frontmatter is not a YAML mapping');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new FrontmatterError('the frontmatter is not a YAML mapping');
   return { frontmatter: value as Record<string, unknown>, body: source.slice(match[0].length) };
 }
 

@@ -19,7 +19,21 @@ export {
   type DirectoryReadResult,
 } from './wire.js';
 export { sha256Digest, isDigest } from './digest.js';
-export { splitSkillMarkdown, frontmatterProblems, frontmatterDifferences, isSkillName, FrontmatterError, MAX_FRONTMATTER_BYTES } from './frontmatter.js';
-export { SkillsClient, skillsOf, type SkillsClientOptions, type SkillListing, type SkillFile, type InvalidSkillEntry } from './skills-client.js';
+export {
+  splitSkillMarkdown,
+  frontmatterProblems,
+  frontmatterDifferences,
+  isSkillName,
+  FrontmatterError,
+  MAX_FRONTMATTER_BYTES,
+} from './frontmatter.js';
+export {
+  SkillsClient,
+  skillsOf,
+  type SkillsClientOptions,
+  type SkillListing,
+  type SkillFile,
+  type InvalidSkillEntry,
+} from './skills-client.js';
 export { SkillVerificationError, type SkillVerificationReason } from './verification-error.js';
 export { entryProblem, isSkillEntry } from './entry-check.js';

@@ -30,13 +30,22 @@ for (const era of ['legacy', 'modern'] as const) {
       const { client, close } = await connectedPair(server, era);
       try {
         const result = (await client.request('skills/list', {})) as Record<string, unknown>;
-        const skills = result.skills as Array<{ uri: string; frontmatter: Record<string, unknown>; resources: Array<{ uri: string; digest: string; size: number }> }>;
+        const skills = result.skills as Array<{
+          uri: string;
+          frontmatter: Record<string, unknown>;
+          resources: Array<{ uri: string; digest: string; size: number }>;
+        }>;
         expect(skills.map((skill) => skill.uri)).toEqual([
           'skill://acme/billing/refunds/SKILL.md',
           'skill://acme/billing/refunds/partial/SKILL.md',
           'skill://git-workflow/SKILL.md',
         ]);
-        expect(skills[2]!.frontmatter).toEqual({ name: 'git-workflow', description: 'Follow the team Git conventions', license: 'Apache-2.0', metadata: { version: '1.2' } });
+        expect(skills[2]!.frontmatter).toEqual({
+          name: 'git-workflow',
+          description: 'Follow the team Git conventions',
+          license: 'Apache-2.0',
+          metadata: { version: '1.2' },
+        });
         const refunds = skills[0]!.resources;
         // Complete: the nested skill's files are the enclosing skill's supporting files too.
         expect(refunds.map((file) => file.uri).sort()).toEqual([
@@ -101,7 +110,11 @@ for (const era of ['legacy', 'modern'] as const) {
         const png = await client.readResource('skill://acme/billing/refunds/logo.png');
         expect(png.contents[0]).toMatchObject({ mimeType: 'image/png', blob: 'iVBORwABAv8=' });
         const listed = await client.listAllResources();
-        expect(listed.find((r) => r.uri === 'skill://git-workflow/SKILL.md')).toMatchObject({ name: 'git-workflow', description: 'Follow the team Git conventions', mimeType: 'text/markdown' });
+        expect(listed.find((r) => r.uri === 'skill://git-workflow/SKILL.md')).toMatchObject({
+          name: 'git-workflow',
+          description: 'Follow the team Git conventions',
+          mimeType: 'text/markdown',
+        });
         expect(listed.some((r) => r.uri.endsWith('email.md'))).toBe(false);
         await expect(client.readResource('skill://git-workflow/missing.md')).rejects.toBeInstanceOf(RpcError);
         await expect(client.readResource('skill://git-workflow/../acme/billing/refunds/SKILL.md')).rejects.toBeInstanceOf(RpcError);
@@ -115,15 +128,21 @@ for (const era of ['legacy', 'modern'] as const) {
       serveSkills(server, await SkillCatalog.fromMemory(SAMPLE, quiet));
       const { client, close } = await connectedPair(server, era);
       try {
-        const dir = (await client.request('resources/directory/read', { uri: 'skill://acme/billing/refunds/templates' })) as { resources: unknown[] };
+        const dir = (await client.request('resources/directory/read', { uri: 'skill://acme/billing/refunds/templates' })) as {
+          resources: unknown[];
+        };
         expect(dir.resources).toEqual([
           { uri: 'skill://acme/billing/refunds/templates/email.md', name: 'email.md', mimeType: 'text/markdown', size: 15 },
           { uri: 'skill://acme/billing/refunds/templates/regional', name: 'regional', mimeType: DIRECTORY_MIME_TYPE },
         ]);
-        await expect(client.request('resources/directory/read', { uri: 'skill://acme/billing/refunds/SKILL.md' })).rejects.toMatchObject({ code: -32602 });
+        await expect(client.request('resources/directory/read', { uri: 'skill://acme/billing/refunds/SKILL.md' })).rejects.toMatchObject({
+          code: -32602,
+        });
         const skills = skillsOf(client);
         expect(skills.directoryRead).toBe(true);
-        expect((await skills.readDirectory('skill://acme')).resources).toEqual([{ uri: 'skill://acme/billing', name: 'billing', mimeType: DIRECTORY_MIME_TYPE }]);
+        expect((await skills.readDirectory('skill://acme')).resources).toEqual([
+          { uri: 'skill://acme/billing', name: 'billing', mimeType: DIRECTORY_MIME_TYPE },
+        ]);
       } finally {
         await close();
       }

@@ -42,7 +42,11 @@ export interface ServedSkills {
  * catalogue still loading (a promise) is served as soon as it is there: requests wait for it, and a failed load
  * answers them with an internal error (its reason goes to the server's `onInternalError`, not to clients).
  */
-export function serveSkills(server: McpServer, loading: SkillCatalog | Promise<SkillCatalog>, options: ServeSkillsOptions = {}): ServedSkills {
+export function serveSkills(
+  server: McpServer,
+  loading: SkillCatalog | Promise<SkillCatalog>,
+  options: ServeSkillsOptions = {},
+): ServedSkills {
   const ready = Promise.resolve(loading);
   // A failed load is answered per request; here it must not be an unhandled rejection.
   ready.catch(() => undefined);
@@ -84,7 +88,10 @@ export function serveSkills(server: McpServer, loading: SkillCatalog | Promise<S
       }
       if (file === undefined) throw new ResourceNotFoundError(uri);
       const text = textOf(file.bytes, file.mimeType);
-      const content = text === undefined ? { uri: file.uri, mimeType: file.mimeType, blob: toBase64(file.bytes) } : { uri: file.uri, mimeType: file.mimeType, text };
+      const content =
+        text === undefined
+          ? { uri: file.uri, mimeType: file.mimeType, blob: toBase64(file.bytes) }
+          : { uri: file.uri, mimeType: file.mimeType, text };
       return { contents: [content] };
     },
     { list: async () => (await ready).skillResources(), cache },

@@ -82,7 +82,12 @@ for (const era of ['legacy', 'modern'] as const) {
     const cases: Array<[string, Record<string, string>, string, 'digest' | 'size' | 'frontmatter']> = [
       ['a digest that lies', { 'skill://pdf-processing/SKILL.md': BODY.replace('# pdf', '# PDF') }, 'SKILL.md', 'digest'],
       ['a size that lies', { 'skill://pdf-processing/SKILL.md': `${BODY}extra\n` }, 'SKILL.md', 'size'],
-      ['a lying supporting file', { 'skill://pdf-processing/references/FORMS.md': 'Evil contents here!\n' }, 'references/FORMS.md', 'digest'],
+      [
+        'a lying supporting file',
+        { 'skill://pdf-processing/references/FORMS.md': 'Evil contents here!\n' },
+        'references/FORMS.md',
+        'digest',
+      ],
     ];
     for (const [label, files, ref, reason] of cases) {
       it(`refuses ${label} with a typed error (${reason})`, async () => {
@@ -141,7 +146,9 @@ for (const era of ['legacy', 'modern'] as const) {
         await expect(new SkillsClient(client).list()).rejects.toMatchObject({ code: 'INVALID_RESULT' });
         const listing = await new SkillsClient(client, { skipInvalid: true }).list();
         expect(listing.skills).toEqual([]);
-        expect(listing.invalid).toEqual([{ index: 0, uri: 'skill://pdf-processing/SKILL.md', reason: expect.stringContaining('is not its name') }]);
+        expect(listing.invalid).toEqual([
+          { index: 0, uri: 'skill://pdf-processing/SKILL.md', reason: expect.stringContaining('is not its name') },
+        ]);
       } finally {
         await close();
       }
@@ -149,23 +156,30 @@ for (const era of ['legacy', 'modern'] as const) {
 
     it('reads a "dynamic" skill unverified but still checks its frontmatter', async () => {
       const server = newServer();
-      const catalog = await SkillCatalog.fromMemory({}, {
-        ...quiet,
-        dynamic: [
-          {
-            path: 'reports/daily',
-            frontmatter: { name: 'daily', description: 'Today' },
-            files: () => ['SKILL.md', 'data/today.csv'],
-            read: (file) => (file === 'SKILL.md' ? skillMd('daily', 'Today') : file === 'data/today.csv' ? 'a,b\n1,2\n' : undefined),
-          },
-        ],
-      });
+      const catalog = await SkillCatalog.fromMemory(
+        {},
+        {
+          ...quiet,
+          dynamic: [
+            {
+              path: 'reports/daily',
+              frontmatter: { name: 'daily', description: 'Today' },
+              files: () => ['SKILL.md', 'data/today.csv'],
+              read: (file) => (file === 'SKILL.md' ? skillMd('daily', 'Today') : file === 'data/today.csv' ? 'a,b\n1,2\n' : undefined),
+            },
+          ],
+        },
+      );
       serveSkills(server, catalog);
       const { client, close } = await connectedPair(server, era);
       try {
         const skills = new SkillsClient(client);
         const [daily] = (await skills.list()).skills;
-        expect(daily).toEqual({ uri: 'skill://reports/daily/SKILL.md', frontmatter: { name: 'daily', description: 'Today' }, resources: 'dynamic' });
+        expect(daily).toEqual({
+          uri: 'skill://reports/daily/SKILL.md',
+          frontmatter: { name: 'daily', description: 'Today' },
+          resources: 'dynamic',
+        });
         expect(await skills.read(daily!)).toMatchObject({ verified: false, frontmatter: { name: 'daily' } });
         expect((await skills.read(daily!, 'data/today.csv')).text).toBe('a,b\n1,2\n');
         expect((await skills.readDirectory('skill://reports/daily')).resources.map((r) => r.name)).toEqual(['SKILL.md', 'data']);

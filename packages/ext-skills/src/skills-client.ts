@@ -78,7 +78,11 @@ export class SkillsClient {
 
   constructor(client: McpClient, options: SkillsClientOptions = {}) {
     this.#client = client;
-    this.#options = { skipInvalid: options.skipInvalid ?? false, maxPages: options.maxPages ?? 100, cacheBytes: options.cacheBytes ?? 32 * 1024 * 1024 };
+    this.#options = {
+      skipInvalid: options.skipInvalid ?? false,
+      maxPages: options.maxPages ?? 100,
+      cacheBytes: options.cacheBytes ?? 32 * 1024 * 1024,
+    };
   }
 
   /** The server declared the extension (false before connecting). */
@@ -104,7 +108,8 @@ export class SkillsClient {
     let first: SkillsCacheFields | undefined;
     let index = 0;
     for (let pages = 0; ; pages++) {
-      if (pages >= this.#options.maxPages) throw new LocalError('INVALID_RESULT', `skills/list has more than ${this.#options.maxPages} pages`);
+      if (pages >= this.#options.maxPages)
+        throw new LocalError('INVALID_RESULT', `skills/list has more than ${this.#options.maxPages} pages`);
       const result = (await this.#client.request(SKILLS_LIST, cursor === undefined ? {} : { cursor }, options)) as JsonObject;
       first ??= cacheFields(result);
       const entries = Array.isArray(result.skills) ? result.skills : [];
@@ -115,8 +120,9 @@ export class SkillsClient {
           seen.add(normalise((entry as Skill).uri));
           skills.push(entry as Skill);
         } else {
-          const uri = typeof (entry as { uri?: unknown })?.uri === 'string' ? ((entry as Skill).uri.slice(0, 200)) : undefined;
-          if (!this.#options.skipInvalid) throw new LocalError('INVALID_RESULT', `skills/list entry ${index}${uri ? ` (${uri})` : ''}: ${problem}`);
+          const uri = typeof (entry as { uri?: unknown })?.uri === 'string' ? (entry as Skill).uri.slice(0, 200) : undefined;
+          if (!this.#options.skipInvalid)
+            throw new LocalError('INVALID_RESULT', `skills/list entry ${index}${uri ? ` (${uri})` : ''}: ${problem}`);
           invalid.push(uri === undefined ? { index, reason: problem } : { index, uri, reason: problem });
         }
         index++;
@@ -135,7 +141,8 @@ export class SkillsClient {
     const problem = entryProblem(result.skill);
     if (problem !== undefined) throw new LocalError('INVALID_RESULT', `skills/get ${uri.slice(0, 200)}: ${problem}`);
     const skill = result.skill as unknown as Skill;
-    if (normalise(skill.uri) !== normalise(uri)) throw new LocalError('INVALID_RESULT', `skills/get ${uri.slice(0, 200)} returned another skill`);
+    if (normalise(skill.uri) !== normalise(uri))
+      throw new LocalError('INVALID_RESULT', `skills/get ${uri.slice(0, 200)} returned another skill`);
     return { skill, ...cacheFields(result) };
   }
 
@@ -182,7 +189,13 @@ export class SkillsClient {
       }
     }
     if (text === undefined && isSkillMd) text = decoder.decode(bytes);
-    let file: SkillFile = { uri, bytes, verified: listed !== undefined, ...(mimeType === undefined ? {} : { mimeType }), ...(text === undefined ? {} : { text }) };
+    let file: SkillFile = {
+      uri,
+      bytes,
+      verified: listed !== undefined,
+      ...(mimeType === undefined ? {} : { mimeType }),
+      ...(text === undefined ? {} : { text }),
+    };
     if (isSkillMd) {
       let parsed: { frontmatter: Record<string, unknown>; body: string };
       try {

@@ -22,8 +22,8 @@ const INSTRUCTIONS =
 
 /**
  * Builds the §A13 grammar server: four tools, the table as resources (whole and per verb, with completion),
- * two prompts, one skill per tense (the Skills extension), and the conjugation-table App (MCP Apps). The table never changes while the server runs, so every cacheable 2026-07-28 result may be
- * cached for an hour by anyone.
+ * two prompts, one skill per tense (the Skills extension), and the conjugation-table App (MCP Apps). The table
+ * never changes while the server runs, so every cacheable 2026-07-28 result may be cached for an hour by anyone.
  */
 export function createGrammarServer(table: Table = loadTable(), options: ServerOptions = {}): McpServer {
   const server = new McpServer(GRAMMAR_SERVER_INFO, {

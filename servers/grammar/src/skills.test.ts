@@ -29,7 +29,9 @@ describe.each(['legacy', 'modern'] as const)('the grammar skills (%s)', (era) =>
       expect(md.body).toContain('call the `conjugate` tool with `tense: "past simple"`');
       const rows = (await skills.read(past, 'table.md')).text!;
       expect(rows).toContain('| eat | ate (comí) | ate (comiste) | ate (comió) |');
-      expect(rows.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| verb') && !line.startsWith('| ---'))).toHaveLength(20);
+      expect(
+        rows.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| verb') && !line.startsWith('| ---')),
+      ).toHaveLength(20);
       expect((await skills.readDirectory('skill://grammar')).resources.map((entry) => entry.name)).toHaveLength(5);
     } finally {
       await client.close();

@@ -20,11 +20,14 @@ export const FILES_ROOT = 'demo://files';
 export function folderChildren(catalogue: Catalogue, icons: Icons, folder: string): ResourceDefinition[] | undefined {
   if (folder !== '' && !catalogue.folders.includes(folder)) return undefined;
   const prefix = folder === '' ? '' : `${folder}/`;
-  const direct = (path: string): boolean => path.startsWith(prefix) && path.length > prefix.length && !path.slice(prefix.length).includes('/');
+  const direct = (path: string): boolean =>
+    path.startsWith(prefix) && path.length > prefix.length && !path.slice(prefix.length).includes('/');
   const folders: ResourceDefinition[] = catalogue.folders
     .filter(direct)
     .map((path) => ({ uri: fileUri(path), name: path.slice(prefix.length), mimeType: DIRECTORY_MIME_TYPE }));
-  const files = catalogue.files.filter((file) => direct(file.path)).map((file) => ({ ...fileDefinition(file, icons), name: file.path.slice(prefix.length) }));
+  const files = catalogue.files
+    .filter((file) => direct(file.path))
+    .map((file) => ({ ...fileDefinition(file, icons), name: file.path.slice(prefix.length) }));
   return [...folders, ...files];
 }
 

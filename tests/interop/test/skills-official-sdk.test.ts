@@ -6,7 +6,10 @@
  * Lying servers on both sides: each client refuses the other side's tampered file with its typed error.
  */
 import { Client as V2Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { SkillsClient as OfficialSkillsClient, SkillVerificationError as OfficialVerificationError } from '@modelcontextprotocol/client/ext/skills';
+import {
+  SkillsClient as OfficialSkillsClient,
+  SkillVerificationError as OfficialVerificationError,
+} from '@modelcontextprotocol/client/ext/skills';
 import { createMcpHandler, McpServer as OfficialServer } from '@modelcontextprotocol/server';
 import { memorySkillFiles, SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { McpClient } from '@wiremcp/client';
@@ -18,7 +21,8 @@ import { listen, type Listening } from '@wiremcp/transport-http/node';
 import { afterEach, describe, expect, test } from 'vitest';
 import { serveWeb, type Served } from './http-fixtures.js';
 
-const skillMd = (name: string, description: string): string => `---\nname: ${name}\ndescription: ${description}\nlicense: MIT\n---\n\n# ${name}\n\nUse templates/.\n`;
+const skillMd = (name: string, description: string): string =>
+  `---\nname: ${name}\ndescription: ${description}\nlicense: MIT\n---\n\n# ${name}\n\nUse templates/.\n`;
 
 const FILES: Record<string, string | Uint8Array> = {
   'pdf-processing/SKILL.md': skillMd('pdf-processing', 'Extract, fill, and assemble PDF documents'),
@@ -105,7 +109,13 @@ describe.each(['legacy', 'modern'] as const)('official SDK 2.4.0 skills client â
   test('refuses our server when it lies about a file (the catalogue is edited behind a hand-written entry)', async () => {
     const server = new McpServer({ name: 'lying', version: '1.0.0' }, { onInternalError: () => undefined });
     const honest = await SkillCatalog.fromMemory(FILES, { onWarning: () => undefined });
-    serveSkills(server, await SkillCatalog.fromMemory({ ...FILES, 'pdf-processing/templates/invoice.md': 'Invoice templatE\n' }, { onWarning: () => undefined }));
+    serveSkills(
+      server,
+      await SkillCatalog.fromMemory(
+        { ...FILES, 'pdf-processing/templates/invoice.md': 'Invoice templatE\n' },
+        { onWarning: () => undefined },
+      ),
+    );
     const listening = await listen(createHttpHandler(server));
     stops.push(() => listening.close());
     const client = await officialClient(listening.url, era);
@@ -146,7 +156,9 @@ describe.each(['legacy', 'modern'] as const)('our skills client â†’ the official
     const served = await officialServer({ ...FILES, 'pdf-processing/scripts/extract.py': 'print("HELLO")\n' });
     const client = await ourClient(`${served.origin}/`, era);
     const honest = await SkillCatalog.fromMemory(FILES, { onWarning: () => undefined });
-    const error = await new SkillsClient(client).read(honest.get('skill://pdf-processing/SKILL.md')!, 'scripts/extract.py').catch((e: unknown) => e);
+    const error = await new SkillsClient(client)
+      .read(honest.get('skill://pdf-processing/SKILL.md')!, 'scripts/extract.py')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SkillVerificationError);
     expect(error).toMatchObject({ reason: 'digest' });
   });

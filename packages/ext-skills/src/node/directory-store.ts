@@ -137,7 +137,8 @@ function components(path: string): string[] {
   if (path === '') return [];
   const parts = path.split('/');
   for (const part of parts) {
-    if (part === '' || part === '.' || part === '..' || part.includes('\0')) throw new SkillStoreError('not_found', `invalid path: ${path.slice(0, 200)}`);
+    if (part === '' || part === '.' || part === '..' || part.includes('\0'))
+      throw new SkillStoreError('not_found', `invalid path: ${path.slice(0, 200)}`);
   }
   return parts;
 }

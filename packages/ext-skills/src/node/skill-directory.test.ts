@@ -33,7 +33,10 @@ describe('a skill directory', () => {
     try {
       const [alpha] = dir.catalog.entries;
       expect(dir.catalog.entries).toHaveLength(1);
-      expect((alpha!.resources as Array<{ uri: string }>).map((file) => file.uri)).toEqual(['skill://alpha/SKILL.md', 'skill://alpha/notes/one.md']);
+      expect((alpha!.resources as Array<{ uri: string }>).map((file) => file.uri)).toEqual([
+        'skill://alpha/SKILL.md',
+        'skill://alpha/notes/one.md',
+      ]);
       expect(warnings.map((w) => w.path).sort()).toEqual(['alpha/etc', 'alpha/passwd.md', 'linked/beta']);
       expect(warnings[0]!.message).toBe('a symbolic link: never followed or served');
       expect(await dir.catalog.read('skill://alpha/passwd.md')).toBeUndefined();
@@ -56,7 +59,9 @@ describe('a skill directory', () => {
     const dir = await openSkillDirectory(root, { onWarning: (warning) => warnings.push(warning) });
     try {
       expect(dir.catalog.entries.map((skill) => skill.frontmatter.name)).toEqual(['alpha']);
-      expect(warnings).toEqual([{ path: 'huge', message: 'skill refused: its files are larger than 16777216 bytes in total (at huge/SKILL.md)' }]);
+      expect(warnings).toEqual([
+        { path: 'huge', message: 'skill refused: its files are larger than 16777216 bytes in total (at huge/SKILL.md)' },
+      ]);
     } finally {
       await dir.close();
     }
