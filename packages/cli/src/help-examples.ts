@@ -35,6 +35,12 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp prompt -a verb=eat explain_tense node server.js',
     'wiremcp --config mcp.json prompt -a verb=eat grammar.explain_tense   # server.prompt with a host configuration',
   ],
+  skills: [
+    'wiremcp skills node server.js                        # the skills a server serves, with their files',
+    'wiremcp skills --read conjugate-past node server.js  # a SKILL.md, verified against its digest',
+    'wiremcp skills --read skill://acme/refunds/SKILL.md --file templates/email.md http://127.0.0.1:3000/mcp',
+    'wiremcp skills --get skill://acme/refunds/SKILL.md --json node server.js',
+  ],
   complete: [
     'wiremcp complete prompt:explain_tense verb=w node server.js',
     "wiremcp complete 'resource:file://{+path}' path=/home/me/ node server.js",

@@ -211,6 +211,25 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
       );
     });
 
+  withConnectionOptions(program.command('skills').description('list, show and read (verified) the skills a server serves'))
+    .option('--get <uri>', "show one skill's entry: frontmatter and files with digests")
+    .option('--read <skill>', 'read a skill (name or SKILL.md URI), verified against its entry')
+    .option('--file <path>', 'with --read: a file of the skill instead of its SKILL.md')
+    .option('--dir <uri>', 'list a directory (resources/directory/read)')
+    .argument('<target...>', 'a URL, or a command and its arguments')
+    .action((words: string[], flags: CommonFlags & { get?: string; read?: string; file?: string; dir?: string }) =>
+      done(
+        import('./skills-command.js').then(async ({ skillsCommand }) =>
+          skillsCommand(parseTarget(words), await connectionOptions(flags, io), outputFor(flags, io), {
+            ...(flags.get ? { get: flags.get } : {}),
+            ...(flags.read ? { read: flags.read } : {}),
+            ...(flags.file ? { file: flags.file } : {}),
+            ...(flags.dir ? { dir: flags.dir } : {}),
+          }),
+        ),
+      ),
+    );
+
   withConnectionOptions(program.command('prompt').description('get a prompt'))
     .option('-a, --arg <key=value>', 'an argument (repeatable)', collect)
     .argument('<name>', 'the prompt name (server.prompt with a host configuration)')

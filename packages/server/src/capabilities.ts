@@ -32,9 +32,16 @@ export interface RegistryState {
 
 /**
  * The server capabilities for a revision: derived from what is registered unless forced by the options.
- * List-change notifications are always declared, since the registries can change at runtime.
+ * List-change notifications are always declared, since the registries can change at runtime. `declared` are the
+ * extensions declared at runtime (`McpServer.declareExtension`): they go to every revision, since hosts negotiate
+ * extensions such as MCP Apps and Skills over legacy sessions too (the capabilities are an open set there).
  */
-export function deriveCapabilities(options: CapabilityOptions, state: RegistryState, version: ProtocolVersion): Record<string, unknown> {
+export function deriveCapabilities(
+  options: CapabilityOptions,
+  state: RegistryState,
+  version: ProtocolVersion,
+  declared?: ReadonlyMap<string, Readonly<Record<string, unknown>>>,
+): Record<string, unknown> {
   const caps: Record<string, unknown> = {};
   if (options.experimental) caps.experimental = options.experimental;
   if (options.logging !== false) caps.logging = {};
@@ -50,10 +57,10 @@ export function deriveCapabilities(options: CapabilityOptions, state: RegistrySt
   if (options.tools ?? state.tools > 0) caps.tools = { listChanged: true };
   // 2025-11-25 tasks are a core capability; 2026-07-28 moved them to an extension.
   if (state.tasks && version === '2025-11-25') caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
-  if (version >= '2026-07-28') {
-    const extensions = state.tasks ? { ...options.extensions, [TASKS_EXTENSION]: {} } : options.extensions;
-    if (extensions) caps.extensions = extensions;
-  }
+  let extensions: Record<string, unknown> | undefined;
+  if (version >= '2026-07-28') extensions = state.tasks ? { ...options.extensions, [TASKS_EXTENSION]: {} } : options.extensions;
+  if (declared !== undefined && declared.size > 0) extensions = { ...extensions, ...Object.fromEntries(declared) };
+  if (extensions) caps.extensions = extensions;
   return caps;
 }
 

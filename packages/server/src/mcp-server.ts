@@ -171,6 +171,17 @@ export class McpServer {
   }
 
   /**
+   * Declares an extension (`capabilities.extensions[id] = settings`) in every revision's capabilities, for
+   * extensions served through custom handlers (Skills, MCP Apps). Sessions already initialised keep the
+   * capabilities they were given; later handshakes and 2026-07-28 requests see the new ones. Calling it again for
+   * the same `id` replaces its settings.
+   */
+  declareExtension(id: string, settings: Readonly<Record<string, unknown>> = {}): void {
+    if (typeof id !== 'string' || id === '') throw new LocalError('INVALID_ARGUMENT', 'declareExtension needs an extension identifier');
+    this.#core.declareExtension(id, settings);
+  }
+
+  /**
    * Serves a transport: one connection, with its own legacy session. Resolves once the transport is started.
    * With `options.restore`, the connection starts with that legacy session already open — a session recorded by
    * another process (an HTTP session store shared behind a load balancer), served here without a new handshake;

@@ -72,6 +72,8 @@ export class ServerCore implements RouterHost, LegacyHost {
   readonly requestState: RequestStateSigner;
   readonly subscribers = new SubscriberRegistry();
   readonly custom = new Map<string, CustomRequestHandler>();
+  /** Extensions declared with `McpServer.declareExtension`: announced in every revision's capabilities. */
+  readonly extensions = new Map<string, Readonly<Record<string, unknown>>>();
   readonly router: RequestRouter;
   /** Receives internal errors (never sent to clients): the `onInternalError` option, else stderr. */
   readonly report: InternalErrorReporter;
@@ -127,6 +129,7 @@ export class ServerCore implements RouterHost, LegacyHost {
           tasks: this.tasksEnabled,
         },
         version,
+        this.extensions,
       );
       this.#capabilities.set(version, caps);
     }
@@ -196,6 +199,12 @@ export class ServerCore implements RouterHost, LegacyHost {
     setTimeout(() => {
       this.tools.warmUp().catch(() => {});
     }, 0);
+  }
+
+  /** Declares (or replaces) an extension; the capabilities are derived again on next use. */
+  declareExtension(id: string, settings: Readonly<Record<string, unknown>>): void {
+    this.extensions.set(id, settings);
+    this.#capabilities.clear();
   }
 
   #changed(kind: 'tools' | 'prompts' | 'resources'): void {

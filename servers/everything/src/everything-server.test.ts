@@ -47,6 +47,8 @@ const TOOLS = [
   'confirm_delete',
   'multi_input',
   'test_tool_with_task',
+  'test_app_counter',
+  'test_app_increment',
 ];
 
 const PROMPTS = [

@@ -1,4 +1,5 @@
 import { McpServer, type ServerOptions } from '@wiremcp/server';
+import { registerEverythingApps } from './apps.js';
 import { registerClientRequestTools } from './client-request-tools.js';
 import { registerContentTools } from './content-tools.js';
 import { registerInputRequiredFixtures } from './input-required-tools.js';
@@ -8,6 +9,7 @@ import { registerEverythingPrompts } from './prompts.js';
 import { registerEverythingResources, WatchedResource } from './resources.js';
 import { registerTaskTools } from './tasks-tools.js';
 import { registerUtilityTools } from './utility-tools.js';
+import { registerEverythingSkills } from './skills.js';
 
 /** The everything server's identity. */
 export const EVERYTHING_SERVER_INFO = {
@@ -40,5 +42,7 @@ export function createEverythingServer(options: ServerOptions = {}): McpServer {
   registerEverythingPrompts(server);
   registerInputRequiredFixtures(server);
   registerTaskTools(server);
+  registerEverythingSkills(server);
+  registerEverythingApps(server);
   return server;
 }

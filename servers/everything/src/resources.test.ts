@@ -18,7 +18,8 @@ describe.each(ERAS)('resources (%s)', (era) => {
     const second = await client.call('resources/list', { cursor: first.nextCursor });
     expect(second.nextCursor).toBeUndefined();
     const all = [...first.resources, ...second.resources];
-    expect(all).toHaveLength(3 + ITEM_COUNT);
+    // The fixed three, the numbered items, the SKILL.md of each of the four skills and the counter App's view.
+    expect(all).toHaveLength(3 + ITEM_COUNT + 4 + 1);
     for (const resource of all)
       expect(resource).toMatchObject({ uri: expect.any(String), name: expect.any(String), description: expect.any(String) });
     expect(all[0]).toMatchObject({ mimeType: 'text/plain', annotations: { priority: 0.8 }, icons: [{ mimeType: 'image/svg+xml' }] });
@@ -49,7 +50,7 @@ describe.each(ERAS)('resources (%s)', (era) => {
   test('templates are listed, and test://template/{id}/data substitutes the id', async () => {
     const client = await connectEverything(era);
     const { resourceTemplates } = await client.call('resources/templates/list');
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data', 'test://items/{n}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data', 'test://items/{n}', 'skill://{+path}']);
     const { contents } = await client.call('resources/read', { uri: 'test://template/123/data' });
     expect(contents).toEqual([
       { uri: 'test://template/123/data', mimeType: 'application/json', text: '{"id":"123","templateTest":true,"data":"Data for ID: 123"}' },

@@ -145,7 +145,8 @@ describe('resources and prompts', () => {
     const { call } = await legacy();
     const list = await call('resources/list');
     expect(list.resources[0]).toMatchObject({ uri: 'grammar://a13', mimeType: 'text/markdown' });
-    expect(list.resources).toHaveLength(21);
+    // The table, 20 verbs, the SKILL.md of each of the 5 tense skills, and the conjugation-table view (MCP Apps).
+    expect(list.resources).toHaveLength(27);
     const whole = await call('resources/read', { uri: 'grammar://a13' });
     expect(whole.contents[0]).toMatchObject({ text: expect.stringContaining('comió') });
     const eat = await call('resources/read', { uri: 'grammar://a13/eat' });

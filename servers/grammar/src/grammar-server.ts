@@ -1,6 +1,8 @@
 import { McpServer, type ServerOptions } from '@wiremcp/server';
 import { registerGrammarPrompts, registerGrammarResources } from './resources-and-prompts.js';
 import { loadTable, type Table } from './table/index.js';
+import { registerGrammarApp } from './app.js';
+import { registerGrammarSkills } from './skills.js';
 import { registerGrammarTools } from './tools.js';
 
 /** The grammar server's identity. */
@@ -20,8 +22,8 @@ const INSTRUCTIONS =
 
 /**
  * Builds the §A13 grammar server: four tools, the table as resources (whole and per verb, with completion),
- * two prompts. The table never changes while the server runs, so every cacheable 2026-07-28 result may be
- * cached for an hour by anyone.
+ * two prompts, one skill per tense (the Skills extension), and the conjugation-table App (MCP Apps). The table
+ * never changes while the server runs, so every cacheable 2026-07-28 result may be cached for an hour by anyone.
  */
 export function createGrammarServer(table: Table = loadTable(), options: ServerOptions = {}): McpServer {
   const server = new McpServer(GRAMMAR_SERVER_INFO, {
@@ -32,5 +34,7 @@ export function createGrammarServer(table: Table = loadTable(), options: ServerO
   registerGrammarTools(server, table);
   registerGrammarResources(server, table);
   registerGrammarPrompts(server, table);
+  registerGrammarSkills(server, table, { ttlMs: 3_600_000, cacheScope: 'public' });
+  registerGrammarApp(server);
   return server;
 }

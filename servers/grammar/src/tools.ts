@@ -4,6 +4,7 @@
  * domain message as their text (e.g. `verb 'run' is out of scope (§A13)`).
  */
 import type { McpServer, ToolAnnotations } from '@wiremcp/server';
+import { CONJUGATION_TABLE_URI } from './app.js';
 import {
   checkSubjectVerbAgreement,
   conjugate,
@@ -69,6 +70,8 @@ export function registerGrammarTools(server: McpServer, table: Table): void {
       },
       outputSchema: rowSchema,
       annotations: { title: 'Conjugate an English verb', ...READ_ONLY },
+      // MCP Apps: hosts that render apps show the conjugation table beside the answer; its view calls this tool.
+      _meta: { ui: { resourceUri: CONJUGATION_TABLE_URI, visibility: ['model', 'app'] } },
     },
     (args: { verb: string; tense: string; person: string }) => {
       const row = conjugate(table, args.verb, args.tense, args.person);

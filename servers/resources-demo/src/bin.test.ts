@@ -104,7 +104,8 @@ describe('the bin with the wiremcp client', () => {
     await client.connect(transport);
     expect(client.era).toBe(era);
 
-    expect(await client.listAllResources()).toHaveLength(132);
+    // 132 and the browse-catalogue skill's SKILL.md.
+    expect(await client.listAllResources()).toHaveLength(133);
     expect((await client.readResource('demo://files/images/pixel-art/heart.png')).contents[0]).toMatchObject({ blob: HEART });
 
     const tick = nextNotification(client, 'notifications/resources/updated', (params) => params.uri === 'demo://live/clock');

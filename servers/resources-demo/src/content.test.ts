@@ -96,6 +96,8 @@ describe('older revisions', () => {
       prompts: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
       tools: { listChanged: true },
+      // resources/directory/read is announced the one way the spec has: the skills extension's directoryRead.
+      extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } },
     });
     const modern = await connectDemo('modern');
     expect(modern.client.serverCapabilities).toMatchObject({ resources: { subscribe: true, listChanged: true }, completions: {} });

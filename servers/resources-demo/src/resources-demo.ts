@@ -6,6 +6,7 @@
  * | ---------------------- | ------------------------------------------------------------------------------ |
  * | `files.ts`             | direct resources with every field; text and blob; `{+name}`; dependent completion |
  * | `folders.ts`           | several contents in one read; `{/segments*}`                                   |
+ * | `directories.ts`       | `resources/directory/read` on the catalogue (Skills extension, `directoryRead`) |
  * | `search.ts`            | `{?q,limit}`; `resource_link` content in a tool result                        |
  * | `elements.ts`          | a long list (118), paginated; a template that lists its instances              |
  * | `live.ts`              | resources that change by themselves (clock, activity log), `updated`           |
@@ -22,6 +23,7 @@ import { McpServer } from '@wiremcp/server';
 import { LIST_CACHING } from './cache-hints.js';
 import { DATA_DIR, loadCatalogue } from './catalogue.js';
 import { registerConformanceNames } from './conformance-names.js';
+import { registerDirectories } from './directories.js';
 import { Elements, elementUri, registerElements } from './elements.js';
 import { registerEmbedTool } from './embedding.js';
 import { fileDefinition, fileUri, registerFiles } from './files.js';
@@ -97,6 +99,7 @@ export function createResourcesDemo(options: ResourcesDemoOptions = {}): Resourc
   // files, folders, search, elements, log tail, conformance data.
   registerFiles(server, catalogue, icons);
   registerFolders(server, catalogue, icons);
+  registerDirectories(server, catalogue, icons);
   registerSearch(
     server,
     () => [...catalogue.files.map((file) => fileDefinition(file, icons)), ...elements.definitions, ...notes.definitions],

@@ -16,7 +16,8 @@ describe.each(ERAS)('reading and listing (%s)', (era) => {
     expect(first.resources).toHaveLength(5);
     expect(first.nextCursor).toEqual(expect.any(String));
     const all = await client.listAllResources();
-    expect(all).toHaveLength(MANIFEST.files.length + OTHER_DIRECT + 118);
+    // The catalogue, the other direct resources, the browse-catalogue skill's SKILL.md, the 118 elements.
+    expect(all).toHaveLength(MANIFEST.files.length + OTHER_DIRECT + 1 + 118);
     expect(new Set(all.map((resource) => resource.uri)).size).toBe(all.length);
     expect(all.map((resource) => resource.uri).slice(0, 2)).toEqual(['demo://files/docs/welcome.md', 'demo://files/docs/uri-templates.md']);
     expect(all.at(-1)).toMatchObject({ uri: 'demo://elements/Og', title: 'Oganesson' });
@@ -87,7 +88,7 @@ describe.each(ERAS)('reading and listing (%s)', (era) => {
     expect(images.contents.map((item) => item.uri)).toEqual(['demo://folders/images', 'demo://files/images/logo.svg']);
   });
 
-  test('templates: six, in two pages; {+name} keeps the slash and an encoded one names the same file', async () => {
+  test('templates: seven, in two pages; {+name} keeps the slash and an encoded one names the same file', async () => {
     const { client } = await connectDemo(era);
     const first = await client.listResourceTemplates();
     expect(first.resourceTemplates).toHaveLength(5);
@@ -95,6 +96,7 @@ describe.each(ERAS)('reading and listing (%s)', (era) => {
     expect(all.map((template) => template.uriTemplate)).toEqual([
       'demo://files/{folder}/{+name}',
       'demo://folders{/segments*}',
+      'skill://{+path}',
       'demo://search{?q,limit}',
       'demo://elements/{symbol}',
       'demo://live/log{?lines}',

@@ -78,10 +78,13 @@ const ALLOWED: Record<string, string[]> = {
   ],
   'transport-http': ['@wiremcp/jsonrpc', '@wiremcp/protocol', 'node:http', 'node:http2', 'node:https', 'node:net', 'node:stream'],
   redis: ['@wiremcp/server', '@wiremcp/transport-http', 'ioredis'],
+  'ext-skills': ['@wiremcp/client', '@wiremcp/protocol', '@wiremcp/server', 'yaml', 'node:fs', 'node:fs/promises'],
+  'ext-apps': ['@wiremcp/server'],
   cli: [
     '@wiremcp/auth/client',
     '@wiremcp/auth/node',
     '@wiremcp/client',
+    '@wiremcp/ext-skills',
     '@wiremcp/framing',
     '@wiremcp/host',
     '@wiremcp/json-schema',
@@ -131,10 +134,21 @@ const ALLOWED: Record<string, string[]> = {
   ],
 };
 
-const WEB_STANDARD = ['protocol', 'framing', 'jsonrpc', 'json-schema', 'client', 'server', 'auth', 'transport-http'];
+const WEB_STANDARD = [
+  'protocol',
+  'framing',
+  'jsonrpc',
+  'json-schema',
+  'client',
+  'server',
+  'auth',
+  'transport-http',
+  'ext-skills',
+  'ext-apps',
+];
 /** Node-only subpaths of otherwise web-standard packages (their `./node` entry), skipped by the web-standard check. */
-const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node', 'transport-http': 'node' };
-const NO_RUNTIME_DEPENDENCIES: Record<string, string[]> = { protocol: [], framing: [], jsonrpc: ['@wiremcp/protocol'] };
+const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node', 'transport-http': 'node', 'ext-skills': 'node' };
+const NO_RUNTIME_DEPENDENCIES: Record<string, string[]> = { protocol: [], framing: [], jsonrpc: ['@wiremcp/protocol'], 'ext-apps': [] };
 /** Web-standard entries of Node-only packages (`packages/<dir>/src/<sub>`), with the package files they may also use. */
 const WEB_STANDARD_ENTRIES: Record<string, { dir: string; alsoUses: string[] }> = {
   'host/llm': { dir: join('host', 'src', 'llm'), alsoUses: [join('host', 'src', 'host', 'host-error.ts')] },
@@ -232,6 +246,8 @@ describe('pinned exports', () => {
     auth: ['.', './client', './node', './package.json', './server'],
     'transport-http': ['.', './node', './package.json'],
     redis: ['.', './package.json'],
+    'ext-skills': ['.', './node', './package.json', './server'],
+    'ext-apps': ['.', './host', './package.json', './server'],
     cli: ['.', './package.json'],
     host: ['.', './llm', './package.json'],
   };
@@ -554,6 +570,59 @@ describe('pinned exports', () => {
       'toStrictSchema',
       'writeToolResult',
     ],
+    'ext-skills': [
+      'DIRECTORY_MIME_TYPE',
+      'DIRECTORY_READ',
+      'FrontmatterError',
+      'MAX_FRONTMATTER_BYTES',
+      'SKILLS_EXTENSION',
+      'SKILLS_GET',
+      'SKILLS_LIST',
+      'SKILL_LIMITS',
+      'SKILL_MD',
+      'SKILL_MD_MIME_TYPE',
+      'SKILL_SCHEME',
+      'SkillVerificationError',
+      'SkillsClient',
+      'entryProblem',
+      'frontmatterDifferences',
+      'frontmatterProblems',
+      'isDigest',
+      'isSkillEntry',
+      'isSkillName',
+      'sha256Digest',
+      'skillsOf',
+      'splitSkillMarkdown',
+    ],
+    'ext-skills/server': [
+      'DEFAULT_SCAN_LIMITS',
+      'SkillCatalog',
+      'SkillContentChangedError',
+      'SkillStoreError',
+      'memorySkillStore',
+      'serveDirectoryRead',
+      'serveSkills',
+    ],
+    'ext-skills/node': ['directorySkillStore', 'openSkillDirectory'],
+    'ext-apps': [
+      'MAX_CSP_DOMAINS',
+      'UI_EXTENSION',
+      'UI_METHODS',
+      'UI_MIME_TYPE',
+      'UI_PROTOCOL_VERSION',
+      'UI_SCHEME',
+      'buildCsp',
+      'cspProblems',
+      'isAppCallable',
+      'isModelVisible',
+      'modelVisibleTools',
+      'resourceUriOf',
+      'uiCapabilityOf',
+      'uiMetaOf',
+      'visibilityOf',
+    ],
+    'ext-apps/server': ['appTool', 'declareApps', 'registerAppResource'],
+    'ext-apps/host': ['AppBridge', 'MAX_VIEW_HTML_BYTES', 'TokenBucket', 'allowAttribute', 'viewDocument'],
     cli: [
       'CLI_EXIT_CODES',
       'CliError',

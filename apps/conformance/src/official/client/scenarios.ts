@@ -5,6 +5,7 @@
  * `requestState` echoing) happens inside the library; this file only decides which calls to make.
  */
 import { McpClient, type ClientOptions, type InputHandlers } from '@wiremcp/client';
+import { SkillsClient } from '@wiremcp/ext-skills';
 import type { ProtocolVersion } from '@wiremcp/protocol';
 import { httpTransportFactory } from '@wiremcp/transport-http';
 
@@ -146,6 +147,24 @@ export async function runClientScenario(run: ClientScenarioRun): Promise<void> {
         const focal = tools.find((tool) => tool.name === 'json_schema_2020_12_tool');
         if (!focal) throw new Error('the server lists no json_schema_2020_12_tool');
         await client.callTool('json_schema_echo', { schema: focal.inputSchema });
+      });
+    case 'sep-2640-client-no-prefetch':
+      // A host builds its registry from the listing and fetches nothing until a skill is loaded.
+      return withClient(run, async (client) => {
+        await new SkillsClient(client).list();
+      });
+    case 'sep-2640-client-verify-digest':
+    case 'sep-2640-client-verify-size':
+    case 'sep-2640-client-verify-frontmatter':
+      // A host loads the first skill (its SKILL.md, verified), then reads a supporting file it references. The
+      // library refuses a tampered SKILL.md, so the supporting file is never read and the step fails.
+      return withClient(run, async (client) => {
+        const skills = new SkillsClient(client);
+        const [skill] = (await skills.list()).skills;
+        if (!skill) throw new Error('the server lists no skill');
+        await skills.read(skill);
+        const [supporting] = Array.isArray(skill.resources) ? skill.resources.filter((file) => file.uri !== skill.uri) : [];
+        if (supporting) await skills.read(skill, supporting.uri);
       });
     default:
       // A scenario this program does not know: do what every host does, so its checks can still see the wire.

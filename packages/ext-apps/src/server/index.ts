@@ -1,0 +1,1 @@
+export { registerAppResource, appTool, declareApps, type AppResourceDefinition } from './app-resource.js';
