@@ -6,9 +6,8 @@ import { everythingHandler } from './everything-handler.js';
 let serve;
 export default {
   fetch(request, env) {
-    serve ??= everythingHandler(
-      { localAddress: env.LOCAL_ADDRESS, localPort: Number(env.LOCAL_PORT) },
-      (error) => console.error('handler error:', error),
+    serve ??= everythingHandler({ localAddress: env.LOCAL_ADDRESS, localPort: Number(env.LOCAL_PORT) }, (error) =>
+      console.error('handler error:', error),
     );
     return serve(request);
   },

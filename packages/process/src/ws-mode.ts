@@ -13,7 +13,8 @@ import { UsageError } from './server-flags.js';
 export function parseWsAddress(text: string): { host: string; port: number } {
   const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]\s]+):)?(\d{1,5})$/.exec(text.trim());
   const port = match ? Number(match[2]) : Number.NaN;
-  if (!match || port > 65_535) throw new UsageError(`--ws needs [host:]port (e.g. 3001, 127.0.0.1:3001), got ${JSON.stringify(text.slice(0, 80))}`);
+  if (!match || port > 65_535)
+    throw new UsageError(`--ws needs [host:]port (e.g. 3001, 127.0.0.1:3001), got ${JSON.stringify(text.slice(0, 80))}`);
   return { host: match[1] === undefined ? '127.0.0.1' : match[1].replace(/^\[|\]$/g, ''), port };
 }
 
@@ -32,7 +33,8 @@ export const wsMode: ServeMode = {
     for (const flag of ['legacy-sse', 'redis']) if (values[flag] !== undefined) throw new UsageError(`--${flag} applies to --http only`);
     const { host, port } = parseWsAddress(String(values.ws));
     const path = values.path === undefined ? '/mcp' : String(values.path);
-    if (!/^\/[^\s?#]*$/.test(path)) throw new UsageError(`--path must start with '/' and hold no spaces, '?' or '#', got ${JSON.stringify(path)}`);
+    if (!/^\/[^\s?#]*$/.test(path))
+      throw new UsageError(`--path must start with '/' and hold no spaces, '?' or '#', got ${JSON.stringify(path)}`);
     const origins = (values['allow-origin'] as string[] | undefined) ?? [];
     const hosts = (values['allow-host'] as string[] | undefined) ?? [];
     return {

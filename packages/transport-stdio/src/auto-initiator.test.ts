@@ -46,7 +46,12 @@ describe("framing 'auto' on a plain socket where both ends wait for the other to
     await transport.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'starting' } });
     expect(transport.framing).toBeUndefined();
     const received = new Promise<string>((resolve) => far.once('data', (chunk: Buffer) => resolve(chunk.toString())));
-    far.write('Content-Length: 36\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"x"}'.replace('36', String('{"jsonrpc":"2.0","id":1,"method":"x"}'.length)));
+    far.write(
+      'Content-Length: 36\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"x"}'.replace(
+        '36',
+        String('{"jsonrpc":"2.0","id":1,"method":"x"}'.length),
+      ),
+    );
     expect(await received).toMatch(/^Content-Length: \d+\r\n\r\n\{"jsonrpc":"2.0","method":"notifications\/message"/);
   });
 });

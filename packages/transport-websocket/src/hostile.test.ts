@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { MCP_SUBPROTOCOL, SocketTransport, type WebSocketLike } from './index.js';
-import { listenWebSocket, type ListeningWebSocket } from './node/index.js';
+import { listenWebSocket, type ListenWebSocketOptions, type ListeningWebSocket } from './node/index.js';
 import { clientFrame, closeCode, rawUpgrade, serveEcho } from './websocket.test-util.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
@@ -9,7 +9,7 @@ afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
 });
 
-async function served(options = {}): Promise<ListeningWebSocket> {
+async function served(options: ListenWebSocketOptions = {}): Promise<ListeningWebSocket> {
   const { listening } = await serveEcho(options);
   open.push(listening);
   return listening;
@@ -97,7 +97,11 @@ describe('hostile peers', () => {
           connect: async (t) => {
             transport = t as SocketTransport;
             await t.start();
-            const big = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { level: 'info', data: 'x'.repeat(256 * 1024) } };
+            const big = {
+              jsonrpc: '2.0' as const,
+              method: 'notifications/message',
+              params: { level: 'info', data: 'x'.repeat(256 * 1024) },
+            };
             for (let i = 0; i < 2000; i += 1) {
               try {
                 await t.send(big);

@@ -8,8 +8,4 @@ export {
   type SocketLimits,
   type WebSocketLike,
 } from './socket-transport.js';
-export {
-  WebSocketClientTransport,
-  type WebSocketClientTransportOptions,
-  type WebSocketConstructor,
-} from './websocket-client-transport.js';
+export { WebSocketClientTransport, type WebSocketClientTransportOptions, type WebSocketConstructor } from './websocket-client-transport.js';

@@ -89,7 +89,9 @@ export class SocketTransport implements Transport {
     try {
       this.#socket.send(text);
     } catch (error) {
-      return Promise.reject(new LocalError('SEND_FAILED', `could not send on the WebSocket: ${(error as Error).message}`, { cause: error }));
+      return Promise.reject(
+        new LocalError('SEND_FAILED', `could not send on the WebSocket: ${(error as Error).message}`, { cause: error }),
+      );
     }
     return Promise.resolve();
   }
@@ -140,9 +142,13 @@ export class SocketTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     if (!NORMAL_CLOSES.has(code)) {
-      this.#closeReason = new LocalError('CONNECTION_CLOSED', `the WebSocket closed with code ${code}${reason ? `: ${reason.slice(0, 123)}` : ''}`, {
-        details: { code },
-      });
+      this.#closeReason = new LocalError(
+        'CONNECTION_CLOSED',
+        `the WebSocket closed with code ${code}${reason ? `: ${reason.slice(0, 123)}` : ''}`,
+        {
+          details: { code },
+        },
+      );
     }
     this.onclose?.();
   }

@@ -57,10 +57,15 @@ export class WebSocketClientTransport implements Transport {
   async start(): Promise<void> {
     if (this.#inner || this.#closed) throw new LocalError('ALREADY_CONNECTED', 'the WebSocket transport was already started');
     const { ctor, isWs } = await constructorFor(this.#options);
-    const wsOptions = isWs ? { headers: this.#options.headers ?? {}, maxPayload: this.#options.maxMessageBytes ?? 4 * 1024 * 1024 } : undefined;
+    const wsOptions = isWs
+      ? { headers: this.#options.headers ?? {}, maxPayload: this.#options.maxMessageBytes ?? 4 * 1024 * 1024 }
+      : undefined;
     const socket = wsOptions ? new ctor(this.#url, [MCP_SUBPROTOCOL], wsOptions) : new ctor(this.#url, [MCP_SUBPROTOCOL]);
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail(`the WebSocket did not open within ${this.#options.openTimeoutMs ?? 10_000} ms`), this.#options.openTimeoutMs ?? 10_000);
+      const timer = setTimeout(
+        () => fail(`the WebSocket did not open within ${this.#options.openTimeoutMs ?? 10_000} ms`),
+        this.#options.openTimeoutMs ?? 10_000,
+      );
       const fail = (message: string): void => {
         clearTimeout(timer);
         try {
@@ -71,12 +76,15 @@ export class WebSocketClientTransport implements Transport {
         reject(new LocalError('NOT_CONNECTED', message));
       };
       (socket as unknown as { addEventListener(type: 'open', listener: () => void): void }).addEventListener('open', () => {
-        if (socket.protocol !== MCP_SUBPROTOCOL) return fail(`the server at ${this.#url} did not accept the '${MCP_SUBPROTOCOL}' subprotocol`);
+        if (socket.protocol !== MCP_SUBPROTOCOL)
+          return fail(`the server at ${this.#url} did not accept the '${MCP_SUBPROTOCOL}' subprotocol`);
         clearTimeout(timer);
         resolve();
       });
       socket.addEventListener('close', (event) => fail(`could not connect to ${this.#url} (close code ${event.code})`));
-      socket.addEventListener('error', (event) => fail(`could not connect to ${this.#url}: ${(event as { message?: string }).message ?? 'connection failed'}`));
+      socket.addEventListener('error', (event) =>
+        fail(`could not connect to ${this.#url}: ${(event as { message?: string }).message ?? 'connection failed'}`),
+      );
     });
     const inner = new SocketTransport(socket, this.#options);
     inner.onmessage = (message, info) => this.onmessage?.(message, info);

@@ -9,11 +9,18 @@ export async function serveEcho(options: ListenWebSocketOptions = {}): Promise<{
   const server = new McpServer({ name: 'ws-test', version: '1.0.0' }, { onInternalError: () => {} });
   server.registerTool(
     { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
-    (args: { text: string }, ctx) => ({ content: [{ type: 'text', text: `${args.text}${ctx.transportInfo?.auth ? ` (auth ${JSON.stringify(ctx.transportInfo.auth)})` : ''}` }] }),
+    (args: { text: string }, ctx) => ({
+      content: [
+        { type: 'text', text: `${args.text}${ctx.transportInfo?.auth ? ` (auth ${JSON.stringify(ctx.transportInfo.auth)})` : ''}` },
+      ],
+    }),
   );
-  server.registerTool({ name: 'big', inputSchema: { type: 'object', properties: { size: { type: 'number' } } } }, (args: { size?: number }) => ({
-    content: [{ type: 'text', text: 'x'.repeat(args.size ?? 1000) }],
-  }));
+  server.registerTool(
+    { name: 'big', inputSchema: { type: 'object', properties: { size: { type: 'number' } } } },
+    (args: { size?: number }) => ({
+      content: [{ type: 'text', text: 'x'.repeat(args.size ?? 1000) }],
+    }),
+  );
   const listening = await listenWebSocket(server, options);
   return { server, listening };
 }

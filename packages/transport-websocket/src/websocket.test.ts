@@ -2,7 +2,7 @@ import { McpClient } from '@wiremcp/client';
 import { afterEach, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { WebSocketClientTransport } from './index.js';
-import type { ListeningWebSocket } from './node/index.js';
+import type { ListenWebSocketOptions, ListeningWebSocket } from './node/index.js';
 import { rawUpgrade, serveEcho } from './websocket.test-util.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
@@ -10,7 +10,7 @@ afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
 });
 
-async function served(options = {}): Promise<ListeningWebSocket> {
+async function served(options: ListenWebSocketOptions = {}): Promise<ListeningWebSocket> {
   const { listening } = await serveEcho(options);
   open.push(listening);
   return listening;
@@ -35,9 +35,9 @@ describe('McpClient ↔ McpServer over WebSocket', () => {
           : { ok: false, status: 401, headers: { 'www-authenticate': 'Bearer' }, text: 'a bearer token is required' },
     });
     const refused = new McpClient({ name: 'c', version: '1' });
-    await expect(refused.connect(new WebSocketClientTransport(listening.url, { headers: { authorization: 'Bearer bad' } }))).rejects.toThrow(
-      /could not connect|401/,
-    );
+    await expect(
+      refused.connect(new WebSocketClientTransport(listening.url, { headers: { authorization: 'Bearer bad' } })),
+    ).rejects.toThrow(/could not connect|401/);
     const raw = await rawUpgrade(listening.url);
     expect(raw.status).toBe(401);
     expect(raw.head).toMatch(/www-authenticate: Bearer/i);

@@ -54,10 +54,10 @@ describe('WebSocket interop with the official SDK v1', () => {
     // Node 20 has no global WebSocket (the SDK's transport needs one); Node ≥ 22 has its own.
     (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
     const server = new McpServer({ name: 'wiremcp-ws', version: '1.0.0' });
-    server.registerTool({ name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } }, (args: {
-      a: number;
-      b: number;
-    }) => ({ content: [{ type: 'text', text: String(args.a + args.b) }] }));
+    server.registerTool(
+      { name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } },
+      (args: { a?: number; b?: number }) => ({ content: [{ type: 'text', text: String((args.a ?? 0) + (args.b ?? 0)) }] }),
+    );
     const listening = await listenWebSocket(server);
     open.push(listening);
     const client = new V1Client({ name: 'sdk-v1', version: '1.0.0' });
@@ -74,7 +74,9 @@ describe('WebSocket interop with the official SDK v1', () => {
     open.push({ close: () => new Promise<void>((resolve) => wss.close(() => resolve())) });
     wss.on('connection', (socket) => {
       const server = new V1McpServer({ name: 'sdk-v1-ws', version: '1.0.0' });
-      server.registerTool('greet', { inputSchema: { name: z.string() } }, ({ name }) => ({ content: [{ type: 'text', text: `hello ${name}` }] }));
+      server.registerTool('greet', { inputSchema: { name: z.string() } }, ({ name }) => ({
+        content: [{ type: 'text', text: `hello ${name}` }],
+      }));
       void server.connect(new V1WsServerTransport(socket));
     });
     const client = new McpClient({ name: 'wiremcp', version: '1.0.0' });

@@ -50,9 +50,14 @@ export interface WebSocketUpgrade {
 }
 
 function refuse(socket: Duplex, status: number, text: string, headers: Readonly<Record<string, string>> = {}): void {
-  const reason = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Error';
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${extra}\r\n${text}`);
+  const reason =
+    { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Error';
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nconnection: close\r\ncontent-type: text/plain\r\ncontent-length: ${Buffer.byteLength(text)}\r\n${extra}\r\n${text}`,
+  );
 }
 
 /** The upgrade handling of MCP over WebSocket for any `node:http` server; see the module comment. */
@@ -87,7 +92,9 @@ export function createWebSocketUpgrade(server: WebSocketServable, options: WebSo
     wss.handleUpgrade(request, socket, head, (ws) => {
       alive.set(ws, true);
       ws.on('pong', () => alive.set(ws, true));
-      const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]));
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]),
+      );
       const transport = new SocketTransport(ws as unknown as WebSocketLike, options, { headers, ...(auth === undefined ? {} : { auth }) });
       server.connect(transport).catch((error: unknown) => {
         report(error);
@@ -109,7 +116,10 @@ export function createWebSocketUpgrade(server: WebSocketServable, options: WebSo
     Promise.resolve()
       .then(() => options.authenticate!(request))
       .then(
-        (outcome) => (outcome.ok ? accept(request, socket, head, outcome.auth) : refuse(socket, outcome.status, outcome.text ?? 'Unauthorized', outcome.headers)),
+        (outcome) =>
+          outcome.ok
+            ? accept(request, socket, head, outcome.auth)
+            : refuse(socket, outcome.status, outcome.text ?? 'Unauthorized', outcome.headers),
         (error: unknown) => {
           report(error);
           refuse(socket, 503, 'authentication failed to run');
