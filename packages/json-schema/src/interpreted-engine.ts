@@ -29,7 +29,6 @@ const MAX_TEXT = 200;
 /** True when this runtime lets code be generated from strings (what ajv needs). */
 export function canGenerateCode(): boolean {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
     return (new Function('return 1') as () => number)() === 1;
   } catch {
     return false;

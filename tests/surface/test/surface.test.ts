@@ -470,7 +470,13 @@ describe('pinned exports', () => {
       'scanToolHeaders',
     ],
     'transport-http/node': ['listen', 'nodeFetch', 'toNodeHandler'],
-    'transport-websocket': ['DEFAULT_MAX_MESSAGE_BYTES', 'DEFAULT_MAX_QUEUED_BYTES', 'MCP_SUBPROTOCOL', 'SocketTransport', 'WebSocketClientTransport'],
+    'transport-websocket': [
+      'DEFAULT_MAX_MESSAGE_BYTES',
+      'DEFAULT_MAX_QUEUED_BYTES',
+      'MCP_SUBPROTOCOL',
+      'SocketTransport',
+      'WebSocketClientTransport',
+    ],
     'transport-websocket/node': ['createWebSocketUpgrade', 'listenWebSocket', 'refuseUpgrade'],
     redis: ['RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'RedisTaskStore', 'connectRedisState'],
     cli: [
