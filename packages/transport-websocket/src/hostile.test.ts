@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { MCP_SUBPROTOCOL, SocketTransport, type WebSocketLike } from './index.js';
-import { listenWebSocket, type ListenWebSocketOptions, type ListeningWebSocket } from './node/index.js';
-import { clientFrame, closeCode, rawUpgrade, serveEcho } from './websocket.test-util.js';
+import { listenWebSocket } from './node/index.js';
+import { clientFrame, closeCode, rawUpgrade, trackedServers } from './websocket.test-util.js';
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const item of open.splice(0).reverse()) await item.close();
-});
-
-async function served(options: ListenWebSocketOptions = {}): Promise<ListeningWebSocket> {
-  const { listening } = await serveEcho(options);
-  open.push(listening);
-  return listening;
-}
+const { open, served } = trackedServers();
 
 function connectWs(url: URL): Promise<WebSocket> {
   const ws = new WebSocket(url, [MCP_SUBPROTOCOL]);

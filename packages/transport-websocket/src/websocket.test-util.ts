@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { McpServer } from '@wiremcp/server';
+import { afterEach } from 'vitest';
 import { listenWebSocket, type ListenWebSocketOptions, type ListeningWebSocket } from './node/index.js';
 
 /** An McpServer with an `echo` tool and a `big` tool answering `size` characters, served over WebSocket. */
@@ -107,4 +108,24 @@ export function closeCode(received: readonly Buffer[]): number | undefined {
     at = start + length;
   }
   return undefined;
+}
+
+/**
+ * For a test file: `open` (things closed after each test, last first) and `served(options)`, an echo server over
+ * WebSocket closed after the test.
+ */
+export function trackedServers(): {
+  open: Array<{ close(): Promise<void> }>;
+  served: (options?: ListenWebSocketOptions) => Promise<ListeningWebSocket>;
+} {
+  const open: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const item of open.splice(0).reverse()) await item.close();
+  });
+  const served = async (options: ListenWebSocketOptions = {}): Promise<ListeningWebSocket> => {
+    const { listening } = await serveEcho(options);
+    open.push(listening);
+    return listening;
+  };
+  return { open, served };
 }

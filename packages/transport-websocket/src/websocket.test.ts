@@ -1,20 +1,10 @@
 import { McpClient } from '@wiremcp/client';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { WebSocketClientTransport } from './index.js';
-import type { ListenWebSocketOptions, ListeningWebSocket } from './node/index.js';
-import { rawUpgrade, serveEcho } from './websocket.test-util.js';
+import { rawUpgrade, trackedServers } from './websocket.test-util.js';
 
-const open: Array<{ close(): Promise<void> }> = [];
-afterEach(async () => {
-  for (const item of open.splice(0).reverse()) await item.close();
-});
-
-async function served(options: ListenWebSocketOptions = {}): Promise<ListeningWebSocket> {
-  const { listening } = await serveEcho(options);
-  open.push(listening);
-  return listening;
-}
+const { open, served } = trackedServers();
 
 describe('McpClient ↔ McpServer over WebSocket', () => {
   test.each(['modern', 'legacy'] as const)('the %s era: a tool call answers, on the subprotocol mcp', async (era) => {
