@@ -1,6 +1,5 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { McpClient } from '@wiremcp/client';
-import { McpServer } from '@wiremcp/server';
+import { Peer } from '@wiremcp/jsonrpc';
 import { afterEach, describe, expect, test } from 'vitest';
 import { StdioServerTransport } from './stdio-server-transport.js';
 
@@ -27,15 +26,20 @@ async function socketPair(): Promise<[Socket, Socket]> {
 describe("framing 'auto' on a plain socket where both ends wait for the other to speak first", () => {
   test('the initiator (the side whose first message is a request) writes NDJSON at once; the other side detects it', async () => {
     const [clientSide, serverSide] = await socketPair();
-    const server = new McpServer({ name: 'socket', version: '1.0.0' });
-    server.registerTool({ name: 'hello', inputSchema: { type: 'object' } }, () => ({ content: [{ type: 'text', text: 'hi' }] }));
-    await server.connect(new StdioServerTransport({ input: serverSide, output: serverSide, framing: 'auto' }));
-    const client = new McpClient({ name: 'socket-client', version: '1.0.0' });
+    const server = new Peer({ onInternalError: () => undefined });
+    server.setRequestHandler('echo', (params) => params ?? {});
+    const serverTransport = new StdioServerTransport({ input: serverSide, output: serverSide, framing: 'auto' });
+    await server.connect(serverTransport);
+    const client = new Peer({ onInternalError: () => undefined });
     const transport = new StdioServerTransport({ input: clientSide, output: clientSide, framing: 'auto' });
     await client.connect(transport);
-    cleanups.push(() => void client.close());
+    cleanups.push(
+      () => void client.close(),
+      () => void server.close(),
+    );
+    expect(await client.request('echo', { text: 'hi' })).toEqual({ text: 'hi' });
     expect(transport.framing).toBe('ndjson');
-    expect((await client.callTool('hello', {})).content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(serverTransport.framing).toBe('ndjson');
   });
 
   test('a notification sent first is still held until the peer is heard (a server logging before any request)', async () => {
