@@ -95,7 +95,13 @@ async function loginPage(provider: Provider, req: IncomingMessage, res: ServerRe
   return true;
 }
 
-async function finishInteraction(provider: Provider, user: string, req: IncomingMessage, res: ServerResponse, pages: boolean): Promise<void> {
+async function finishInteraction(
+  provider: Provider,
+  user: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pages: boolean,
+): Promise<void> {
   if (pages && (await loginPage(provider, req, res))) return;
   const details = await provider.interactionDetails(req, res);
   if (details.prompt.name === 'login') {

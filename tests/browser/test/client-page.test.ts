@@ -40,13 +40,19 @@ describe.each(['legacy', 'modern'] as const)('the client in Chromium against the
     const requests = new Map<PageRequest, { failure?: string; contentType?: string }>();
     page.on('request', (request) => requests.set(request, {}));
     page.on('requestfailed', (request) => Object.assign(requests.get(request) ?? {}, { failure: request.failure()?.errorText }));
-    page.on('response', (response) => Object.assign(requests.get(response.request()) ?? {}, { contentType: response.headers()['content-type'] }));
+    page.on('response', (response) =>
+      Object.assign(requests.get(response.request()) ?? {}, { contentType: response.headers()['content-type'] }),
+    );
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
       await page.goto(pages!.page('client'));
       const run = await page.evaluate(
-        ([url, which]) => (globalThis as unknown as { wiremcpClientPage: { run(u: string, e: string): Promise<ClientRun> } }).wiremcpClientPage.run(url, which),
+        ([url, which]) =>
+          (globalThis as unknown as { wiremcpClientPage: { run(u: string, e: string): Promise<ClientRun> } }).wiremcpClientPage.run(
+            url,
+            which,
+          ),
         [server!.url, era] as const,
       );
       expect(run).toMatchObject({

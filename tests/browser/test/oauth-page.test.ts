@@ -3,7 +3,7 @@
  * everything server protected by a real OpenID provider (oidc-provider, see tests/auth). Discovery from the 401,
  * PKCE S256, the login page in a popup filled in like a person would (a wrong password first), the redirect back
  * to the app's origin, the token exchange over CORS, both eras (DPoP-bound tokens in 2026-07-28). A person closing
- * the popup ends the connection attempt with `interaction_cancelled`.
+ * the popup ends the connection attempt (`AUTHORIZATION_FAILED`, caused by `interaction_cancelled`).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -41,6 +41,8 @@ beforeAll(async () => {
 const open: Page[] = [];
 afterEach(async () => {
   for (const page of open.splice(0)) await page.close().catch(() => undefined);
+  // The provider's login session lives in a cookie: without clearing it the next popup would sign in unasked.
+  await browser?.context.clearCookies();
 });
 afterAll(async () => {
   await browser?.close();
@@ -72,31 +74,45 @@ const claims = (token: string): Record<string, unknown> =>
   JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
 
 describe.each(['legacy', 'modern'] as const)('a browser app logs in through a popup (%s era)', (era) => {
-  test('discovery from the 401, the login page (a wrong password, then the right one), code + PKCE, the tool call', { timeout: 90_000 }, async () => {
-    const { page, popup } = await clickConnect(era);
-    expect(popup.url()).toContain(`${provider!.issuer}/interaction/`);
-    await popup.fill('input[name=login]', 'alice');
-    await popup.fill('input[name=password]', 'not the password');
-    await popup.click('button[type=submit]');
-    await popup.waitForSelector('[role=alert]');
-    expect(await popup.textContent('[role=alert]')).toContain('Wrong user name or password');
+  test(
+    'discovery from the 401, the login page (a wrong password, then the right one), code + PKCE, the tool call',
+    { timeout: 90_000 },
+    async () => {
+      const { page, popup } = await clickConnect(era);
+      expect(popup.url()).toContain(`${provider!.issuer}/interaction/`);
+      await popup.fill('input[name=login]', 'alice');
+      await popup.fill('input[name=password]', 'not the password');
+      await popup.click('button[type=submit]');
+      await popup.waitForSelector('[role=alert]');
+      expect(await popup.textContent('[role=alert]')).toContain('Wrong user name or password');
 
-    const closed = popup.waitForEvent('close');
-    await popup.fill('input[name=login]', 'alice');
-    await popup.fill('input[name=password]', LOGIN_PASSWORD);
-    await popup.click('button[type=submit]');
-    await closed; // the app closed it once the redirect came back
-    const run = await outcome(page);
-    expect(run).toMatchObject({ ok: true, era, text: 'This is a simple text response for testing.', tokenType: era === 'modern' ? 'dpop' : 'bearer' });
-    const token = (run as Extract<OAuthRun, { ok: true }>).accessToken;
-    expect(claims(token)).toMatchObject({ iss: provider!.issuer, aud: server!.url, sub: 'alice', scope: 'mcp:read' });
-    if (era === 'modern') expect(claims(token)).toHaveProperty('cnf.jkt');
-    expect(provider!.errors).toEqual([]);
-  });
+      const closed = popup.waitForEvent('close');
+      await popup.fill('input[name=login]', 'alice');
+      await popup.fill('input[name=password]', LOGIN_PASSWORD);
+      await popup.click('button[type=submit]');
+      await closed; // the app closed it once the redirect came back
+      const run = await outcome(page);
+      expect(run).toMatchObject({
+        ok: true,
+        era,
+        text: 'This is a simple text response for testing.',
+        tokenType: era === 'modern' ? 'dpop' : 'bearer',
+      });
+      const token = (run as Extract<OAuthRun, { ok: true }>).accessToken;
+      expect(claims(token)).toMatchObject({ iss: provider!.issuer, aud: server!.url, sub: 'alice', scope: 'mcp:read' });
+      if (era === 'modern') expect(claims(token)).toHaveProperty('cnf.jkt');
+      expect(provider!.errors).toEqual([]);
+    },
+  );
 });
 
-test('closing the login popup ends the attempt with interaction_cancelled', { timeout: 90_000 }, async () => {
+test('closing the login popup ends the attempt: AUTHORIZATION_FAILED caused by interaction_cancelled', { timeout: 90_000 }, async () => {
   const { page, popup } = await clickConnect('modern');
   await popup.close();
-  expect(await outcome(page)).toMatchObject({ ok: false, code: 'interaction_cancelled', message: expect.stringContaining('closed') });
+  expect(await outcome(page)).toMatchObject({
+    ok: false,
+    code: 'AUTHORIZATION_FAILED',
+    cause: 'interaction_cancelled',
+    message: expect.stringContaining('the login window was closed'),
+  });
 });

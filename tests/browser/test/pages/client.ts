@@ -56,13 +56,17 @@ async function run(url: string, era: 'legacy' | 'modern'): Promise<ClientRun> {
     const controller = new AbortController();
     let afterProgress = 0;
     const code = await client
-      .callTool('test_long_running_operation', { durationMs: 120_000, steps: 600 }, {
-        signal: controller.signal,
-        onprogress: () => {
-          afterProgress += 1;
-          controller.abort();
+      .callTool(
+        'test_long_running_operation',
+        { durationMs: 120_000, steps: 600 },
+        {
+          signal: controller.signal,
+          onprogress: () => {
+            afterProgress += 1;
+            controller.abort();
+          },
         },
-      })
+      )
       .then(
         () => 'completed',
         (error: unknown) => (error instanceof LocalError ? error.code : String(error)),

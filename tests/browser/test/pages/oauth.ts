@@ -19,7 +19,7 @@ export interface OAuthSetup {
 /** What a connection attempt ended with. */
 export type OAuthRun =
   | { readonly ok: true; readonly era: string | undefined; readonly text: string; readonly tokenType: string; readonly accessToken: string }
-  | { readonly ok: false; readonly code: string; readonly message: string };
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly cause: string | undefined };
 
 let setup: OAuthSetup | undefined;
 let outcome: Promise<OAuthRun> | undefined;
@@ -45,8 +45,9 @@ async function connect(config: OAuthSetup): Promise<OAuthRun> {
     const text = (result.content as Array<{ text?: string }>)[0]?.text ?? '';
     return { ok: true, era: client.era, text, tokenType: tokens.tokenType, accessToken: tokens.accessToken };
   } catch (error) {
-    const failure = error as { code?: unknown; message?: unknown };
-    return { ok: false, code: String(failure.code), message: String(failure.message) };
+    const failure = error as { code?: unknown; message?: unknown; cause?: { code?: unknown } };
+    const cause = failure.cause?.code === undefined ? undefined : String(failure.cause.code);
+    return { ok: false, code: String(failure.code), message: String(failure.message), cause };
   } finally {
     await client.close();
   }
