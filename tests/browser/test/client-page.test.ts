@@ -18,7 +18,7 @@ let server: ServerProcess | undefined;
 beforeAll(async () => {
   assertBuilt(EVERYTHING);
   [browser, pages, server] = await Promise.all([launchChromium(), startPageServer(['client']), startHttpServer(EVERYTHING, [])]);
-}, 120_000);
+}, 600_000); // a first run installs Chromium with apt-get (minutes)
 afterAll(async () => {
   await browser?.close();
   await pages?.close();

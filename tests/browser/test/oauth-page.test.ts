@@ -37,7 +37,7 @@ beforeAll(async () => {
     ],
   });
   server = await startHttpServer(EVERYTHING, ['--auth-issuer', provider.issuer, '--auth-scope', 'mcp:read']);
-}, 120_000);
+}, 600_000); // a first run installs Chromium with apt-get (minutes)
 const open: Page[] = [];
 afterEach(async () => {
   for (const page of open.splice(0)) await page.close().catch(() => undefined);

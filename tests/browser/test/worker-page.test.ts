@@ -14,7 +14,7 @@ let pages: PageServer | undefined;
 
 beforeAll(async () => {
   [browser, pages] = await Promise.all([launchChromium(), startPageServer(['worker', 'server-worker'])]);
-}, 120_000);
+}, 600_000); // a first run installs Chromium with apt-get (minutes)
 afterAll(async () => {
   await browser?.close();
   await pages?.close();
