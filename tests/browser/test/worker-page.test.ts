@@ -22,8 +22,8 @@ afterAll(async () => {
 
 type PageApi = { wiremcpWorkerPage: { run(era: string): Promise<WorkerRun>; hostile(): Promise<HostileRun> } };
 
-/** Opens the worker page and runs `action` in it; uncaught page errors fail the test. */
-async function inPage<T>(action: (api: PageApi['wiremcpWorkerPage'], arg: string) => Promise<T>, arg = ''): Promise<T> {
+/** Opens the worker page and calls `method` of its API there; uncaught page errors fail the test. */
+async function inPage<M extends 'run' | 'hostile'>(method: M, arg = ''): Promise<Awaited<ReturnType<PageApi['wiremcpWorkerPage'][M]>>> {
   const page = await browser!.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -31,15 +31,12 @@ async function inPage<T>(action: (api: PageApi['wiremcpWorkerPage'], arg: string
     await page.goto(pages!.page('worker'));
     await page.waitForFunction(() => 'wiremcpWorkerPage' in globalThis);
     const result = await page.evaluate(
-      ([source, value]) => {
-        // Rebuilt in the page from its source text: a function cannot cross to the browser otherwise.
-        const fn = new Function(`return ${source}`)() as (api: unknown, arg: string) => Promise<unknown>;
-        return fn((globalThis as unknown as PageApi).wiremcpWorkerPage, value);
-      },
-      [action.toString(), arg] as const,
+      ([name, value]) =>
+        (globalThis as unknown as { wiremcpWorkerPage: Record<string, (arg: string) => Promise<unknown>> }).wiremcpWorkerPage[name]!(value),
+      [method, arg] as const,
     );
     expect(errors).toEqual([]);
-    return result as T;
+    return result as Awaited<ReturnType<PageApi['wiremcpWorkerPage'][M]>>;
   } finally {
     await page.close();
   }
@@ -50,7 +47,7 @@ const messages = (run: WorkerRun, dir: 'in' | 'out'): Array<Record<string, unkno
 
 describe.each(['legacy', 'modern'] as const)('an McpServer in a worker, the client in the page (%s era)', (era) => {
   test('lists, calls, streams progress, samples through the page, cancels, closes', { timeout: 60_000 }, async () => {
-    const run = await inPage((api, which) => api.run(which), era);
+    const run = await inPage('run', era);
     expect(run).toMatchObject({
       era,
       protocolVersion: era === 'legacy' ? '2025-11-25' : '2026-07-28',
@@ -75,7 +72,7 @@ describe.each(['legacy', 'modern'] as const)('an McpServer in a worker, the clie
 });
 
 test('bad input on the port is answered (-32700, -32600) and the connection keeps serving', { timeout: 60_000 }, async () => {
-  const run = await inPage((api) => api.hostile());
+  const run = await inPage('hostile');
   expect(run.notJson).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
   expect(run.notText).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
   expect(run.oversized).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
