@@ -59,7 +59,10 @@ export interface Cluster {
 }
 
 /** Installs `redis-server`, `nginx` and `chromium` from Debian's packages when missing (as asked); throws when it cannot. */
-export function ensureInstalled(needs: { redis?: boolean; nginx?: boolean; chromium?: boolean }, log: (line: string) => void = () => {}): void {
+export function ensureInstalled(
+  needs: { redis?: boolean; nginx?: boolean; chromium?: boolean },
+  log: (line: string) => void = () => {},
+): void {
   const missing = (): string[] => [
     ...(needs.redis && !onPath('redis-server') ? ['redis-server'] : []),
     ...(needs.nginx && !onPath('nginx') ? ['nginx'] : []),

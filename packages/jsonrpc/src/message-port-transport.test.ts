@@ -12,7 +12,10 @@ afterEach(async () => {
 /** A served peer on one port of a fresh channel, and the other port raw: what arrives there is recorded. */
 async function servedChannel(options: { maxMessageBytes?: number } = {}) {
   const channel = new MessageChannel();
-  closing.push(() => channel.port1.close(), () => channel.port2.close());
+  closing.push(
+    () => channel.port1.close(),
+    () => channel.port2.close(),
+  );
   const server = new Peer({ onInternalError: () => {} });
   server.setRequestHandler('echo', (params) => params ?? {});
   const transport = new MessagePortTransport(channel.port1, options);
@@ -37,7 +40,8 @@ function browserLikePair(): [MessagePortLike, MessagePortLike] {
       other: undefined as { deliver(data: unknown): void } | undefined,
       deliver: (data: unknown) => open && queueMicrotask(() => listeners.forEach((listener) => listener({ data }))),
       postMessage: (data: unknown) => port.other?.deliver(structuredClone(data)),
-      addEventListener: (type: string, listener: (event: { data: unknown }) => void) => void (type === 'message' && listeners.push(listener)),
+      addEventListener: (type: string, listener: (event: { data: unknown }) => void) =>
+        void (type === 'message' && listeners.push(listener)),
       close: () => void (open = false),
     };
     return port as never;

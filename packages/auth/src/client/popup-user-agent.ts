@@ -39,7 +39,12 @@ interface RedirectMessage {
 }
 
 function isRedirectMessage(data: unknown): data is RedirectMessage {
-  return typeof data === 'object' && data !== null && (data as RedirectMessage).type === MESSAGE && typeof (data as RedirectMessage).url === 'string';
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    (data as RedirectMessage).type === MESSAGE &&
+    typeof (data as RedirectMessage).url === 'string'
+  );
 }
 
 /**
@@ -83,7 +88,8 @@ export function popupUserAgent(options: PopupUserAgentOptions = {}): Authorizati
           finish({ url: back });
         };
         const poll = setInterval(() => {
-          if (popup?.closed) finish({ error: new AuthError('interaction_cancelled', 'the login window was closed before the authorization finished') });
+          if (popup?.closed)
+            finish({ error: new AuthError('interaction_cancelled', 'the login window was closed before the authorization finished') });
         }, options.closedPollMs ?? 500);
         const timer = setTimeout(
           () => finish({ error: new AuthError('interaction_timeout', 'the login in the popup did not finish in time') }),
