@@ -98,11 +98,15 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Installs `redis-server` and `nginx` from Debian's packages when they are missing; throws when it cannot. */
-export function ensureInstalled(needs: { redis: boolean; nginx: boolean }, log: (line: string) => void = () => {}): void {
+/** Installs `redis-server`, `nginx` and `chromium` from Debian's packages when missing (as asked); throws when it cannot. */
+export function ensureInstalled(
+  needs: { redis?: boolean; nginx?: boolean; chromium?: boolean },
+  log: (line: string) => void = () => {},
+): void {
   const missing = (): string[] => [
     ...(needs.redis && !onPath('redis-server') ? ['redis-server'] : []),
     ...(needs.nginx && !onPath('nginx') ? ['nginx'] : []),
+    ...(needs.chromium && !onPath('chromium') ? ['chromium'] : []),
   ];
   if (missing().length === 0) return;
   // Test files run in parallel processes: one installs, the others wait for it (apt and dpkg take one at a time).

@@ -5,9 +5,12 @@
  *   default since 2025-11-25). Unknown `$schema` URIs are refused with a clear error rather than guessed.
  * - Cost: ajv is imported on first use (it adds ~30 ms to process start), each schema is compiled once (cached by
  *   object identity) and validation afterwards is a plain function call.
+ * - Runtimes without code generation (Cloudflare Workers): an interpreting engine is used instead of ajv there.
  * - Safety: remote `$ref`s are never fetched (MCP forbids auto-dereferencing network refs); schemas above a size
  *   limit are refused.
  */
+
+import { canGenerateCode, interpretedValidator } from './interpreted-engine.js';
 
 /** The outcome of validating one value. */
 export interface ValidationOutcome {
@@ -32,6 +35,12 @@ export interface SchemaCompilerOptions {
   formats?: boolean;
   /** Report every problem rather than the first (default true: error texts go to models, which fix all at once). */
   allErrors?: boolean;
+  /**
+   * How schemas are validated: `'ajv'` compiles each into code (fastest; needs `new Function`), `'interpreter'` walks
+   * the schema (`@cfworker/json-schema`: runs where code generation is forbidden, such as Cloudflare Workers), and
+   * `'auto'` (the default) uses ajv where the runtime allows code generation and the interpreter elsewhere.
+   */
+  engine?: 'auto' | 'ajv' | 'interpreter';
 }
 
 /** Compiles schemas, caching the result per schema object. */
@@ -106,12 +115,14 @@ function describe(errors: NonNullable<ReturnType<AjvLike['compile']>['errors']>)
 
 const VALID: ValidationOutcome = Object.freeze({ valid: true, errors: Object.freeze([]) as readonly string[] });
 
-/** Creates a compiler; nothing is loaded until the first `compile`. */
+/** Creates a compiler; nothing is loaded until the first `compile` (and only the engine used is loaded). */
 export function createSchemaCompiler(options: SchemaCompilerOptions = {}): SchemaCompiler {
   const fallback = options.defaultDialect ?? '2020-12';
   const maxBytes = options.maxSchemaBytes ?? 256 * 1024;
   const cache = new WeakMap<object, SchemaValidator>();
   let engines: Promise<Engines> | undefined;
+  let interpret: boolean | undefined;
+  const interpreted = (): boolean => (interpret ??= options.engine === 'interpreter' || (options.engine !== 'ajv' && !canGenerateCode()));
 
   const load = (): Promise<Engines> =>
     (engines ??= (async () => {
@@ -157,6 +168,17 @@ export function createSchemaCompiler(options: SchemaCompilerOptions = {}): Schem
       }
       if (size > maxBytes) throw new SchemaError(`Schema of ${size} bytes exceeds the limit of ${maxBytes} bytes`);
       const dialect = dialectOf(schema, fallback);
+      if (interpreted()) {
+        let check: (value: unknown) => ValidationOutcome | undefined;
+        try {
+          check = await interpretedValidator(schema, dialect, options.allErrors ?? true, quoted);
+        } catch (cause) {
+          throw new SchemaError(`Invalid JSON Schema: ${(cause as Error).message}`, { cause });
+        }
+        const validator: SchemaValidator = (value) => check(value) ?? VALID;
+        cache.set(schema, validator);
+        return validator;
+      }
       const { draft07, draft2020 } = await load();
       let check: ReturnType<AjvLike['compile']>;
       try {

@@ -30,3 +30,9 @@ export type {
 } from './types.js';
 export { parsePayload } from './parse-payload.js';
 export { preserialize, stringifyMessage } from './message-json.js';
+export {
+  MessagePortTransport,
+  DEFAULT_PORT_MAX_MESSAGE_BYTES,
+  type MessagePortLike,
+  type MessagePortTransportOptions,
+} from './message-port-transport.js';

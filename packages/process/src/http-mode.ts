@@ -21,6 +21,14 @@ export function parseHttpAddress(text: string): { host: string; port: number } {
   return { host, port };
 }
 
+/** The socket path of `--http unix:/path/to.sock` (absolute or relative), `undefined` for a `[host:]port`. */
+export function unixSocketPath(text: string): string | undefined {
+  if (!text.startsWith('unix:')) return undefined;
+  const path = text.slice(5);
+  if (path === '' || path.includes('\0')) throw new UsageError(`--http unix: needs a socket path, e.g. unix:/run/user/1000/mcp.sock`);
+  return path;
+}
+
 function isLoopbackHost(host: string): boolean {
   return /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i.test(host);
 }
@@ -83,9 +91,10 @@ export const httpMode: ServeMode = {
     ...AUTH_FLAGS,
   },
   usage:
-    '  --http [host:]port\n' +
+    '  --http [host:]port | unix:PATH\n' +
     '              serve Streamable HTTP on this address instead of stdio (every\n' +
-    '              revision on one endpoint); the host defaults to 127.0.0.1\n' +
+    '              revision on one endpoint); the host defaults to 127.0.0.1;\n' +
+    '              unix:PATH listens on a Unix domain socket of mode 0600\n' +
     '  --path PATH the HTTP endpoint (default /mcp)\n' +
     '  --legacy-sse\n' +
     '              also serve the 2024-11-05 HTTP+SSE endpoints /sse and /messages\n' +
@@ -108,7 +117,8 @@ export const httpMode: ServeMode = {
       return undefined;
     }
     if (values.framing !== undefined) throw new UsageError('--framing applies to stdio only');
-    const { host, port } = parseHttpAddress(String(values.http));
+    const socketPath = unixSocketPath(String(values.http));
+    const { host, port } = socketPath === undefined ? parseHttpAddress(String(values.http)) : { host: 'localhost', port: 0 };
     const path = values.path === undefined ? '/mcp' : String(values.path);
     if (!/^\/[^\s?#]*$/.test(path))
       throw new UsageError(`--path must start with '/' and hold no spaces, '?' or '#', got ${JSON.stringify(path)}`);
@@ -137,7 +147,7 @@ export const httpMode: ServeMode = {
       };
     const auth = parseAuthFlags(values, isLoopbackHost(host));
     return {
-      description: `http://${host.includes(':') ? `[${host}]` : host}:${port}${path}${auth ? ' (OAuth required)' : ''}`,
+      description: `${socketPath === undefined ? `http://${host.includes(':') ? `[${host}]` : host}:${port}` : `unix:${socketPath} `}${path}${auth ? ' (OAuth required)' : ''}`,
       async prepare(process) {
         // A key configured for the deployment wins: no process depends on Redis (or its persistence) to agree on it.
         const configured = configuredRequestStateKey();
@@ -170,7 +180,12 @@ export const httpMode: ServeMode = {
         });
         let listening;
         try {
-          listening = await listen(handler, { host, port, shutdownGraceMs: HTTP_SHUTDOWN_GRACE_MS });
+          listening = await listen(handler, {
+            host,
+            port,
+            ...(socketPath === undefined ? {} : { socketPath }),
+            shutdownGraceMs: HTTP_SHUTDOWN_GRACE_MS,
+          });
         } catch (error) {
           await shared?.close();
           throw error;
@@ -183,7 +198,7 @@ export const httpMode: ServeMode = {
         const endpoints = legacySse ? `; HTTP+SSE (2024-11-05) at ${new URL('/sse', listening.url).href}` : '';
         const state = redisUrl === undefined ? '' : `; state in Redis at ${redactUrl(redisUrl)}`;
         return {
-          description: `${listening.url.href} (Streamable HTTP, every revision${endpoints}${state}${protection})`,
+          description: `${socketPath === undefined ? listening.url.href : `${listening.url.pathname} on the Unix socket ${socketPath}`} (Streamable HTTP, every revision${endpoints}${state}${protection})`,
           closed,
           close: async () => {
             // Listen streams end gracefully first (notifications/cancelled, then their response), then the sockets.

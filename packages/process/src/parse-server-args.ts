@@ -3,12 +3,13 @@ import { httpMode } from './http-mode.js';
 import type { ServeMode, ServeTarget } from './serve-mode.js';
 import { UsageError, type FlagValues, type ServerFlags } from './server-flags.js';
 import { stdioMode } from './stdio-mode.js';
+import { wsMode } from './ws-mode.js';
 
 /**
  * The ways a server main can serve, in the order they are asked; the last one is the default: HTTP when
- * `--http [host:]port` is given, stdio otherwise. Every bin gets them without a change.
+ * `--http [host:]port` is given, WebSocket with `--ws [host:]port`, stdio otherwise. Every bin gets them without a change.
  */
-export const SERVE_MODES: readonly ServeMode[] = [httpMode, stdioMode];
+export const SERVE_MODES: readonly ServeMode[] = [wsMode, httpMode, stdioMode];
 
 const MAIN_FLAGS: ServerFlags = { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' } };
 

@@ -14,7 +14,8 @@ export interface StdioServerTransportOptions {
   output: Writable;
   /**
    * The framing. Default `'auto'`: detected from the first bytes received (NDJSON or Content-Length)
-   * and used for replies too; messages sent before anything was received wait for the detection.
+   * and used for replies too; messages sent before anything was received wait for the detection, except that a
+   * request sent first (this side initiates, as a client does) is written as NDJSON at once.
    */
   framing?: Framing | 'auto';
   /** Largest inbound message in bytes (default 16 MiB); a larger one is skipped and answered `-32600`. */
@@ -146,6 +147,9 @@ export class StdioServerTransport implements Transport {
    */
   send(message: RpcMessage | RpcMessage[], _options?: SendOptions): Promise<void> {
     if (this.#state !== 'open') return Promise.reject(new LocalError('NOT_CONNECTED', 'StdioServerTransport is not open'));
+    // Under auto-detection with nothing heard yet, the initiator (its first message is a request) writes NDJSON at
+    // once: held until the peer speaks, it would wait forever for a peer that also waits (two ends of a plain socket).
+    if (this.#writer.framing === undefined && isRequest(message)) this.#writer.setFraming('ndjson');
     return this.#writer.send(message);
   }
 
@@ -202,4 +206,10 @@ export class StdioServerTransport implements Transport {
     this.onerror?.(this.#closeReason);
     void this.close();
   }
+}
+
+/** True for a request (or a batch starting with one): a message that makes its sender the initiator. */
+function isRequest(message: RpcMessage | RpcMessage[]): boolean {
+  const first = Array.isArray(message) ? message[0] : message;
+  return first !== undefined && 'method' in first && 'id' in first;
 }

@@ -1,14 +1,16 @@
 /**
  * A real OpenID provider for the end-to-end tests: `oidc-provider` (OpenID-certified) in process on 127.0.0.1, with
  * dynamic registration, PKCE, refresh-token rotation, client credentials, DPoP and resource indicators (JWT access
- * tokens whose `aud` is the requested resource and whose scopes are those granted for it). The login and consent
- * pages are replaced by a headless interaction endpoint: it logs in the current test user and grants what was asked,
- * so the authorization code flow runs without a browser. Its own diagnostics are collected, not printed.
+ * tokens whose `aud` is the requested resource and whose scopes are those granted for it). By default the login and
+ * consent pages are replaced by a headless interaction endpoint: it logs in the current test user and grants what was
+ * asked, so the authorization code flow runs without a browser. With `loginPage: true` the login is a real HTML form
+ * (user name and password, see {@link LOGIN_PASSWORD}) for a browser to fill in; consent is then granted as asked.
+ * Its own diagnostics are collected, not printed.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
-import type { Configuration, default as ProviderClass, KoaContextWithOIDC } from 'oidc-provider';
+import type { ClientMetadata, Configuration, default as ProviderClass, KoaContextWithOIDC } from 'oidc-provider';
 
 // oidc-provider prints warnings meant for deployments (the Node version it prefers, its development-only in-memory
 // storage) through console.warn, at import and on first use. Tests want exactly that setup, so those lines are
@@ -37,10 +39,70 @@ export interface OpenIdProvider {
   close(): Promise<void>;
 }
 
+/** The password of every account on the login page (`loginPage: true`). */
+export const LOGIN_PASSWORD = 'correct horse battery staple';
+
+/** Options of {@link startOpenIdProvider}. */
+export interface OpenIdProviderOptions {
+  /** Serve a real login form instead of logging in {@link OpenIdProvider.user} headlessly. */
+  readonly loginPage?: boolean;
+  /** More pre-registered clients (e.g. a browser app: public, `token_endpoint_auth_method: 'none'`). */
+  readonly clients?: readonly ClientMetadata[];
+}
+
 /** The pre-registered confidential client, for machine tokens. */
 export const SERVICE_CLIENT = { id: 'service', secret: 'service-secret-0123456789' } as const;
 
-async function finishInteraction(provider: Provider, user: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function loginForm(uid: string, problem?: string): string {
+  return (
+    `<!doctype html><title>Sign in</title><h1>Sign in</h1>${problem ? `<p role="alert">${escapeHtml(problem)}</p>` : ''}` +
+    `<form method="post" action="/interaction/${encodeURIComponent(uid)}/login">` +
+    '<label>User <input name="login" autocomplete="username"></label>' +
+    '<label>Password <input name="password" type="password" autocomplete="current-password"></label>' +
+    '<button type="submit">Sign in</button></form>'
+  );
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  let body = '';
+  for await (const chunk of req) {
+    body += String(chunk);
+    if (body.length > 4096) throw new Error('login form too large');
+  }
+  return new URLSearchParams(body);
+}
+
+/** The login page: GET shows the form, POST checks the password and finishes the login prompt. */
+async function loginPage(provider: Provider, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const details = await provider.interactionDetails(req, res);
+  if (details.prompt.name !== 'login') return false;
+  if (req.method === 'POST' && req.url?.endsWith('/login')) {
+    const form = await readForm(req);
+    const login = form.get('login') ?? '';
+    if (/^[a-z]{1,32}$/.test(login) && form.get('password') === LOGIN_PASSWORD) {
+      await provider.interactionFinished(req, res, { login: { accountId: login } }, { mergeWithLastSubmission: false });
+      return true;
+    }
+    res.statusCode = 401;
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.end(loginForm(details.uid, 'Wrong user name or password.'));
+    return true;
+  }
+  res.setHeader('content-type', 'text/html; charset=utf-8');
+  res.end(loginForm(details.uid));
+  return true;
+}
+
+async function finishInteraction(
+  provider: Provider,
+  user: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pages: boolean,
+): Promise<void> {
+  if (pages && (await loginPage(provider, req, res))) return;
   const details = await provider.interactionDetails(req, res);
   if (details.prompt.name === 'login') {
     await provider.interactionFinished(req, res, { login: { accountId: user } }, { mergeWithLastSubmission: false });
@@ -61,7 +123,7 @@ async function finishInteraction(provider: Provider, user: string, req: Incoming
 }
 
 /** Starts a provider on a free loopback port. */
-export async function startOpenIdProvider(): Promise<OpenIdProvider> {
+export async function startOpenIdProvider(options: OpenIdProviderOptions = {}): Promise<OpenIdProvider> {
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => res.end();
   const server = createServer((req, res) => handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -79,6 +141,7 @@ export async function startOpenIdProvider(): Promise<OpenIdProvider> {
         redirect_uris: [],
         response_types: [],
       },
+      ...(options.clients ?? []),
     ],
     jwks: {
       keys: [
@@ -141,7 +204,7 @@ export async function startOpenIdProvider(): Promise<OpenIdProvider> {
   };
   handle = (req, res) => {
     if (req.url?.startsWith('/interaction/')) {
-      finishInteraction(provider, state.user, req, res).catch((error: unknown) => {
+      finishInteraction(provider, state.user, req, res, options.loginPage === true).catch((error: unknown) => {
         errors.push(`interaction: ${String(error)}`);
         res.statusCode = 500;
         res.end();

@@ -9,6 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { isRuntimeName, RUNTIMES } from '../runtimes/runtime-servers.js';
 import { runOfficialCommand } from './command.js';
 
 const HELP = `Usage: conformance:official [options]
@@ -17,6 +18,8 @@ Runs the official MCP conformance suite (both legs, revisions 2025-11-25 and 202
 
   --url <url>               the server leg against this Streamable HTTP endpoint (default: servers/everything, started here)
   --client-command "<cmd>"  the client leg with this command (default: this app's client program)
+  --runtimes <list>         also the server leg against servers/everything on these runtimes (comma-separated:
+                            deno, bun, workerd, or all), each installed from npm when missing
   --server-only             run only the server leg
   --client-only             run only the client leg
   --expected-failures <f>   expected failures (default apps/conformance/official-expected-failures.yaml)
@@ -32,6 +35,7 @@ function main(): Promise<number> {
       options: {
         url: { type: 'string' },
         'client-command': { type: 'string' },
+        runtimes: { type: 'string' },
         'server-only': { type: 'boolean' },
         'client-only': { type: 'boolean' },
         'expected-failures': { type: 'string' },
@@ -53,7 +57,14 @@ function main(): Promise<number> {
     process.stderr.write('--server-only and --client-only exclude each other\n');
     return Promise.resolve(2);
   }
+  const runtimes = values.runtimes === undefined ? [] : values.runtimes === 'all' ? Object.keys(RUNTIMES) : values.runtimes.split(',');
+  const unknown = runtimes.filter((name) => !isRuntimeName(name));
+  if (unknown.length > 0) {
+    process.stderr.write(`--runtimes: unknown runtime ${unknown.join(', ')} (known: ${Object.keys(RUNTIMES).join(', ')}, all)\n`);
+    return Promise.resolve(2);
+  }
   return runOfficialCommand({
+    ...(runtimes.length > 0 ? { runtimes: runtimes.filter(isRuntimeName) } : {}),
     ...(values.url === undefined ? {} : { url: values.url }),
     ...(values['client-command'] === undefined ? {} : { clientCommand: values['client-command'] }),
     server: values['client-only'] !== true,

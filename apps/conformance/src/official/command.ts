@@ -9,6 +9,8 @@ import { DEFAULT_OUT_DIR, PACKAGE_ROOT, REPO_ROOT } from '../paths.js';
 import { startHttpServer, type StartedHttpServer } from '../session/open-session.js';
 import { loadExpectedFailures, NO_EXPECTED_FAILURES } from './expected-failures.js';
 import { runOfficial } from './run-official.js';
+import { runRuntimeLegs } from './runtime-legs.js';
+import type { RuntimeName } from '../runtimes/runtime-servers.js';
 
 /** The expected failures of wiremcp's own server and client. */
 export const DEFAULT_OFFICIAL_EXPECTED_FAILURES: string = join(PACKAGE_ROOT, 'official-expected-failures.yaml');
@@ -30,6 +32,8 @@ export interface OfficialCommandOptions {
   readonly out?: string;
   /** How the run was started, for the results file. */
   readonly command?: string;
+  /** Also the server leg against the everything server on these runtimes (Deno, Bun, workerd). */
+  readonly runtimes?: readonly RuntimeName[];
   readonly log: (line: string) => void;
   readonly print: (line: string) => void;
 }
@@ -69,13 +73,16 @@ export async function runOfficialCommand(options: OfficialCommandOptions): Promi
       ...(options.command === undefined ? {} : { command: options.command }),
       log: options.log,
     });
+    const others = options.runtimes?.length ? await runRuntimeLegs(options.runtimes, options.log) : undefined;
+    const results = others ? { ...outcome.results, runs: [...outcome.results.runs, ...others.runs] } : outcome.results;
     const outDir = resolve(options.out ?? DEFAULT_OUT_DIR);
     mkdirSync(outDir, { recursive: true });
     const file = join(outDir, OFFICIAL_RESULTS_FILE);
-    writeFileSync(file, `${JSON.stringify(outcome.results, null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
     for (const line of outcome.summary) options.print(line);
+    for (const line of others?.summary ?? []) options.print(line);
     options.print(`results: ${file}${expectedFile ? `; expected failures: ${expectedFile}` : ''}`);
-    return outcome.ok ? 0 : 1;
+    return outcome.ok && (others?.ok ?? true) ? 0 : 1;
   } finally {
     await server?.stop();
   }

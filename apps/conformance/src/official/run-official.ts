@@ -33,6 +33,8 @@ export interface OfficialRunOptions {
   readonly command?: string;
   /** Limit of one run of the suite's CLI (default 5 minutes). */
   readonly runTimeoutMs?: number;
+  /** Only the scored runs (`--requirements` of each revision), not `--suite all` (default false). */
+  readonly scoredOnly?: boolean;
 }
 
 /** The score of one leg on one revision. */
@@ -68,16 +70,17 @@ interface LegRun {
   readonly args: readonly string[];
 }
 
-function legRuns(leg: Leg, target: readonly string[]): LegRun[] {
-  return [
+function legRuns(leg: Leg, target: readonly string[], scoredOnly = false): LegRun[] {
+  const runs: LegRun[] = [
     ...SCORED_REVISIONS.map((revision) => ({
       leg,
       revision,
       suite: `--requirements ${revision}`,
       args: [leg, ...target, '--requirements', revision],
     })),
-    { leg, suite: '--suite all', args: [leg, ...target, '--suite', 'all'] },
   ];
+  if (!scoredOnly) runs.push({ leg, suite: '--suite all', args: [leg, ...target, '--suite', 'all'] });
+  return runs;
 }
 
 /** Runs the legs asked for and judges them. */
@@ -85,7 +88,7 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
   const started = Date.now();
   const suite = ensureOfficialSuite(options.log);
   const runs: LegRun[] = [];
-  if (options.serverUrl !== undefined) runs.push(...legRuns('server', ['--url', options.serverUrl]));
+  if (options.serverUrl !== undefined) runs.push(...legRuns('server', ['--url', options.serverUrl], options.scoredOnly));
   if (options.clientCommand !== undefined) runs.push(...legRuns('client', ['--command', options.clientCommand]));
   if (options.clientCommand !== undefined && !suite.netns) {
     options.log('no network namespace available (unshare -n): the client leg runs with the suite mocks on every interface');

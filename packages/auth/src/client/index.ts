@@ -21,6 +21,13 @@ export {
   type JwtBearerGrantOptions,
   type Provided,
 } from './machine-grants.js';
+export {
+  completePopupAuthorization,
+  popupUserAgent,
+  type CompletePopupAuthorizationOptions,
+  type PopupUserAgentOptions,
+  type PopupWindow,
+} from './popup-user-agent.js';
 export { McpOAuthProvider, type McpOAuthProviderOptions } from './oauth-provider.js';
 export type { PreRegisteredClient, RegistrationOptions } from './registration.js';
 export { discoverProtectedResource, type DiscoverProtectedResourceOptions, type ProtectedResourceMetadata } from './resource-discovery.js';

@@ -4,7 +4,8 @@
  * grace period is cut, so a shutdown always finishes.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { chmod, lstat, unlink } from 'node:fs/promises';
+import { connect, type AddressInfo } from 'node:net';
 import { toNodeHandler, type FetchHandler, type NodeHandlerOptions } from './to-node-handler.js';
 
 /** Options of {@link listen}. */
@@ -13,6 +14,12 @@ export interface ListenOptions extends NodeHandlerOptions {
   readonly host?: string;
   /** Port (default 0: any free port; read it from `url`). */
   readonly port?: number;
+  /**
+   * Listen on this Unix domain socket instead of TCP (`host` and `port` are then ignored): the socket file gets mode
+   * 0600 (only this user may connect), a stale file left by a process that died is replaced, and a socket another
+   * process still serves is an error. `url` is then `http://localhost<path>` (dial it with `nodeFetch({ socketPath })`).
+   */
+  readonly socketPath?: string;
   /** Time allowed to receive a request's headers, in ms (default 10 000): slow headers get the socket closed. */
   readonly headersTimeoutMs?: number;
   /** Longest wait for open requests and streams on `close()`, in ms (default 2 000), before sockets are cut. */
@@ -23,7 +30,7 @@ export interface ListenOptions extends NodeHandlerOptions {
 export interface Listening {
   /** The MCP endpoint's URL (the handler's `path` on the bound address). */
   readonly url: URL;
-  /** The bound address. */
+  /** The bound address (for a Unix domain socket: `{ address: <path>, family: 'unix', port: 0 }`). */
   readonly address: AddressInfo;
   /** The `node:http` server. */
   readonly server: Server;
@@ -55,16 +62,28 @@ export async function listen(handler: ClosableHandler, options: ListenOptions = 
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;
   server.requestTimeout = Math.max(server.headersTimeout, 60_000);
   const host = options.host ?? '127.0.0.1';
+  const socketPath = options.socketPath;
+  if (socketPath !== undefined) await clearStaleSocket(socketPath);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
+    const done = (): void => {
       server.off('error', reject);
       resolve();
-    });
+    };
+    if (socketPath !== undefined) server.listen({ path: socketPath, readableAll: false, writableAll: false }, done);
+    else server.listen(options.port ?? 0, host, done);
   });
-  const address = server.address() as AddressInfo;
-  const hostPart = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
-  const url = new URL(handler.path ?? '/', `http://${hostPart}:${address.port}`);
+  let address: AddressInfo;
+  let url: URL;
+  if (socketPath !== undefined) {
+    await chmod(socketPath, 0o600);
+    address = { address: socketPath, family: 'unix', port: 0 };
+    url = new URL(handler.path ?? '/', 'http://localhost');
+  } else {
+    address = server.address() as AddressInfo;
+    const hostPart = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+    url = new URL(handler.path ?? '/', `http://${hostPart}:${address.port}`);
+  }
   const graceMs = options.shutdownGraceMs ?? 2000;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
@@ -88,4 +107,28 @@ export async function listen(handler: ClosableHandler, options: ListenOptions = 
     return closing;
   };
   return { url, address, server, close, [Symbol.asyncDispose]: close };
+}
+
+/**
+ * Makes way for a Unix domain socket at `path`: nothing there is fine; a socket nobody accepts on (left by a process
+ * that died) is removed; a socket that answers, or anything that is not a socket, is an error (never removed).
+ */
+async function clearStaleSocket(path: string): Promise<void> {
+  let stat;
+  try {
+    stat = await lstat(path);
+  } catch {
+    return;
+  }
+  if (!stat.isSocket()) throw new Error(`${path} exists and is not a socket: not replacing it`);
+  const live = await new Promise<boolean>((resolve) => {
+    const probe = connect({ path });
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+  if (live) throw new Error(`${path} is in use by another server`);
+  await unlink(path);
 }

@@ -21,6 +21,11 @@ export interface NodeFetchOptions {
   readonly maxSockets?: number;
   /** Idle sockets kept per origin for reuse (default 256). */
   readonly maxFreeSockets?: number;
+  /**
+   * Dial this Unix domain socket for every request instead of the URL's host and port (`--http unix:/path.sock`
+   * servers); the URL still gives the path and the `Host` header, e.g. `http://localhost/mcp`.
+   */
+  readonly socketPath?: string;
 }
 
 /** A fetch made by {@link nodeFetch}; `close()` ends its idle keep-alive sockets. */
@@ -128,6 +133,7 @@ Object.setPrototypeOf(NodeResponseView.prototype, Response.prototype);
  * it covers.
  */
 export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
+  const socketPath = options.socketPath;
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? Infinity, maxFreeSockets: options.maxFreeSockets ?? 256 };
   const http = new HttpAgent(agentOptions);
   const https = new HttpsAgent(agentOptions);
@@ -145,6 +151,7 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       path: `${url.pathname}${url.search}`,
     };
     if (url.port !== '') options.port = Number(url.port);
+    if (socketPath !== undefined) options.socketPath = socketPath;
     if (url.username !== '' || url.password !== '')
       options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
     lastInput = input;

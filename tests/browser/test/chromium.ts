@@ -1,0 +1,60 @@
+/**
+ * Debian's Chromium driven by playwright-core: installed with apt-get when missing (playwright's own browser
+ * downloads cannot be used here), launched headless with a fresh profile directory that is removed afterwards. A
+ * browser that cannot be installed or started fails the test file; nothing is skipped.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { ensureInstalled } from '../../../scripts/cluster/cluster.js';
+
+/** Where Debian's package puts the browser. */
+export const CHROMIUM = '/usr/bin/chromium';
+
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The installed Chromium's version (`Chromium 156.0.…` → `156.0.…`); installs the package first when missing. */
+export function chromiumVersion(): string {
+  if (!existsSync(CHROMIUM)) ensureInstalled({ chromium: true }, (line) => process.stderr.write(`[browser tests] ${line}\n`));
+  const result = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' });
+  const version = /Chromium (\S+)/.exec(result.stdout ?? '')?.[1];
+  if (!version) throw new Error(`${CHROMIUM} --version printed no version: ${(result.stderr ?? '').slice(-300)}`);
+  return version;
+}
+
+/** A headless browser with its own throwaway profile. */
+export interface Browser {
+  readonly context: BrowserContext;
+  readonly version: string;
+  close(): Promise<void>;
+}
+
+/** Launches Chromium (installing it when missing). */
+export async function launchChromium(): Promise<Browser> {
+  const version = chromiumVersion();
+  const profile = mkdtempSync(join(tmpdir(), 'wiremcp-chromium-'));
+  try {
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+    return {
+      context,
+      version,
+      async close() {
+        await context.close().catch(() => undefined);
+        rmSync(profile, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(profile, { recursive: true, force: true });
+    throw error;
+  }
+}
