@@ -2,7 +2,7 @@ import { constants } from 'node:os';
 import type { Writable } from 'node:stream';
 import { nodeProcess, type MainProcess, type ShutdownSignal } from './main-process.js';
 import { formatUsage, parseServerArgs, type ServerArgsSpec } from './parse-server-args.js';
-import { watchPipes } from './pipes.js';
+import { routeConsoleToStderr, watchPipes } from './pipes.js';
 import type { Servable, Serving, SharedConfiguration } from './serve-mode.js';
 
 /** Default bound on a graceful shutdown after SIGINT/SIGTERM: under the 2 s a stdio client waits before SIGKILL. */
@@ -95,6 +95,9 @@ function flushed(stream: Writable): Promise<void> {
  *   exits 0; if that takes more than `shutdownTimeoutMs`, exits 1. A second signal exits at once with 128 + its
  *   number (130, 143).
  * - An exception nothing caught, or a rejection nothing handled, is printed on stderr and exits 1.
+ * - Over stdio, the global `console` prints on stderr only (`console.log`, `info`, `debug` and the rest), from before
+ *   `createServer` is called until the exit: a stray `console.log` in a handler or a library cannot corrupt the
+ *   protocol stream. Over HTTP the console is left alone.
  * - A closed stderr (or, over HTTP, stdout) ends the process like a signal, with exit code 1: the first failed write
  *   (EPIPE) starts the shutdown and nothing is written to that stream again, so a closed pipe can never turn into an
  *   endless loop of failed error reports.
@@ -117,12 +120,14 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
     onBrokenPipe?.(stream);
   });
   let onBrokenPipe: ((stream: 'stdout' | 'stderr') => void) | undefined;
+  let restoreConsole: (() => void) | undefined;
   // Every way out goes through exit(), once: the first code wins, output is flushed, then the process ends.
   let exiting: Promise<number> | undefined;
   let shutdownTimer: ReturnType<typeof setTimeout> | undefined;
   const exit = (code: number): Promise<number> => {
     clearTimeout(shutdownTimer);
     exiting ??= Promise.all([flushed(proc.stdout), flushed(proc.stderr)]).then(() => {
+      restoreConsole?.();
       proc.exit(code);
       return code;
     });
@@ -154,6 +159,8 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
     return exit(EXIT_CODES.usage);
   }
 
+  // Over stdio, stdout carries protocol bytes only: a stray console.log (the server's or a library's) goes to stderr.
+  if (parsed.target.protocolOnStdout) restoreConsole = routeConsoleToStderr(proc.stderr);
   proc.onFatal((error) => {
     say(`${name}: uncaught error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     exitFromEvent(EXIT_CODES.failure);
