@@ -23,8 +23,13 @@ export interface ConnectionOptions {
   readonly protocolVersion?: string;
   /** HTTP headers, as `Name: value`. */
   readonly headers?: readonly string[];
-  /** Environment variables for a stdio server, as `NAME=value` (on top of this process's environment). */
+  /**
+   * Environment variables for a stdio server, as `NAME=value`, on top of the safe default set of
+   * `@wiremcp/transport-stdio` (PATH, HOME, USER, locale…), or of this process's whole environment with `inheritEnv`.
+   */
   readonly env?: readonly string[];
+  /** Hands a stdio server this process's whole environment (tokens and all) instead of the safe default set. */
+  readonly inheritEnv?: boolean;
   /** The stdio framing (default `ndjson`). */
   readonly framing?: Framing;
   /** Log in with OAuth (authorization code with PKCE, the browser opened on a loopback redirect). */
@@ -141,7 +146,8 @@ export async function connectTarget(target: Target, options: ConnectionOptions =
       const stdio = new StdioClientTransport({
         command: target.command,
         args: target.args,
-        env: { ...process.env, ...parseEnv(options.env) },
+        // The safe default set unless asked: a server need not see the tokens and keys of the shell that started it.
+        env: options.inheritEnv ? { ...process.env, ...parseEnv(options.env) } : parseEnv(options.env),
         framing,
         stderr: options.serverStderr ?? 'pipe',
       });
