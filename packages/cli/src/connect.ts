@@ -12,6 +12,7 @@ import { isLocalError, isProtocolVersion, RpcError, type ProtocolVersion } from 
 import { httpTransportFactory } from '@wiremcp/transport-http';
 import { StdioClientTransport } from '@wiremcp/transport-stdio';
 import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
+import { trackServer } from './server-guard.js';
 import { describeTarget, type Target } from './target.js';
 import { tracingFetch, TracingTransport, type TraceSink } from './trace.js';
 
@@ -128,6 +129,7 @@ export async function connectTarget(target: Target, options: ConnectionOptions =
     onError: () => {},
   });
   let browser: LoopbackUserAgent | undefined;
+  let untrack: (() => void) | undefined;
   try {
     if (target.kind === 'http') {
       const headers = parseHeaders(options.headers);
@@ -151,15 +153,18 @@ export async function connectTarget(target: Target, options: ConnectionOptions =
         framing,
         stderr: options.serverStderr ?? 'pipe',
       });
+      untrack = trackServer(stdio);
       await client.connect(options.trace ? new TracingTransport(stdio, options.trace, framing) : stdio);
     }
   } catch (error) {
     await browser?.close();
     await client.close().catch(() => {});
+    untrack?.();
     throw cliErrorOf(error, `cannot connect to ${describeTarget(target)}`);
   }
   const close = async (): Promise<void> => {
     await client.close().catch(() => {});
+    untrack?.();
     await browser?.close();
   };
   return { client, close, [Symbol.asyncDispose]: close };
