@@ -107,6 +107,11 @@ async function oauthProvider(url: URL, options: ConnectionOptions): Promise<{ pr
     serverUrl: url,
     grant: authorizationCodeGrant({ redirectUri: browser.redirectUri, userAgent: browser, clientName: 'wiremcp' }),
     store: new FileAuthStore(options.authStore ?? join(homedir(), '.config', 'wiremcp', 'auth.json')),
+    // Without this line a failed refresh shows only as the browser opening again.
+    onRefreshError: (error) =>
+      void process.stderr.write(
+        `wiremcp: the saved OAuth login could not be refreshed (${error instanceof Error ? error.message : String(error)}); logging in again\n`,
+      ),
   });
   return { provider, browser };
 }
