@@ -1,44 +1,10 @@
 // A server main whose parent went away: its stdout, its stderr, or both are closed under it. Each must end the
 // process quietly (an exit, no EPIPE → uncaught error → write to stderr → EPIPE loop), over stdio and over HTTP.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, expect, test } from 'vitest';
-import { ChildProcessSet } from './child-process-set.js';
+import { expect, test } from 'vitest';
+import { ended, FIXTURE, fixtureProcesses } from './fixture-process.test-util.js';
 
-const FIXTURE = fileURLToPath(new URL('../test/fixtures/server-main.mjs', import.meta.url));
-const BUILT = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-const children = new ChildProcessSet();
-
-beforeAll(() => {
-  if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: build the package before these tests`);
-});
-afterEach(() => children.killAll());
-
-/** How long a process that should exit by itself gets before the test gives up on it (a deadline, not a timing). */
-const DEADLINE_MS = 10_000;
-
-interface Ended {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  /** The process did not exit by itself: the test killed it at the deadline. */
-  readonly killedAfterDeadline: boolean;
-}
-
-/** Waits for `child` to exit; past the deadline it is killed and the result says so. */
-function ended(child: ChildProcessWithoutNullStreams): Promise<Ended> {
-  return new Promise((resolve) => {
-    let killed = false;
-    const timer = setTimeout(() => {
-      killed = true;
-      child.kill('SIGKILL');
-    }, DEADLINE_MS);
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, killedAfterDeadline: killed });
-    });
-  });
-}
+const children = fixtureProcesses();
 
 function start(args: string[]): ChildProcessWithoutNullStreams {
   return children.add(spawn(process.execPath, [FIXTURE, ...args]));
@@ -91,20 +57,14 @@ test('stdout closed: the first answer meets EPIPE, the reason goes to stderr, ex
   expect(err).toMatch(/server-main: connection closed: The client closed the output pipe \(EPIPE\)\n$/);
 });
 
-test('stdout and stderr closed: exit 1 by itself, stdin still open', async () => {
+test.each([
+  ['an echo request: exit 1 by itself, stdin still open', 'echo'],
+  ['then an uncaught error: still one quiet exit', 'throw'],
+])('stdout and stderr closed, %s', async (_what, method) => {
   const child = start([]);
   child.stdout.destroy();
   child.stderr.destroy();
-  child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"echo"}\n');
-  const result = await ended(child);
-  expect(result).toEqual({ code: 1, signal: null, killedAfterDeadline: false });
-});
-
-test('stdout and stderr closed, then an uncaught error: still one quiet exit', async () => {
-  const child = start([]);
-  child.stdout.destroy();
-  child.stderr.destroy();
-  child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"throw"}\n');
+  child.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"${method}"}\n`);
   const result = await ended(child);
   expect(result).toEqual({ code: 1, signal: null, killedAfterDeadline: false });
 });

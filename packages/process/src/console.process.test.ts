@@ -1,19 +1,10 @@
 // A stdio server whose handler (or a library it uses) calls console.log: over stdio the line must not reach stdout,
 // where the client would read it as a broken message, but stderr, next to the server's other logs.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, expect, test } from 'vitest';
-import { ChildProcessSet } from './child-process-set.js';
+import { expect, test } from 'vitest';
+import { FIXTURE, fixtureProcesses } from './fixture-process.test-util.js';
 
-const FIXTURE = fileURLToPath(new URL('../test/fixtures/server-main.mjs', import.meta.url));
-const BUILT = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-const children = new ChildProcessSet();
-
-beforeAll(() => {
-  if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: build the package before these tests`);
-});
-afterEach(() => children.killAll());
+const children = fixtureProcesses();
 
 test('over stdio, console.log, console.info and console.debug in a handler go to stderr; stdout stays protocol only', async () => {
   const child = children.add(spawn(process.execPath, [FIXTURE]));
