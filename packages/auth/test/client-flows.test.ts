@@ -175,6 +175,44 @@ describe('refresh', () => {
     expect(as.authorizations).toHaveLength(1);
   });
 
+  test('a later run, with its loopback redirect on another port, refreshes with the stored client: no new registration, no browser', async () => {
+    const { as, rs } = await setup({ refreshTokens: true });
+    const store = new MemoryAuthStore();
+    let clock = Date.now();
+    const run = (port: number) =>
+      new McpOAuthProvider({
+        serverUrl: rs.mcpUrl,
+        store,
+        now: () => clock,
+        grant: authorizationCodeGrant({
+          redirectUri: `http://127.0.0.1:${port}/callback`,
+          userAgent: automaticUserAgent(),
+          clientName: 't',
+        }),
+      });
+    expect((await caller(run(9), rs.mcpUrl)()).status).toBe(200);
+    clock += 3600 * 1000;
+    expect((await caller(run(10), rs.mcpUrl)()).status).toBe(200);
+    expect(as.registrations).toHaveLength(1);
+    expect(as.authorizations).toHaveLength(1);
+    expect(as.tokenRequests.filter((r) => r.body.get('grant_type') === 'refresh_token')).toHaveLength(1);
+  });
+
+  test('a refresh that fails is reported to onRefreshError with its reason, then a new authorization follows', async () => {
+    const { as, rs, registry } = await setup({ refreshTokens: true });
+    let clock = Date.now();
+    const reported: unknown[] = [];
+    const send = caller(provider(rs, { now: () => clock, onRefreshError: (error) => reported.push(error) }), rs.mcpUrl);
+    await send();
+    for (const key of [...registry.keys()]) registry.delete(key);
+    clock += 3600 * 1000;
+    expect((await send()).status).toBe(200);
+    expect(as.authorizations).toHaveLength(2);
+    expect(reported).toHaveLength(1);
+    expect(reported[0]).toMatchObject({ code: 'token_request_failed' });
+    expect((reported[0] as Error).message).toMatch(/refresh/);
+  });
+
   test('a refused refresh falls back to a new authorization', async () => {
     const { as, rs, registry } = await setup({ refreshTokens: true });
     let clock = Date.now();

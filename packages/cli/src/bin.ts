@@ -6,4 +6,9 @@ const argv = process.argv.slice(2);
 // The version goes to stdout as a command's answer; this bin is not serving a protocol on this path.
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V'))
   process.stdout.write(`${VERSION}\n`); // stdout-ok
-else process.exitCode = await (await import('./program.js')).runCli(argv);
+else {
+  // `proxy` serves under runServerMain, which handles signals and closed pipes itself.
+  const guard = (await import('./server-guard.js')).guardProcess({ pipesAndSignals: argv[0] !== 'proxy' });
+  const code = await (await import('./program.js')).runCli(argv);
+  process.exitCode = guard.exitCode ?? code;
+}

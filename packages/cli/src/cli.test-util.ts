@@ -22,12 +22,15 @@ export interface RunResult {
 }
 
 /** Runs `wiremcp <args>` to its end (bounded); stdin is closed at once. */
-export function wiremcp(args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+export function wiremcp(
+  args: readonly string[],
+  options: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WIREMCP, ...args], {
       cwd: options.cwd ?? ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
     });
     children.add(child);
     let stdout = '';

@@ -12,6 +12,7 @@ import { isLocalError, isProtocolVersion, RpcError, type ProtocolVersion } from 
 import { httpTransportFactory } from '@wiremcp/transport-http';
 import { StdioClientTransport } from '@wiremcp/transport-stdio';
 import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
+import { trackServer } from './server-guard.js';
 import { describeTarget, type Target } from './target.js';
 import { tracingFetch, TracingTransport, type TraceSink } from './trace.js';
 
@@ -23,8 +24,13 @@ export interface ConnectionOptions {
   readonly protocolVersion?: string;
   /** HTTP headers, as `Name: value`. */
   readonly headers?: readonly string[];
-  /** Environment variables for a stdio server, as `NAME=value` (on top of this process's environment). */
+  /**
+   * Environment variables for a stdio server, as `NAME=value`, on top of the safe default set of
+   * `@wiremcp/transport-stdio` (PATH, HOME, USER, locale…), or of this process's whole environment with `inheritEnv`.
+   */
   readonly env?: readonly string[];
+  /** Hands a stdio server this process's whole environment (tokens and all) instead of the safe default set. */
+  readonly inheritEnv?: boolean;
   /** The stdio framing (default `ndjson`). */
   readonly framing?: Framing;
   /** Log in with OAuth (authorization code with PKCE, the browser opened on a loopback redirect). */
@@ -101,6 +107,11 @@ async function oauthProvider(url: URL, options: ConnectionOptions): Promise<{ pr
     serverUrl: url,
     grant: authorizationCodeGrant({ redirectUri: browser.redirectUri, userAgent: browser, clientName: 'wiremcp' }),
     store: new FileAuthStore(options.authStore ?? join(homedir(), '.config', 'wiremcp', 'auth.json')),
+    // Without this line a failed refresh shows only as the browser opening again.
+    onRefreshError: (error) =>
+      void process.stderr.write(
+        `wiremcp: the saved OAuth login could not be refreshed (${error instanceof Error ? error.message : String(error)}); logging in again\n`,
+      ),
   });
   return { provider, browser };
 }
@@ -123,6 +134,7 @@ export async function connectTarget(target: Target, options: ConnectionOptions =
     onError: () => {},
   });
   let browser: LoopbackUserAgent | undefined;
+  let untrack: (() => void) | undefined;
   try {
     if (target.kind === 'http') {
       const headers = parseHeaders(options.headers);
@@ -141,19 +153,23 @@ export async function connectTarget(target: Target, options: ConnectionOptions =
       const stdio = new StdioClientTransport({
         command: target.command,
         args: target.args,
-        env: { ...process.env, ...parseEnv(options.env) },
+        // The safe default set unless asked: a server need not see the tokens and keys of the shell that started it.
+        env: options.inheritEnv ? { ...process.env, ...parseEnv(options.env) } : parseEnv(options.env),
         framing,
         stderr: options.serverStderr ?? 'pipe',
       });
+      untrack = trackServer(stdio);
       await client.connect(options.trace ? new TracingTransport(stdio, options.trace, framing) : stdio);
     }
   } catch (error) {
     await browser?.close();
     await client.close().catch(() => {});
+    untrack?.();
     throw cliErrorOf(error, `cannot connect to ${describeTarget(target)}`);
   }
   const close = async (): Promise<void> => {
     await client.close().catch(() => {});
+    untrack?.();
     await browser?.close();
   };
   return { client, close, [Symbol.asyncDispose]: close };

@@ -24,6 +24,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp call -a verb=eat -a tense=past conjugate node server.js',
     'wiremcp call --args \'{"path":"/tmp"}\' --json list_directory http://127.0.0.1:3000/mcp',
     'wiremcp call -e API_KEY=secret search node server.js   # an environment variable for the server',
+    "wiremcp call --inherit-env search node server.js      # the server gets this shell's whole environment",
     'wiremcp --config mcp.json call -a verb=eat grammar.conjugate   # server.tool: routed to the configured server',
   ],
   read: [

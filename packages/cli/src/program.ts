@@ -38,6 +38,7 @@ interface CommonFlags {
   protocolVersion?: string;
   header?: string[];
   env?: string[];
+  inheritEnv?: boolean;
   framing?: Framing;
   auth?: boolean;
   authPort?: string;
@@ -53,7 +54,8 @@ function withConnectionOptions(command: Command): Command {
     .addOption(new Option('--era <era>', 'the era to speak').choices(['auto', 'legacy', 'modern']).default('auto'))
     .option('--protocol-version <revision>', 'the revision to ask for (e.g. 2025-06-18)')
     .option('-H, --header <header>', "an HTTP header, 'Name: value' (repeatable)", collect)
-    .option('-e, --env <NAME=value>', 'an environment variable for a stdio server (repeatable)', collect)
+    .option('-e, --env <NAME=value>', 'a variable for a stdio server, on top of PATH, HOME, locale… (repeatable)', collect)
+    .option('--inherit-env', "give a stdio server this process's whole environment (default: a safe set)")
     .addOption(new Option('--framing <framing>', 'the stdio framing').choices(['ndjson', 'content-length']))
     .option('--auth', 'log in with OAuth (opens the browser; tokens kept in ~/.config/wiremcp/auth.json)')
     .option('--auth-port <port>', 'the loopback port of the OAuth redirect (default: any free port)')
@@ -82,6 +84,7 @@ async function connectionOptions(flags: CommonFlags, io: CliIo, forceTrace = fal
     ...(flags.protocolVersion ? { protocolVersion: flags.protocolVersion } : {}),
     ...(flags.header ? { headers: flags.header } : {}),
     ...(flags.env ? { env: flags.env } : {}),
+    ...(flags.inheritEnv ? { inheritEnv: true } : {}),
     ...(flags.framing ? { framing: flags.framing } : {}),
     ...(flags.auth ? { auth: true } : {}),
     ...(authPort === undefined ? {} : { authPort }),

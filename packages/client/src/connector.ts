@@ -2,7 +2,7 @@
  * Opening a connection: a typed peer with the client's handlers installed, the transport (or the factory's
  * transports) attached, the era negotiated — from the era cache when it knows the server — and the session made.
  */
-import { LocalError, type LogLevel } from '@wiremcp/protocol';
+import { isLocalError, LocalError, type LogLevel } from '@wiremcp/protocol';
 import { Peer, type Transport } from '@wiremcp/jsonrpc';
 import { cacheCall, cacheEntry, type EraCache } from './era-cache.js';
 import { negotiate, type Negotiated } from './handshake.js';
@@ -45,8 +45,16 @@ export async function openSession(
   });
   started(peer);
   let session: Session | undefined;
+  // Bytes that are not JSON before the session exists: the server is not speaking MCP on this channel (a stdio server
+  // printing a banner on stdout). Waiting for the handshake's timeout would only hide the reason, so it fails now.
+  let garbled!: (error: Error) => void;
+  const notJsonRpc = new Promise<never>((_resolve, reject) => (garbled = reject));
+  notJsonRpc.catch(() => {});
   try {
-    peer.onerror = (error) => host.onError?.(error);
+    peer.onerror = (error) => {
+      if (session === undefined && isLocalError(error, 'PARSE_ERROR')) garbled(handshakeGarbled(error));
+      host.onError?.(error);
+    };
     peer.onclose = () => session && host.closed(session);
     installLegacyHandlers(peer, settings.handlers, () => session?.protocolVersion ?? settings.legacyVersion);
     host.router.install(peer, () => session);
@@ -55,7 +63,7 @@ export async function openSession(
     const cached = cache ? await cacheCall(() => cache.get(serverKey!)) : undefined;
     let negotiated: Negotiated;
     try {
-      negotiated = await negotiate(link, settings, cached ?? undefined);
+      negotiated = await Promise.race([negotiate(link, settings, cached ?? undefined), notJsonRpc]);
       await link.connected(negotiated.era);
     } catch (error) {
       if (cached) await cacheCall(() => cache!.delete(serverKey!));
@@ -69,4 +77,16 @@ export async function openSession(
     await peer.close().catch(() => {});
     throw error;
   }
+}
+
+/** The handshake's failure when the server sent something that is not JSON: what arrived, quoted (bounded). */
+function handshakeGarbled(error: LocalError): LocalError {
+  const start = (error.details as { start?: unknown } | undefined)?.start;
+  const quoted = typeof start === 'string' ? `: ${JSON.stringify(start)}` : '';
+  return new LocalError(
+    'PROTOCOL_VIOLATION',
+    `The server sent something that is not JSON-RPC during the handshake${quoted} (${error.message}). ` +
+      'A stdio server must write only protocol messages on stdout; its logs belong on stderr.',
+    { cause: error },
+  );
 }

@@ -85,6 +85,38 @@ describe('server failures over stdio', () => {
     expect(client.connected).toBe(false);
   });
 
+  test.each(['auto', 'legacy', 'modern'] as const)(
+    "era '%s': a server that writes a non-JSON line on stdout fails the handshake at once, quoting the line",
+    async (era) => {
+      // It prints a banner where protocol bytes belong, then reads its stdin and never answers.
+      const script = "process.stdout.write('Debugger listening on ws://127.0.0.1:9229\\n'); process.stdin.resume();";
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ['-e', script],
+        stderr: 'pipe',
+        shutdownTimeoutMs: 500,
+      });
+      started.push(transport);
+      // A request timeout longer than the test's own: without the fast failure, the test fails by timing out.
+      const client = new McpClient({ name: 'stdio-test', version: '1.0.0' }, { era, requestTimeoutMs: 60_000 });
+      const error = await client.connect(transport).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'PROTOCOL_VIOLATION' });
+      expect((error as Error).message).toMatch(/not JSON-RPC.*handshake.*"Debugger listening on ws:\/\/127\.0\.0\.1:9229"/);
+      expect(client.connected).toBe(false);
+    },
+  );
+
+  test('the line quoted in a handshake failure is bounded', async () => {
+    const script = "process.stdout.write('x'.repeat(100000) + '\\n'); process.stdin.resume();";
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['-e', script], stderr: 'pipe', shutdownTimeoutMs: 500 });
+    started.push(transport);
+    const client = new McpClient({ name: 'stdio-test', version: '1.0.0' }, { era: 'legacy', requestTimeoutMs: 60_000 });
+    const error = (await client.connect(transport).catch((e: unknown) => e)) as Error;
+    expect(error).toMatchObject({ code: 'PROTOCOL_VIOLATION' });
+    expect(error.message).toMatch(/"x{20,}…"/);
+    expect(error.message.length).toBeLessThan(600);
+  });
+
   test('the seed trace, byte for byte, as read by a raw server on its stdin', async () => {
     const record = join(scratch, 'seed.jsonl');
     const transport = spawnServer('seed-recorder.mjs', [record]);

@@ -7,12 +7,17 @@ import { LocalError } from '@wiremcp/protocol';
 // so one instance serves every transport. Created lazily so that importing the package does nothing.
 let decoder: TextDecoder | undefined;
 
+/** How much of a payload that is not JSON a `PARSE_ERROR` keeps in `details.start` (never sent to the peer). */
+export const PARSE_ERROR_PREVIEW_CHARS = 200;
+
 /**
  * Decodes one frame payload as strict UTF-8 and parses it as JSON: the inbound step every transport
  * shares (a stdio frame, an HTTP request body). Returns the parsed value (anything JSON can express: the
  * engine validates the envelope). Throws a {@link LocalError} with code `PARSE_ERROR` for invalid UTF-8 or
  * invalid JSON, with the underlying error as `cause`; its message is bounded (at most the few characters
- * `JSON.parse` quotes), whatever the payload size. A leading UTF-8 byte order mark is ignored.
+ * `JSON.parse` quotes), whatever the payload size, and for invalid JSON its `details.start` holds the payload's first
+ * {@link PARSE_ERROR_PREVIEW_CHARS} characters (with `…` when cut), for a local report that quotes what arrived.
+ * A leading UTF-8 byte order mark is ignored.
  * A string payload is text its transport already decoded (and checked): it is only parsed.
  * Web-standard: `TextDecoder` only.
  */
@@ -30,6 +35,7 @@ export function parsePayload(payload: Uint8Array | string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new LocalError('PARSE_ERROR', `Invalid JSON: ${(error as Error).message}`, { cause: error });
+    const start = text.length > PARSE_ERROR_PREVIEW_CHARS ? `${text.slice(0, PARSE_ERROR_PREVIEW_CHARS)}…` : text;
+    throw new LocalError('PARSE_ERROR', `Invalid JSON: ${(error as Error).message}`, { cause: error, details: { start } });
   }
 }

@@ -2,6 +2,7 @@ import { constants } from 'node:os';
 import type { Writable } from 'node:stream';
 import { nodeProcess, type MainProcess, type ShutdownSignal } from './main-process.js';
 import { formatUsage, parseServerArgs, type ServerArgsSpec } from './parse-server-args.js';
+import { routeConsoleToStderr, watchPipes } from './pipes.js';
 import type { Servable, Serving, SharedConfiguration } from './serve-mode.js';
 
 /** Default bound on a graceful shutdown after SIGINT/SIGTERM: under the 2 s a stdio client waits before SIGKILL. */
@@ -94,6 +95,12 @@ function flushed(stream: Writable): Promise<void> {
  *   exits 0; if that takes more than `shutdownTimeoutMs`, exits 1. A second signal exits at once with 128 + its
  *   number (130, 143).
  * - An exception nothing caught, or a rejection nothing handled, is printed on stderr and exits 1.
+ * - Over stdio, the global `console` prints on stderr only (`console.log`, `info`, `debug` and the rest), from before
+ *   `createServer` is called until the exit: a stray `console.log` in a handler or a library cannot corrupt the
+ *   protocol stream. Over HTTP the console is left alone.
+ * - A closed stderr (or, over HTTP, stdout) ends the process like a signal, with exit code 1: the first failed write
+ *   (EPIPE) starts the shutdown and nothing is written to that stream again, so a closed pipe can never turn into an
+ *   endless loop of failed error reports.
  *
  * Output is flushed before every exit. Resolves with the exit code (after `exit` was called: with the real
  * process it never resolves). Never rejects.
@@ -101,15 +108,26 @@ function flushed(stream: Writable): Promise<void> {
 export async function runServerMain<Args = undefined>(options: ServerMainOptions<Args>): Promise<number> {
   const proc = options.process ?? nodeProcess();
   const { name } = options;
+  // A stderr that failed (EPIPE: whoever read it is gone) is never written again: every write would fail the same
+  // way, and with an error handler that logs, that is a loop.
+  let stderrBroken = false;
   const say = (line: string): void => {
-    proc.stderr.write(`${line}\n`);
+    if (!stderrBroken) proc.stderr.write(`${line}\n`);
   };
+  // Installed first, so that no write to a closed pipe (the usage, the start line, a log) is ever an uncaught error.
+  const pipes = watchPipes(proc, (stream) => {
+    if (stream === 'stderr') stderrBroken = true;
+    onBrokenPipe?.(stream);
+  });
+  let onBrokenPipe: ((stream: 'stdout' | 'stderr') => void) | undefined;
+  let restoreConsole: (() => void) | undefined;
   // Every way out goes through exit(), once: the first code wins, output is flushed, then the process ends.
   let exiting: Promise<number> | undefined;
   let shutdownTimer: ReturnType<typeof setTimeout> | undefined;
   const exit = (code: number): Promise<number> => {
     clearTimeout(shutdownTimer);
     exiting ??= Promise.all([flushed(proc.stdout), flushed(proc.stderr)]).then(() => {
+      restoreConsole?.();
       proc.exit(code);
       return code;
     });
@@ -141,6 +159,8 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
     return exit(EXIT_CODES.usage);
   }
 
+  // Over stdio, stdout carries protocol bytes only: a stray console.log (the server's or a library's) goes to stderr.
+  if (parsed.target.protocolOnStdout) restoreConsole = routeConsoleToStderr(proc.stderr);
   proc.onFatal((error) => {
     say(`${name}: uncaught error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     exitFromEvent(EXIT_CODES.failure);
@@ -148,11 +168,13 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
   // Signals are handled from here on, before the server is built and long before the start line: a supervisor
   // that signals as soon as it reads that line (or earlier) always gets a graceful stop.
   let serving: Serving | undefined;
-  let stopping: ShutdownSignal | undefined;
-  const shutdown = (signal: ShutdownSignal): void => {
+  let stopping: ShutdownSignal | 'broken pipe' | undefined;
+  /** A pipe closed under the process: it ends with code 1 whatever else happens (its parent is gone). */
+  let brokenPipe = false;
+  const shutdown = (reason: ShutdownSignal | 'broken pipe'): void => {
     const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS;
     shutdownTimer = setTimeout(() => {
-      say(`${name}: not stopped ${timeoutMs} ms after ${signal}; exiting`);
+      say(`${name}: not stopped ${timeoutMs} ms after ${reason === 'broken pipe' ? 'a pipe closed' : reason}; exiting`);
       exitFromEvent(EXIT_CODES.failure);
     }, timeoutMs);
     serving!.close().catch((error: unknown) => say(`${name}: error while shutting down: ${describe(error)}`));
@@ -170,6 +192,16 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
   };
   proc.onSignal('SIGINT', onSignal);
   proc.onSignal('SIGTERM', onSignal);
+  onBrokenPipe = (stream) => {
+    // Over stdio a closed stdout is the connection's end: the transport reports it and serving ends (see below).
+    if (stream === 'stdout' && serving !== undefined && parsed.target.protocolOnStdout) return;
+    brokenPipe = true;
+    if (stopping !== undefined) return;
+    stopping = 'broken pipe';
+    say(`${name}: ${stream} closed; shutting down`);
+    if (serving !== undefined) shutdown(stopping);
+  };
+  for (const stream of pipes.broken) onBrokenPipe(stream);
 
   const context: ServerMainContext = {
     log: (message) => say(`${name}: ${message}`),
@@ -198,7 +230,7 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
       say(`${name}: connection closed: ${reason.message}`);
       exitFromEvent(EXIT_CODES.failure);
     } else {
-      exitFromEvent(EXIT_CODES.ok);
+      exitFromEvent(brokenPipe ? EXIT_CODES.failure : EXIT_CODES.ok);
     }
   });
   return exited;

@@ -39,6 +39,11 @@ export interface SharedConfiguration {
 export interface ServeTarget {
   /** For the start line: `stdio (framing: auto)` (replaced by the serving's own description when it has one). */
   readonly description: string;
+  /**
+   * True when stdout carries the protocol (stdio): the main then routes the global `console` to stderr, and leaves a
+   * closed stdout to the transport (for it that is the connection's end, reported through `closed`).
+   */
+  readonly protocolOnStdout?: boolean;
   /** Runs before the server is built: connects shared state (`--redis`) and returns the shared configuration. */
   prepare?(process: MainProcess): Promise<SharedConfiguration>;
   serve(server: Servable, process: MainProcess): Promise<Serving>;

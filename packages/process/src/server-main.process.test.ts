@@ -1,19 +1,10 @@
 // runServerMain in a real process (test/fixtures/server-main.mjs, on the built package): real signals, real
 // exits, real pipes. The in-process tests (run-server-main.test.ts) cover each path in detail.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, expect, test } from 'vitest';
-import { ChildProcessSet } from './child-process-set.js';
+import { expect, test } from 'vitest';
+import { FIXTURE, fixtureProcesses } from './fixture-process.test-util.js';
 
-const FIXTURE = fileURLToPath(new URL('../test/fixtures/server-main.mjs', import.meta.url));
-const BUILT = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-const children = new ChildProcessSet();
-
-beforeAll(() => {
-  if (!existsSync(BUILT)) throw new Error(`${BUILT} is missing: build the package before these tests`);
-});
-afterEach(() => children.killAll());
+const children = fixtureProcesses();
 
 function start(args: string[] = []) {
   const child: ChildProcessWithoutNullStreams = children.add(spawn(process.execPath, [FIXTURE, ...args]));

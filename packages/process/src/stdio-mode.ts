@@ -23,6 +23,7 @@ export const stdioMode: ServeMode = {
     }
     return {
       description: `stdio (framing: ${framing})`,
+      protocolOnStdout: true,
       async serve(server, process) {
         const transport = new StdioServerTransport({ input: process.stdin, output: process.stdout, framing: framing as StdioFraming });
         const connection = await server.connect(transport);

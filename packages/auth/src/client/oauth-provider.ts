@@ -49,6 +49,12 @@ export interface McpOAuthProviderOptions {
   readonly selectAuthorizationServer?: (servers: readonly string[]) => string;
   /** Refresh this many seconds before expiry (default 30). */
   readonly refreshSkewSeconds?: number;
+  /**
+   * Told why a token refresh failed (an `AuthError`: the refresh token refused, the client gone, the server
+   * unreachable). The provider then goes on as before (a new authorization when the server asks for one); this is
+   * where a host says so, instead of the user only seeing a browser open again.
+   */
+  readonly onRefreshError?: (error: unknown) => void;
   /** Clock in milliseconds since the epoch. */
   readonly now?: () => number;
 }
@@ -73,6 +79,7 @@ export class McpOAuthProvider implements HttpAuthProvider {
   #authorizations = 0;
   #nonceRetries = 0;
   #refreshedToken: string | undefined;
+  #refreshFailureReported: string | undefined;
   #inflight: Promise<void> | undefined;
 
   constructor(options: McpOAuthProviderOptions) {
@@ -91,7 +98,7 @@ export class McpOAuthProvider implements HttpAuthProvider {
     const skew = (this.#options.refreshSkewSeconds ?? 30) * 1000;
     if (tokens.refreshToken && tokens.expiresAt !== undefined && tokens.expiresAt - skew <= this.#now()) {
       const expiring = tokens;
-      await this.#exclusive(() => this.#refresh(expiring)).catch(() => undefined);
+      await this.#exclusive(() => this.#refresh(expiring)).catch((error: unknown) => this.#refreshFailed(expiring, error));
       tokens = await this.#loadTokens();
       if (!tokens) return {};
     }
@@ -268,6 +275,7 @@ export class McpOAuthProvider implements HttpAuthProvider {
         return;
       } catch (error) {
         if (!isAuthError(error) || (error.code !== 'token_request_failed' && error.code !== 'config_invalid')) throw error;
+        this.#refreshFailed(tokens, error);
         await this.#dropTokens();
       }
     }
@@ -293,6 +301,13 @@ export class McpOAuthProvider implements HttpAuthProvider {
     this.#stepUps.set(key, attempts + 1);
     this.#authorizations = 0;
     await this.#acquire(resolved, scopes);
+  }
+
+  /** Reports a failed refresh to `onRefreshError`, once per refresh token (a 401 after it tries the same one again). */
+  #refreshFailed(tokens: StoredTokens, error: unknown): void {
+    if (tokens.refreshToken === this.#refreshFailureReported) return;
+    this.#refreshFailureReported = tokens.refreshToken;
+    this.#options.onRefreshError?.(error);
   }
 
   async #refresh(tokens: StoredTokens): Promise<void> {

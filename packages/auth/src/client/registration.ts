@@ -146,10 +146,12 @@ export async function resolveClient(
     throw new AuthError('storage_failed', 'could not read the stored client registration', { cause });
   }
   const now = Date.now();
+  // A refresh (register false) needs only the client the tokens were issued to, whatever redirect URI it was
+  // registered with: a CLI's loopback redirect takes a new port on every run (RFC 8252 §7.3).
   if (
     stored &&
     stored.kind === 'dynamic' &&
-    (stored.redirectUris ?? []).includes(options.redirectUri) &&
+    (!register || (stored.redirectUris ?? []).includes(options.redirectUri)) &&
     !(stored.clientSecretExpiresAt && stored.clientSecretExpiresAt <= now)
   ) {
     return stored;

@@ -52,12 +52,48 @@ export interface JwtTokenVerifierOptions {
   readonly requiredClaims?: readonly string[];
   /** Policy for JWKS and metadata requests. */
   readonly fetchPolicy?: FetchPolicy;
-  /** JWKS cache lifetime in milliseconds (default 10 minutes); unknown `kid`s refetch after a 30 s cooldown. */
+  /** JWKS cache lifetime in milliseconds (default 10 minutes). */
   readonly jwksCacheMaxAgeMs?: number;
+  /**
+   * Least time between two JWKS fetches caused by unknown `kid`s, in milliseconds (default 2000). A token whose `kid`
+   * is not in the cached set triggers one refetch (a key the issuer has just published is accepted on its first use);
+   * within this time of the last fetch the request waits for the cooldown to end first, so a flood of unknown `kid`s
+   * costs the issuer at most one fetch per cooldown.
+   */
+  readonly jwksRefetchCooldownMs?: number;
 }
 
 /** Longest token accepted, in characters. */
 export const MAX_TOKEN_LENGTH = 16 * 1024;
+
+/** Default of `jwksRefetchCooldownMs`: at most one JWKS fetch every 2 s per issuer for unknown `kid`s. */
+const DEFAULT_JWKS_REFETCH_COOLDOWN_MS = 2000;
+
+/** What jose calls to fetch a key set. */
+type KeySetFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * The fetch behind a remote key set: an answer other than 200 with JSON is an outage of the issuer
+ * (`verifier_unavailable`, so 503), never a bad token; jose alone would report it as a generic error.
+ */
+function keySetFetch(policy: FetchPolicy | undefined, fetched: () => void): KeySetFetch {
+  const fetchKeys = policyFetch(policy);
+  return async (url, init) => {
+    const response = await fetchKeys(url, init);
+    if (response.status !== 200) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new AuthError('verifier_unavailable', `the issuer's key set answered HTTP ${response.status}`);
+    }
+    const text = await response.text();
+    try {
+      JSON.parse(text);
+    } catch (cause) {
+      throw new AuthError('verifier_unavailable', "the issuer's key set is not JSON", { cause });
+    }
+    fetched();
+    return new Response(text, { status: 200, headers: response.headers });
+  };
+}
 
 /** Verifies JWT access tokens against trusted issuers' keys. */
 export class JwtTokenVerifier implements TokenVerifier {
@@ -95,12 +131,26 @@ export class JwtTokenVerifier implements TokenVerifier {
       if (typeof metadata.jwks_uri !== 'string') throw new AuthError('verifier_unavailable', 'the issuer metadata has no jwks_uri');
       jwksUri = metadata.jwks_uri;
     }
-    return createRemoteJWKSet(new URL(jwksUri), {
-      [customFetch]: policyFetch(this.#options.fetchPolicy),
+    const cooldownMs = this.#options.jwksRefetchCooldownMs ?? DEFAULT_JWKS_REFETCH_COOLDOWN_MS;
+    let fetchedAt = -Infinity;
+    const remote = createRemoteJWKSet(new URL(jwksUri), {
+      [customFetch]: keySetFetch(this.#options.fetchPolicy, () => (fetchedAt = Date.now())),
       timeoutDuration: this.#options.fetchPolicy?.timeoutMs ?? 5000,
       cacheMaxAge: this.#options.jwksCacheMaxAgeMs ?? 600_000,
-      cooldownDuration: 30_000,
+      cooldownDuration: cooldownMs,
     });
+    return async (header, token) => {
+      try {
+        return await remote(header, token);
+      } catch (cause) {
+        // An unknown kid just after a fetch: jose does not refetch within the cooldown. The key may have been
+        // published since, so wait for the cooldown's end and ask again: one refetch, shared by every waiter
+        // (jose joins concurrent fetches, and refetches nothing once one has just completed).
+        if (!(cause instanceof errors.JWKSNoMatchingKey) || !remote.coolingDown) throw cause;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, fetchedAt + cooldownMs - Date.now())));
+        return remote(header, token);
+      }
+    };
   }
 
   async verify(token: string, context: TokenVerificationContext): Promise<Principal> {
