@@ -4,7 +4,7 @@
  * | API | declaration | a call | a result |
  * |---|---|---|---|
  * | Anthropic Messages | `{ name, description, input_schema }` | `tool_use` block | `tool_result` block (`is_error`) |
- * | OpenAI Chat Completions | `{ type: 'function', function: { name, description, parameters, strict } }` | `tool_calls[]` | `{ role: 'tool', tool_call_id, content }` |
+ * | OpenAI Chat Completions | `{ type: 'function', function: { name, description, parameters, strict } }` | `tool_calls[]` | `tool` message |
  * | OpenAI Responses | `{ type: 'function', name, description, parameters, strict }` | `function_call` item | `function_call_output` item |
  * | Gemini | `{ functionDeclarations: [{ name, description, parameters }] }` | `functionCall` part | `functionResponse` part |
  */
