@@ -91,7 +91,8 @@ function expireSavedLogin(store: string): void {
 function expectNoSecretPrinted(runs: readonly CliRun[], secrets: readonly string[]): void {
   expect(secrets.length).toBeGreaterThan(0);
   for (const run of runs)
-    for (const secret of secrets) expect(run.stdout.includes(secret) || run.stderr.includes(secret), 'a token or secret was printed').toBe(false);
+    for (const secret of secrets)
+      expect(run.stdout.includes(secret) || run.stderr.includes(secret), 'a token or secret was printed').toBe(false);
 }
 
 async function setUp(): Promise<{ op: OpenIdProvider; counts: ProviderCounts; url: string; store: string; ports: [number, number] }> {
