@@ -9,22 +9,12 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { killAllCli, runWiremcp as wiremcp, secretsIn as tokensIn, WIREMCP } from './cli-process.js';
+import { describe, expect, test } from 'vitest';
+import { cliTestHooks, runWiremcp as wiremcp, secretsIn as tokensIn } from './cli-process.js';
 import { startOpenIdProvider } from './openid-provider.js';
-import { assertBuilt, EVERYTHING, startHttpServer, stopAllServers } from './server-process.js';
+import { EVERYTHING, startHttpServer } from './server-process.js';
 
-beforeAll(() => {
-  assertBuilt(EVERYTHING);
-  assertBuilt(WIREMCP);
-});
-
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  killAllCli();
-  for (const step of cleanup.splice(0).reverse()) await Promise.resolve(step()).catch(() => undefined);
-  await stopAllServers();
-});
+const cleanup = cliTestHooks();
 
 describe('wiremcp --auth against the everything server behind oidc-provider', () => {
   test('logs in through the loopback redirect, keeps the tokens private, reuses them, and never prints them', async () => {

@@ -8,13 +8,32 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { automaticUserAgent } from '@wiremcp/auth/client';
-import { expect } from 'vitest';
+import { afterEach, beforeAll, expect } from 'vitest';
+import { assertBuilt, EVERYTHING, stopAllServers } from './server-process.js';
 
 /** The `wiremcp` bin of this repository and the build output it needs. */
 export const WIREMCP = {
   script: fileURLToPath(new URL('../../../packages/cli/bin/wiremcp.js', import.meta.url)),
   dist: fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url)),
 };
+
+/**
+ * Registers the hooks of a test file that runs the command against the everything server: both must be built; after
+ * each test the runs still going are killed, the returned clean-up steps run (last first), and the servers stop.
+ */
+export function cliTestHooks(): Array<() => Promise<void> | void> {
+  const cleanup: Array<() => Promise<void> | void> = [];
+  beforeAll(() => {
+    assertBuilt(EVERYTHING);
+    assertBuilt(WIREMCP);
+  });
+  afterEach(async () => {
+    killAllCli();
+    for (const step of cleanup.splice(0).reverse()) await Promise.resolve(step()).catch(() => undefined);
+    await stopAllServers();
+  });
+  return cleanup;
+}
 
 /** A finished run of the command. */
 export interface CliRun {

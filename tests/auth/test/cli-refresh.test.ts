@@ -15,22 +15,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { killAllCli, runWiremcp, secretsIn, WIREMCP, type CliRun } from './cli-process.js';
+import { describe, expect, test } from 'vitest';
+import { cliTestHooks, runWiremcp, secretsIn, type CliRun } from './cli-process.js';
 import { startOpenIdProvider, type OpenIdProvider } from './openid-provider.js';
-import { assertBuilt, EVERYTHING, startHttpServer, stopAllServers } from './server-process.js';
+import { EVERYTHING, startHttpServer } from './server-process.js';
 
-beforeAll(() => {
-  assertBuilt(EVERYTHING);
-  assertBuilt(WIREMCP);
-});
-
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  killAllCli();
-  for (const step of cleanup.splice(0).reverse()) await Promise.resolve(step()).catch(() => undefined);
-  await stopAllServers();
-});
+const cleanup = cliTestHooks();
 
 /** Two distinct free loopback ports (both held while chosen, so they differ). */
 async function twoFreePorts(): Promise<[number, number]> {
