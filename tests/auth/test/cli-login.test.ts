@@ -6,90 +6,15 @@
  * listener. Then: the listing and a tool call succeed, the token file is written readable by its owner only, a second
  * run reuses it without a login, and no token ever appears on the command's output.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { automaticUserAgent } from '@wiremcp/auth/client';
-import { afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { cliTestHooks, runWiremcp as wiremcp, secretsIn as tokensIn } from './cli-process.js';
 import { startOpenIdProvider } from './openid-provider.js';
-import { assertBuilt, EVERYTHING, startHttpServer, stopAllServers } from './server-process.js';
+import { EVERYTHING, startHttpServer } from './server-process.js';
 
-const WIREMCP = {
-  script: fileURLToPath(new URL('../../../packages/cli/bin/wiremcp.js', import.meta.url)),
-  dist: fileURLToPath(new URL('../../../packages/cli/dist/bin.js', import.meta.url)),
-};
-
-beforeAll(() => {
-  assertBuilt(EVERYTHING);
-  assertBuilt(WIREMCP);
-});
-
-const cleanup: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await Promise.resolve(step()).catch(() => undefined);
-  await stopAllServers();
-});
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  /** Whether the command asked for a login (printed an authorization URL). */
-  readonly loggedIn: boolean;
-}
-
-/**
- * Runs the built command. When it prints an authorization URL, the login is completed as a browser would; the PATH
- * holds only Node's directory, so the command's attempt to open a real browser finds no opener.
- */
-function wiremcp(args: readonly string[], timeoutMs = 30_000): Promise<Run> {
-  const child = spawn(process.execPath, [WIREMCP.script, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PATH: dirname(process.execPath) },
-  });
-  let stdout = '';
-  let stderr = '';
-  let login: Promise<void> | undefined;
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  cleanup.push(() => void child.kill('SIGKILL'));
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-    const match = /Open this URL to authorize: (\S+)/.exec(stderr);
-    if (match && login === undefined) login = browse(new URL(match[1]!));
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      void Promise.resolve(login).then(() => resolve({ code, stdout, stderr, loggedIn: login !== undefined }), reject);
-    });
-  });
-}
-
-/** What the person at the browser does: log in, consent, and land on the command's loopback redirect. */
-async function browse(authorization: URL): Promise<void> {
-  const redirectUri = authorization.searchParams.get('redirect_uri');
-  const state = authorization.searchParams.get('state');
-  expect(redirectUri).toMatch(/^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\//);
-  const callback = await automaticUserAgent().authorize(authorization, { redirectUri: redirectUri!, state: state! });
-  const landing = await fetch(callback);
-  expect(landing.status).toBe(200);
-  await landing.text();
-}
-
-/** Every string under a key that names a token (access, refresh, id) in the token file. */
-function tokensIn(file: string): string[] {
-  const found: string[] = [];
-  const visit = (value: unknown, key = ''): void => {
-    if (typeof value === 'string' && /token/i.test(key) && !/type/i.test(key) && value.length >= 16) found.push(value);
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, k);
-  };
-  visit(JSON.parse(readFileSync(file, 'utf8')));
-  return found;
-}
+const cleanup = cliTestHooks();
 
 describe('wiremcp --auth against the everything server behind oidc-provider', () => {
   test('logs in through the loopback redirect, keeps the tokens private, reuses them, and never prints them', async () => {

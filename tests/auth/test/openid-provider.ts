@@ -34,8 +34,12 @@ export interface OpenIdProvider {
   user: string;
   /** Errors the provider reported (kept instead of written to stderr). */
   readonly errors: string[];
+  /** The oidc-provider instance, for listening to its events (`grant.success`, `registration_create.success`…). */
+  readonly provider: Provider;
   /** An access token from the client credentials grant of the pre-registered `service` client. */
   serviceToken(resource: string, scope?: string): Promise<string>;
+  /** Revokes the grant a refresh token belongs to, as an administrator would: its tokens stop working. */
+  revokeGrant(refreshToken: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -186,6 +190,7 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions = {}): 
     issuer,
     user: 'alice',
     errors,
+    provider,
     async serviceToken(resource: string, scope = 'mcp:read'): Promise<string> {
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',
@@ -195,6 +200,12 @@ export async function startOpenIdProvider(options: OpenIdProviderOptions = {}): 
       const body = (await response.json()) as { access_token?: string; error?: string };
       if (!body.access_token) throw new Error(`no service token: ${body.error}`);
       return body.access_token;
+    },
+    async revokeGrant(refreshToken: string): Promise<void> {
+      const token = await provider.RefreshToken.find(refreshToken);
+      if (!token?.grantId) throw new Error('no such refresh token at the provider');
+      await Promise.all([provider.RefreshToken, provider.AccessToken].map((model) => model.revokeByGrantId(token.grantId!)));
+      await (await provider.Grant.find(token.grantId))?.destroy();
     },
     close: () =>
       new Promise<void>((resolve) => {
