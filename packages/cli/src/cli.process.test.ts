@@ -181,7 +181,7 @@ describe('wiremcp itself', () => {
     }
     const usage = await wiremcp(['list']);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toMatch(/missing required argument 'target'/);
+    expect(usage.stderr).toMatch(/no target and no configuration/);
   });
 });
 

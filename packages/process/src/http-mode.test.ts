@@ -71,7 +71,7 @@ describe('the command line', () => {
     expect(parseServerArgs(['/a', '--http', '3000', '/b'], spec)).toMatchObject({ kind: 'run', args: { dirs: ['/a', '/b'] } });
     expect(parseServerArgs(['/a'])).toEqual({ kind: 'error', message: "unexpected argument '/a' (only options are accepted)" });
     expect(formatUsage('fs', 'Serves files.', '<directory>...')).toMatch(/^Usage: fs \[options\] <directory>\.\.\.\n\nServes files\./);
-    expect(formatUsage('fs', 'x')).toContain('  --http [host:]port\n');
+    expect(formatUsage('fs', 'x')).toContain('  --http [host:]port | unix:PATH\n');
   });
 });
 

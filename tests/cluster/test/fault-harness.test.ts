@@ -110,8 +110,13 @@ async function underLoad(fault: (load: Load) => Promise<void>): Promise<LoadReco
   // 503 is allowed: on a very busy machine a Redis command can outlast the command timeout).
   expect(records.filter((r) => r.endedAt < faultAt && /HTTP 404/.test(r.detail))).toEqual([]);
   expect(records.filter((r) => r.outcome === 'hung')).toEqual([]);
-  // A legacy stream always has an id to resume from: one that broke and was not resumed is a request lost.
-  expect(records.filter((r) => r.kind === 'legacy' && r.outcome === 'broken')).toEqual([]);
+  // A legacy stream that heard an event has an id to resume from: one that broke and was not resumed is a request lost.
+  // A process killed between a stream's headers and its priming event leaves nothing to resume from; the client is told
+  // at once (not a hang). That window is counted apart, and only allowed at or after the fault.
+  const unprimed = (r: LoadRecord): boolean => r.detail === 'the stream broke before its first event';
+  expect(records.filter((r) => r.kind === 'legacy' && r.outcome === 'broken' && !(unprimed(r) && r.endedAt >= faultAt))).toEqual([]);
+  const brokenUnprimed = count(records, (r) => r.kind === 'legacy' && r.outcome === 'broken' && unprimed(r));
+  if (brokenUnprimed > 0) process.stderr.write(`[harness] legacy streams broken before their priming event: ${brokenUnprimed}\n`);
   for (const sessionId of load.deleted.slice(-6)) expect(await pingEverywhere(sessionId)).toEqual([404, 404, 404]);
   return records;
 }

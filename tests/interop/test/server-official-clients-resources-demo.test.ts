@@ -22,8 +22,8 @@ const DIST = fileURLToPath(new URL('../../../servers/resources-demo/dist/bin.js'
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 const UPDATED = 'notifications/resources/updated';
 const LIST_CHANGED = 'notifications/resources/list_changed';
-/** 8 catalogue files, 6 other direct resources, 118 elements. */
-const RESOURCE_COUNT = 132;
+/** 8 catalogue files, 6 other direct resources, the browse-catalogue skill's SKILL.md, 118 elements. */
+const RESOURCE_COUNT = 133;
 
 /** Notification params as the helpers deliver them. */
 type Json = JsonObject;
@@ -143,8 +143,13 @@ describe.each(CLIENTS)('official $flavor client → resources demo', ({ flavor, 
     const connection = await connect();
     const { client } = connection;
     const templates = (await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate);
-    expect(templates.slice(0, 3)).toEqual(['demo://files/{folder}/{+name}', 'demo://folders{/segments*}', 'demo://search{?q,limit}']);
-    expect(templates).toHaveLength(flavor === 'v1' ? 5 : 6);
+    expect(templates.slice(0, 4)).toEqual([
+      'demo://files/{folder}/{+name}',
+      'demo://folders{/segments*}',
+      'skill://{+path}',
+      'demo://search{?q,limit}',
+    ]);
+    expect(templates).toHaveLength(flavor === 'v1' ? 5 : 7);
 
     expect(json(await client.readResource({ uri: 'demo://search?q=iron&limit=5' }))).toMatchObject({
       total: 1,

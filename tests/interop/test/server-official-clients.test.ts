@@ -130,11 +130,11 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
       // v1 returns one page; the cursor brings the rest.
       expect(first.resources).toHaveLength(100);
       const second = await connection.client.listResources({ cursor: first.nextCursor });
-      expect(first.resources.length + second.resources.length).toBe(153);
+      expect(first.resources.length + second.resources.length).toBe(158); // 150 items, three static resources, the SKILL.md of four skills, the App view
       expect(second.nextCursor).toBeUndefined();
     } else {
       // v2 walks every page itself.
-      expect(first.resources).toHaveLength(153);
+      expect(first.resources).toHaveLength(158);
       expect(connection.wire.sent.filter((message) => message.method === 'resources/list')).toHaveLength(2);
     }
     expect(first.resources[0]).toMatchObject({
@@ -152,7 +152,11 @@ describe.each(CLIENTS)('official $flavor client → everything server', ({ flavo
     expect(blob.contents[0]).toMatchObject({ uri: 'test://static-binary', mimeType: 'image/png', blob: expect.stringMatching(/^iVBOR/) });
 
     const { resourceTemplates } = await connection.client.listResourceTemplates();
-    expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual(['test://template/{id}/data', 'test://items/{n}']);
+    expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual([
+      'test://template/{id}/data',
+      'test://items/{n}',
+      'skill://{+path}',
+    ]);
     const data = await connection.client.readResource({ uri: 'test://template/123/data' });
     expect(JSON.parse(resourceTextOf(data) ?? 'null')).toEqual({ id: '123', templateTest: true, data: 'Data for ID: 123' });
 

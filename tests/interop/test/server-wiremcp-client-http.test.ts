@@ -80,7 +80,7 @@ describe.each(ERAS)('resources demo over Streamable HTTP ($protocolVersion)', ({
   test('pages, a blob, dependent completion, not-found per era, a note added, subscribed to and edited', async () => {
     const client = await connect(await serve(RESOURCES_DEMO.script, []), { era, protocolVersion });
     expect([client.era, client.protocolVersion]).toEqual([era, protocolVersion]);
-    expect(await client.listAllResources()).toHaveLength(132);
+    expect(await client.listAllResources()).toHaveLength(133); // with the SKILL.md of its browse-catalogue skill
     expect((await client.readResource('test://static-binary')).contents[0]).toMatchObject({
       mimeType: 'image/png',
       blob: expect.any(String),

@@ -55,7 +55,7 @@ describe.each(REVISIONS)('wiremcp client ($protocolVersion) → resources demo',
   test('every page, a blob, a dependent completion, a missing resource, a link to a new note', async () => {
     const { client } = await connect({ era, protocolVersion });
     expect([client.era, client.protocolVersion]).toEqual([era, protocolVersion]);
-    expect(await client.listAllResources()).toHaveLength(132);
+    expect(await client.listAllResources()).toHaveLength(133); // with the SKILL.md of its browse-catalogue skill
     expect((await client.readResource('test://static-binary')).contents[0]).toMatchObject({
       mimeType: 'image/png',
       blob: expect.any(String),
