@@ -61,7 +61,10 @@ describe.skipIf(!GRAMMAR_BUILT).each(CLIENTS)('official $flavor client → gramm
     const table = await connection.client.readResource({ uri: 'grammar://a13' });
     expect(table.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringContaining('comió') });
     const { resourceTemplates } = await connection.client.listResourceTemplates();
-    expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual(['grammar://a13/{verb}', 'skill://grammar/{+path}']);
+    expect(resourceTemplates.map((t: { uriTemplate: string }) => t.uriTemplate)).toEqual([
+      'grammar://a13/{verb}',
+      'skill://grammar/{+path}',
+    ]);
     expect(resourceTextOf(await connection.client.readResource({ uri: 'grammar://a13/eat' }))).toContain('ate');
     const completion = await connection.client.complete({
       ref: { type: 'ref/resource', uri: 'grammar://a13/{verb}' },
