@@ -24,13 +24,15 @@ export interface RunResult {
 /** Runs `wiremcp <args>` to its end (bounded); stdin is closed at once. */
 export function wiremcp(
   args: readonly string[],
-  options: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {},
+  options: { cwd?: string; timeoutMs?: number; env?: Record<string, string>; inheritEnv?: boolean } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
+    // inheritEnv false: only PATH, NO_COLOR and options.env (so no configuration or secret of this machine leaks in).
+    const base = options.inheritEnv === false ? { PATH: process.env.PATH } : process.env;
     const child = spawn(process.execPath, [WIREMCP, ...args], {
       cwd: options.cwd ?? ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      env: { ...base, NO_COLOR: '1', ...options.env },
     });
     children.add(child);
     let stdout = '';

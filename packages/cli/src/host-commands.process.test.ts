@@ -4,39 +4,19 @@
  * and `host config` the resolved configuration — secrets hidden everywhere; mistakes are usage errors naming the file,
  * server and field. HOME is a temporary folder, so no configuration of the machine's user is found.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { GRAMMAR, WIREMCP, type RunResult } from './cli.test-util.js';
+import { GRAMMAR, wiremcp, type RunResult } from './cli.test-util.js';
 
 const SECRET = 'tok-4b3a29f1e0d7';
 let dir: string;
 let config: string;
 
-/** Runs the bin in `cwd` with HOME pointing into the temporary folder (bounded; stdin closed). */
+/** Runs the bin in `cwd` with HOME pointing into the temporary folder and nothing else of this machine's environment. */
 function run(args: readonly string[], cwd = dir): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WIREMCP, ...args], {
-      cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { PATH: process.env.PATH, HOME: join(dir, 'home'), NO_COLOR: '1', MY_TOKEN: SECRET },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`wiremcp ${args.join(' ')} did not exit in time; stderr: ${stderr}`));
-    }, 30_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return wiremcp(args, { cwd, timeoutMs: 30_000, inheritEnv: false, env: { HOME: join(dir, 'home'), MY_TOKEN: SECRET } });
 }
 
 beforeAll(() => {
