@@ -233,3 +233,60 @@ describe('cancellation', () => {
     expect(ran).toBe(false);
   });
 });
+
+describe('cancellation through `cancellable` (no AbortSignal)', () => {
+  /** An exchange whose `signal` must never be read, and whose cancel function is handed back. */
+  function cancellableExchange(cancelAt?: 'registration') {
+    const sent: RpcNotification[] = [];
+    const hooks: { cancel?: (reason: unknown) => void } = {};
+    return {
+      sent,
+      hooks,
+      get signal(): AbortSignal {
+        throw new Error('signal read although cancellable was offered');
+      },
+      cancellable(cancel: (reason: unknown) => void) {
+        hooks.cancel = cancel;
+        if (cancelAt === 'registration') cancel('gone before it ran');
+      },
+      notify: (message: RpcNotification) => void sent.push(message),
+    };
+  }
+
+  test("cancelling aborts the handler's signal; the answer is undefined and nothing more is sent", async () => {
+    const s = server();
+    const started = deferred();
+    const seen = deferred<unknown>();
+    s.setRequestHandler('custom/wait', async (_params, ctx) => {
+      started.resolve();
+      await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve, { once: true }));
+      seen.resolve(ctx.signal.reason);
+      await ctx.log('error', 'too late').catch(() => {});
+      return { late: true };
+    });
+    const x = cancellableExchange();
+    const answer = s.dispatch(request(10, 'custom/wait', {}, { ...META, [MetaKey.logLevel]: 'debug' }), x);
+    await started.promise;
+    x.hooks.cancel!('the client went away');
+    await expect(answer).resolves.toBeUndefined();
+    expect(await seen.promise).toBe('the client went away');
+    expect(x.sent).toEqual([]);
+  });
+
+  test('cancelled while registering: the handler never runs', async () => {
+    const s = server();
+    let ran = false;
+    s.setRequestHandler('custom/run', () => ((ran = true), {}));
+    expect(await s.dispatch(request(11, 'custom/run'), cancellableExchange('registration'))).toBeUndefined();
+    expect(ran).toBe(false);
+  });
+
+  test('cancelling after the answer changes nothing; an answer without cancellation is the same as without a hook', async () => {
+    const s = server();
+    const x = cancellableExchange();
+    const answer = await s.dispatch(request(12, 'tools/call', { name: 'echo', arguments: { text: 'hi' } }), x);
+    expect(answer).toEqual(await s.dispatch(request(12, 'tools/call', { name: 'echo', arguments: { text: 'hi' } }), exchange()));
+    expect(answer).toMatchObject({ result: { content: [{ type: 'text', text: 'hi' }] } });
+    expect(() => x.hooks.cancel!('late')).not.toThrow();
+  });
+});

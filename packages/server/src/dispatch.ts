@@ -36,6 +36,13 @@ export interface DispatchExchange {
   /** Aborting it cancels the request: the handler's `ctx.signal` aborts, nothing more is sent, no response. */
   readonly signal?: AbortSignal;
   /**
+   * The same cancellation as `signal`, for a transport that learns of it from a callback of its own: called once,
+   * synchronously, before the handler runs, with the function that cancels the request (calling it has the effect
+   * of `signal` aborting; once the answer is produced it does nothing). It costs no `AbortController` and no
+   * event listener per request, which is what a transport serving thousands of requests a second wants.
+   */
+  readonly cancellable?: (cancel: (reason: unknown) => void) => void;
+  /**
    * Receives the notifications related to the request (progress, `notifications/message`, a listen stream's
    * acknowledgement and notifications), in order, before the response. A returned promise is waited for before
    * the response is produced; a rejected one is reported as an internal error.
@@ -130,7 +137,8 @@ async function serveRequest(
   request: RpcRequest,
   exchange: DispatchExchange,
 ): Promise<RpcResponse | undefined> {
-  const signal = exchange.signal;
+  // A transport that offers `cancellable` is not asked for a signal (reading it may make one).
+  const signal = exchange.cancellable === undefined ? exchange.signal : undefined;
   if (signal?.aborted) return undefined;
   const { id, method } = request;
   const exchangeHost = new ExchangeHost(exchange);
@@ -142,6 +150,18 @@ async function serveRequest(
     exchange.info,
     undefined,
   );
+  // Set while the answer is awaited: cancelling wakes it with `undefined`; unset again once the answer is in.
+  let wake: ((response: undefined) => void) | undefined;
+  let answered = false;
+  if (exchange.cancellable !== undefined) {
+    exchange.cancellable((reason) => {
+      if (answered || rpc.cancelled) return;
+      rpc.cancel(reason);
+      exchangeHost.abandon();
+      wake?.(undefined);
+    });
+    if (rpc.cancelled) return undefined;
+  }
   let response: RpcResponse | undefined;
   let outcome: Outcome<JsonObject>;
   try {
@@ -149,7 +169,15 @@ async function serveRequest(
   } catch (error) {
     outcome = Promise.reject(error);
   }
-  if (signal === undefined) {
+  if (exchange.cancellable !== undefined) {
+    // One promise settled by whichever comes first, the answer or the cancellation (no race of two promises).
+    response = await new Promise<RpcResponse | undefined>((resolve) => {
+      wake = resolve;
+      if (rpc.cancelled) resolve(undefined);
+      else void settle(host, rpc, outcome).then(resolve);
+    });
+    answered = true;
+  } else if (signal === undefined) {
     response = await settle(host, rpc, outcome);
   } else {
     let onAbort: (() => void) | undefined;

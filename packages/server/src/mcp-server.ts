@@ -212,7 +212,7 @@ export class McpServer {
    *   for a log level, a listen stream's acknowledgement and notifications — go to `exchange.notify`, in order,
    *   before the answer resolves.
    * - `exchange.signal` aborting is cancellation: the handler's `ctx.signal` aborts, nothing more is sent, and the
-   *   promise resolves with `undefined` at once.
+   *   promise resolves with `undefined` at once; `exchange.cancellable` is the same without an `AbortSignal`.
    * - `subscriptions/listen` stays open, receiving the server-wide list changes and resource updates, until the
    *   signal aborts (the stream is gone: `undefined`) or `close()` ends it (`notifications/cancelled` for it, then
    *   its response).

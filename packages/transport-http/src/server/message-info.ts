@@ -25,22 +25,39 @@ export interface SessionInfo {
   readonly closeStandaloneSseStream?: () => void;
 }
 
+const REQUEST = Symbol('request');
+const HEADERS = Symbol('headers');
+
+interface InfoWithRequest {
+  [REQUEST]: HttpRequest;
+  [HEADERS]?: Readonly<Record<string, string>>;
+}
+
+/**
+ * `headers`, built on first read: an own enumerable accessor (a copy of the info, `{ ...info }` as batches make,
+ * reads it), defined with one shared getter. A getter written in an object literal would be a new closure for
+ * every request, and V8 keeps such objects (and the request they hold) alive through young-generation collections.
+ */
+const LAZY_HEADERS: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: InfoWithRequest): Readonly<Record<string, string>> {
+    let headers = this[HEADERS];
+    if (headers === undefined) {
+      const record: Record<string, string> = {};
+      this[REQUEST].headers.forEach((value, name) => {
+        record[name] = value;
+      });
+      headers = this[HEADERS] = record;
+    }
+    return headers;
+  },
+};
+
 /** The info of the messages of one HTTP request. */
 export function httpMessageInfo(request: HttpRequest, auth: unknown, session?: SessionInfo): MessageInfo {
-  let headers: Record<string, string> | undefined;
-  const info: { headers: Readonly<Record<string, string>>; auth?: unknown } & Partial<SessionInfo> = {
-    // An own enumerable getter: a copy of the info (`{ ...info }`, as batches make) reads it.
-    get headers(): Readonly<Record<string, string>> {
-      if (headers === undefined) {
-        const record: Record<string, string> = {};
-        request.headers.forEach((value, name) => {
-          record[name] = value;
-        });
-        headers = record;
-      }
-      return headers;
-    },
-  };
+  const info = { [REQUEST]: request } as InfoWithRequest & { headers: Readonly<Record<string, string>>; auth?: unknown } & Partial<SessionInfo>;
+  Object.defineProperty(info, 'headers', LAZY_HEADERS);
   if (auth !== undefined) info.auth = auth;
   if (session !== undefined) {
     (info as { sessionId: string }).sessionId = session.sessionId;
@@ -49,5 +66,5 @@ export function httpMessageInfo(request: HttpRequest, auth: unknown, session?: S
     if (session.closeStandaloneSseStream)
       (info as { closeStandaloneSseStream: () => void }).closeStandaloneSseStream = session.closeStandaloneSseStream;
   }
-  return info;
+  return info as unknown as MessageInfo;
 }

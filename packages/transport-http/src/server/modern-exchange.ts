@@ -1,5 +1,5 @@
 /**
- * Serving one 2026-07-28 POST: the server's `dispatch` with the request's signal, answered as JSON when nothing was
+ * Serving one 2026-07-28 POST: the server's `dispatch`, cancelled when the client goes away, answered as JSON when nothing was
  * streamed, or as a request-scoped SSE stream from the first notification on (a `subscriptions/listen` always
  * streams). Closing that stream is cancellation: the dispatch is aborted and nothing more is sent.
  */
@@ -7,7 +7,7 @@ import type { MessageInfo } from '@wiremcp/jsonrpc';
 import { LocalError, type RpcNotification, type RpcRequest, type RpcResponse } from '@wiremcp/protocol';
 import { encodeSseMessage } from '../sse/encode.js';
 import { emptyResponse, jsonResponse, modernStatusFor, rpcErrorResponse } from './responses.js';
-import type { HttpServable } from './servable.js';
+import type { HttpDispatchExchange, HttpServable } from './servable.js';
 import type { SseConnection, SsePool } from './sse-connection.js';
 import type { HttpReply, HttpRequest } from './adapter-contract.js';
 
@@ -19,6 +19,51 @@ export interface ModernHost {
 }
 
 const CANCELLED = new LocalError('REQUEST_CANCELLED', 'The client closed the request');
+
+/**
+ * What one 2026-07-28 request hands to `dispatch`. Cancellation (the client went away, or its stream closed) reaches
+ * the server through `cancellable`, which costs nothing per request; a `signal` is made only for a servable that
+ * reads it (one that predates `cancellable`). A class, not an object literal with a getter: a literal's accessor is
+ * a new closure per request, which keeps the request alive across collections.
+ */
+class ModernExchange implements HttpDispatchExchange {
+  readonly info: MessageInfo;
+  readonly notify: (notification: RpcNotification) => void;
+  #cancelled = false;
+  #cancelRequest: ((reason: unknown) => void) | undefined;
+  #controller: AbortController | undefined;
+
+  constructor(info: MessageInfo, notify: (notification: RpcNotification) => void) {
+    this.info = info;
+    this.notify = notify;
+  }
+
+  /** True once the request was cancelled. */
+  get cancelled(): boolean {
+    return this.#cancelled;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#cancelled) this.#controller.abort(CANCELLED);
+    }
+    return this.#controller.signal;
+  }
+
+  cancellable(cancelRequest: (reason: unknown) => void): void {
+    this.#cancelRequest = cancelRequest;
+    if (this.#cancelled) cancelRequest(CANCELLED);
+  }
+
+  /** Cancels the request (idempotent). */
+  cancel(): void {
+    if (this.#cancelled) return;
+    this.#cancelled = true;
+    this.#controller?.abort(CANCELLED);
+    this.#cancelRequest?.(CANCELLED);
+  }
+}
 
 /** Serves a 2026-07-28 notification: dispatched, then 202. */
 export async function serveModernNotification(host: ModernHost, message: RpcNotification, info: MessageInfo): Promise<HttpReply> {
@@ -35,8 +80,6 @@ export function serveModernRequest(host: ModernHost, message: RpcRequest, info: 
     );
   }
   return new Promise<HttpReply>((resolve) => {
-    const controller = new AbortController();
-    const stopListening = request.onClientGone(() => controller.abort(CANCELLED));
     let connection: SseConnection | undefined;
     let settled = false;
     const answer = (response: HttpReply): void => {
@@ -49,16 +92,17 @@ export function serveModernRequest(host: ModernHost, message: RpcRequest, info: 
       if (settled || !host.pool.hasRoom()) return undefined;
       connection = host.pool.open();
       // Closed by the client (cancellation), or by the handler shutting down: either way the request is over.
-      connection.onclosed = () => controller.abort(CANCELLED);
+      connection.onclosed = () => exchange.cancel();
       answer(connection.response);
       return connection;
     };
-    const notify = (notification: RpcNotification): void => {
+    const exchange = new ModernExchange(info, (notification) => {
       // Without room for a stream, request-scoped notifications (progress, logs) are dropped; the answer is JSON.
       openStream()?.write(encodeSseMessage(JSON.stringify(notification)));
-    };
+    });
+    const stopListening = request.onClientGone(() => exchange.cancel());
     if (listen) openStream();
-    host.server.dispatch(message, { info, signal: controller.signal, notify }).then(
+    host.server.dispatch(message, exchange).then(
       (response) => finish(response),
       (error: unknown) => {
         host.report(error);
@@ -69,7 +113,7 @@ export function serveModernRequest(host: ModernHost, message: RpcRequest, info: 
     function finish(response: RpcResponse | undefined): void {
       stopListening();
       if (connection !== undefined) {
-        if (response !== undefined && !controller.signal.aborted) connection.write(encodeSseMessage(JSON.stringify(response)));
+        if (response !== undefined && !exchange.cancelled) connection.write(encodeSseMessage(JSON.stringify(response)));
         connection.close();
         return;
       }

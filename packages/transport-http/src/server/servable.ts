@@ -10,6 +10,8 @@ import type { MessageInfo, Transport } from '@wiremcp/jsonrpc';
 export interface HttpDispatchExchange {
   readonly info?: MessageInfo;
   readonly signal?: AbortSignal;
+  /** Cancellation without an `AbortSignal` (see `DispatchExchange.cancellable`); a servable may use either. */
+  cancellable?(cancel: (reason: unknown) => void): void;
   notify(message: RpcNotification): void | Promise<void>;
 }
 
