@@ -56,7 +56,10 @@ const LAZY_HEADERS: PropertyDescriptor = {
 
 /** The info of the messages of one HTTP request. */
 export function httpMessageInfo(request: HttpRequest, auth: unknown, session?: SessionInfo): MessageInfo {
-  const info = { [REQUEST]: request } as InfoWithRequest & { headers: Readonly<Record<string, string>>; auth?: unknown } & Partial<SessionInfo>;
+  const info = { [REQUEST]: request } as InfoWithRequest & {
+    headers: Readonly<Record<string, string>>;
+    auth?: unknown;
+  } & Partial<SessionInfo>;
   Object.defineProperty(info, 'headers', LAZY_HEADERS);
   if (auth !== undefined) info.auth = auth;
   if (session !== undefined) {
