@@ -1,7 +1,7 @@
 // The info a request's messages carry: headers built on first read, copies that keep them, and an object V8 keeps
 // in fast mode (a getter written in an object literal puts every info in dictionary mode, with a per-request
 // accessor that kept the whole request alive through young-generation collections: 10× the old-space growth).
-import v8 from 'node:v8';
+import { setFlagsFromString } from 'node:v8';
 import { describe, expect, test } from 'vitest';
 import { WebHttpRequest } from './fetch-adapter.js';
 import { httpMessageInfo } from './message-info.js';
@@ -21,7 +21,7 @@ describe('httpMessageInfo', () => {
   });
 
   test('every info is a fast-mode object of one shape (no per-request accessor)', () => {
-    v8.setFlagsFromString('--allow-natives-syntax');
+    setFlagsFromString('--allow-natives-syntax');
     const fast = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
     const sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
     const a = httpMessageInfo(request({ a: '1' }), { sub: 'x' });
