@@ -20,6 +20,8 @@ interface Server {
   url: URL;
   /** The server's heap after a full GC, in bytes. */
   heap(): Promise<number>;
+  /** The server's full (old-generation) collections so far. */
+  fullCollections(): Promise<number>;
 }
 
 /** `BENCH_SERVER_NODE_ARGS` (space-separated node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`) reach the server. */
@@ -60,6 +62,10 @@ async function startServer(file: string, scriptPath?: string): Promise<Server> {
     heap: async () => {
       child.kill('SIGUSR2');
       return Number(await line('HEAP '));
+    },
+    fullCollections: async () => {
+      child.kill('SIGHUP');
+      return Number(await line('GC '));
     },
   };
 }
@@ -170,10 +176,13 @@ async function run(job: HttpJob): Promise<HttpDriverResult> {
         for (let i = 0; i < w.warmUpCalls; i++) await c.call(tool, i, 0);
         await concurrent(c.call, tool, w.concurrency, Number.POSITIVE_INFINITY, w.warmUpConcMs, meter);
       }
+      const collections0 = await server.fullCollections();
       for (const tool of TOOLS) {
         result.phases[`seq.${tool}`] = await sequential(c.call, tool, w.seqCalls, w.seqMaxMs, meter);
         result.phases[`conc.${tool}`] = await concurrent(c.call, tool, w.concurrency, w.concMaxCalls, w.concMs, meter);
       }
+      result.fullCollections = (await server.fullCollections()) - collections0;
+      result.measuredCalls = Object.values(result.phases).reduce((sum, phase) => sum + phase.calls, 0);
       if (job.heap && c.raw !== undefined) {
         const before = await server.heap();
         for (let i = 0; i < w.heapSessions; i++) await c.raw.openSession();

@@ -123,6 +123,10 @@ export interface HttpDriverResult {
   /** `seq.echo`, `conc.echo`, `seq.conjugate`, `conc.conjugate`. */
   phases: Record<string, PhaseResult>;
   heapPerSessionBytes?: number;
+  /** Full (old-generation) collections of the server during the measured phases. */
+  fullCollections?: number;
+  /** Calls made in the measured phases. */
+  measuredCalls?: number;
 }
 
 /**

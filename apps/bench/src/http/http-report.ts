@@ -12,7 +12,7 @@ export interface HttpMetric {
   read(result: HttpDriverResult): number | undefined;
 }
 
-type Field = 'callsPerSec' | 'p50Us' | 'serverCpuUsPerCall' | 'clientCpuUsPerCall';
+type Field = 'callsPerSec' | 'p50Us' | 'p99Us' | 'serverCpuUsPerCall' | 'clientCpuUsPerCall';
 const phase = (key: string, label: string, unit: string, name: string, field: Field): HttpMetric => ({
   key,
   label,
@@ -25,6 +25,7 @@ export const HTTP_METRICS: readonly HttpMetric[] = [
   ...TOOLS.flatMap((tool) => [
     phase(`seq.${tool}.callsPerSec`, 'sequential calls/s', 'calls/s', `seq.${tool}`, 'callsPerSec'),
     phase(`seq.${tool}.p50Us`, 'sequential p50', 'µs', `seq.${tool}`, 'p50Us'),
+    phase(`seq.${tool}.p99Us`, 'sequential p99', 'µs', `seq.${tool}`, 'p99Us'),
     phase(`seq.${tool}.serverCpuUs`, 'server CPU per call, sequential', 'µs', `seq.${tool}`, 'serverCpuUsPerCall'),
     phase(`conc.${tool}.callsPerSec`, '32-concurrent calls/s', 'calls/s', `conc.${tool}`, 'callsPerSec'),
     phase(`conc.${tool}.serverCpuUs`, 'server CPU per call, 32-concurrent', 'µs', `conc.${tool}`, 'serverCpuUsPerCall'),
@@ -35,6 +36,12 @@ export const HTTP_METRICS: readonly HttpMetric[] = [
     label: 'heap per idle legacy session',
     unit: 'KB',
     read: (r) => (r.heapPerSessionBytes === undefined ? undefined : r.heapPerSessionBytes / 1024),
+  },
+  {
+    key: 'fullGcsPer100k',
+    label: 'full collections per 100k calls',
+    unit: 'GCs',
+    read: (r) => (r.fullCollections === undefined || !r.measuredCalls ? undefined : (r.fullCollections * 100_000) / r.measuredCalls),
   },
 ];
 
@@ -100,15 +107,16 @@ export function checkHttpTargets(repetitions: readonly HttpRepetition[], rowIds:
     checks.push({ target, row, metric: key, reference, comparison, threshold, measured, met });
   };
   for (const tool of TOOLS) {
-    add('32-concurrent ≥ 0.7× hand-written', 'raw/wiremcp', `conc.${tool}.callsPerSec`, 'raw/baseline', '>=', 0.7);
-    add(
-      '2026-07-28 stateless, 32-concurrent ≥ 0.6× hand-written',
-      'raw/wiremcp@2026',
-      `conc.${tool}.callsPerSec`,
-      'raw/baseline@2026',
-      '>=',
-      0.6,
-    );
+    // Against the hand-written node:http server of the same era: throughput, server CPU per call, sequential p50.
+    for (const [row, era, calls, cpu] of [
+      ['raw/wiremcp', 'raw/baseline', 0.95, 1.25],
+      ['raw/wiremcp@2026', 'raw/baseline@2026', 0.85, 1.4],
+    ] as const) {
+      const name = era === 'raw/baseline' ? '2025-11-25 sessions' : '2026-07-28 stateless';
+      add(`${name}, 32-concurrent ≥ ${calls}× hand-written`, row, `conc.${tool}.callsPerSec`, era, '>=', calls);
+      add(`${name}, server CPU per call ≤ ${cpu}× hand-written`, row, `conc.${tool}.serverCpuUs`, era, '<=', cpu);
+      add(`${name}, sequential p50 ≤ 1.2× hand-written`, row, `seq.${tool}.p50Us`, era, '<=', 1.2);
+    }
     add('wiremcp pair ≥ 3× SDK v2 pair (32-concurrent)', 'wiremcp/wiremcp', `conc.${tool}.callsPerSec`, 'sdk-v2/sdk-v2', '>=', 3);
     add(
       'wiremcp pair ≥ 3× SDK v2 pair (32-concurrent)',
@@ -166,7 +174,9 @@ function table(report: HttpReport, keys: string[], headers: string[]): string[] 
       if (!cell || cell.value.n === 0) return '–';
       const unit = HTTP_METRICS.find((m) => m.key === key)!.unit;
       const ratio = row.id === row.reference ? '1×' : times(cell.ratio);
-      return ratio === '' || unit === 'KB' ? format(cell.value.median, unit) : `${format(cell.value.median, unit)} (${ratio})`;
+      return ratio === '' || unit === 'KB' || unit === 'GCs'
+        ? format(cell.value.median, unit)
+        : `${format(cell.value.median, unit)} (${ratio})`;
     });
     if (cells.every((c) => c === '–')) continue;
     lines.push(`| ${row.label} | ${cells.join(' | ')} |`);
@@ -214,6 +224,7 @@ export function renderHttpMarkdown(report: HttpReport): string {
     const keys = [
       'seq.%.callsPerSec',
       'seq.%.p50Us',
+      'seq.%.p99Us',
       'conc.%.callsPerSec',
       'conc.%.serverCpuUs',
       'conc.%.clientCpuUs',
@@ -222,6 +233,7 @@ export function renderHttpMarkdown(report: HttpReport): string {
     const headers = [
       'sequential calls/s',
       'sequential p50 µs',
+      'sequential p99 µs',
       `${meta.workload.concurrency}-concurrent calls/s`,
       'server CPU µs/call (concurrent)',
       'client CPU µs/call (concurrent)',
@@ -231,6 +243,14 @@ export function renderHttpMarkdown(report: HttpReport): string {
   }
   out.push(`## Memory: heap per idle legacy session (${meta.workload.heapSessions} sessions, after a full GC)`, '');
   out.push(...table(report, ['heapPerSessionKb'], ['KB per session']), '');
+  out.push(
+    '## Memory: full (old-generation) collections of the server per 100k calls, during the measured phases',
+    '',
+    'Request objects that survive two young-generation collections are promoted and then need full collections: a server ' +
+      'that keeps nothing per request needs none.',
+    '',
+  );
+  out.push(...table(report, ['fullGcsPer100k'], ['full GCs per 100k calls']), '');
   const failures = report.repetitions.flatMap((r) =>
     Object.entries(r.results)
       .filter(([, result]) => 'error' in result)
