@@ -20,8 +20,8 @@ interface Server {
   url: URL;
   /** The server's heap after a full GC, in bytes. */
   heap(): Promise<number>;
-  /** The server's full (old-generation) collections so far. */
-  fullCollections(): Promise<number>;
+  /** The server's full (old-generation) collections so far; `undefined` when the server does not count them. */
+  fullCollections(): Promise<number | undefined>;
 }
 
 /** `BENCH_SERVER_NODE_ARGS` (space-separated node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`) reach the server. */
@@ -55,7 +55,9 @@ async function startServer(file: string, scriptPath?: string): Promise<Server> {
       };
       check();
     });
-  const port = await line('READY ');
+  // `READY <port> gc`: the server counts its full collections (an older build's server says only `READY <port>`,
+  // and SIGHUP would end it).
+  const [port, feature] = (await line('READY ')).split(' ');
   return {
     child,
     url: new URL(`http://127.0.0.1:${port}/mcp`),
@@ -64,6 +66,7 @@ async function startServer(file: string, scriptPath?: string): Promise<Server> {
       return Number(await line('HEAP '));
     },
     fullCollections: async () => {
+      if (feature !== 'gc') return undefined;
       child.kill('SIGHUP');
       return Number(await line('GC '));
     },
@@ -181,7 +184,8 @@ async function run(job: HttpJob): Promise<HttpDriverResult> {
         result.phases[`seq.${tool}`] = await sequential(c.call, tool, w.seqCalls, w.seqMaxMs, meter);
         result.phases[`conc.${tool}`] = await concurrent(c.call, tool, w.concurrency, w.concMaxCalls, w.concMs, meter);
       }
-      result.fullCollections = (await server.fullCollections()) - collections0;
+      const collections1 = await server.fullCollections();
+      if (collections0 !== undefined && collections1 !== undefined) result.fullCollections = collections1 - collections0;
       result.measuredCalls = Object.values(result.phases).reduce((sum, phase) => sum + phase.calls, 0);
       if (job.heap && c.raw !== undefined) {
         const before = await server.heap();

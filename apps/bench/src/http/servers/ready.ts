@@ -1,4 +1,5 @@
-// What every HTTP bench server does besides serving: tell the driver its port (`READY <port>` on stdout), report its
+// What every HTTP bench server does besides serving: tell the driver its port (`READY <port> gc` on stdout: `gc` says
+// it answers SIGHUP, which a server of an older build given to `--against` does not), report its
 // heap on SIGUSR2 (`HEAP <bytes>`, after a full GC when the process runs with --expose-gc), the number of full
 // (old-generation) collections so far on SIGHUP (`GC <count>`), exit on SIGTERM.
 import type { Server } from 'node:http';
@@ -22,7 +23,7 @@ export function announce(server: Server): void {
     process.stdout.write(`HEAP ${process.memoryUsage().heapUsed}\n`);
   });
   process.on('SIGTERM', () => process.exit(0));
-  process.stdout.write(`READY ${(server.address() as AddressInfo).port}\n`);
+  process.stdout.write(`READY ${(server.address() as AddressInfo).port} gc\n`);
 }
 
 /** Reads a request body (the hand-written servers and the SDK v1 wiring). */
