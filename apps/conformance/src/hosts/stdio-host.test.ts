@@ -78,3 +78,22 @@ test('after a cell that changes what the server holds, only a cell that ends the
   ]);
   expect(continued.processes).toBe(2);
 });
+
+test('a process whose cell failed is kept when it still answers and nothing of that cell arrives late', async () => {
+  // The official everything server (npm) drops a line that is not JSON instead of answering -32700: parse-error fails.
+  const official = loadRegistry(DEFAULT_REGISTRY).find((server) => server.target.id === 'official-everything')!.target;
+  if (official.unavailable) throw new Error(official.unavailable);
+  const officialCells = planMatrix(scenarios, [official], { transports: ['stdio-ndjson'], revisions: ['2025-06-18'] });
+  const picked = ['parse-error', 'tools-list', 'ping'].map((id) => officialCells.find((cell) => cell.scenario.id === id)!);
+  const transport = official.transports.find((t) => t.id === 'stdio-ndjson')!;
+  if (transport.kind !== 'stdio') throw new Error('stdio expected');
+  const host = new StdioHost(transport, { checkTimeoutMs: 5000 });
+  const results: CellResult[] = [];
+  await host.runShared(picked, run, (result) => results.push(result));
+  expect(results.map((result) => `${result.scenario} ${result.status} ${result.process}`)).toEqual([
+    'parse-error fail fresh',
+    'tools-list pass shared',
+    'ping pass shared',
+  ]);
+  expect(host.processCount()).toBe(1);
+});
