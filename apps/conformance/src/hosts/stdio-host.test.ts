@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, expect, test } from 'vitest';
-import { DEFAULT_REGISTRY, SCENARIOS_DIR } from '../paths.js';
+import { join } from 'node:path';
+import { DEFAULT_REGISTRY, PACKAGE_ROOT, SCENARIOS_DIR } from '../paths.js';
 import type { Cell, CellResult } from '../runner/cell-types.js';
 import { planMatrix } from '../runner/plan.js';
 import { runCell } from '../runner/run-cell.js';
@@ -78,3 +79,38 @@ test('after a cell that changes what the server holds, only a cell that ends the
   ]);
   expect(continued.processes).toBe(2);
 });
+
+test('a process whose cell failed is kept when it still answers and nothing of that cell arrives late', async () => {
+  // The official everything server (npm) drops a line that is not JSON instead of answering -32700: parse-error fails.
+  const official = loadRegistry(DEFAULT_REGISTRY).find((server) => server.target.id === 'official-everything')!.target;
+  if (official.unavailable) throw new Error(official.unavailable);
+  const officialCells = planMatrix(scenarios, [official], { transports: ['stdio-ndjson'], revisions: ['2025-06-18'] });
+  const picked = ['parse-error', 'tools-list', 'ping'].map((id) => officialCells.find((cell) => cell.scenario.id === id)!);
+  const transport = official.transports.find((t) => t.id === 'stdio-ndjson')!;
+  if (transport.kind !== 'stdio') throw new Error('stdio expected');
+  const host = new StdioHost(transport, { checkTimeoutMs: 5000 });
+  const results: CellResult[] = [];
+  await host.runShared(picked, run, (result) => results.push(result));
+  expect(results.map((result) => `${result.scenario} ${result.status} ${result.process}`)).toEqual([
+    'parse-error fail fresh',
+    'tools-list pass shared',
+    'ping pass shared',
+  ]);
+  expect(host.processCount()).toBe(1);
+});
+
+test('after a failing cell, a process that answers the check with an error is not kept', async () => {
+  // A server that drops a line that is not JSON and answers every later request with an error (it lost its state).
+  const transport = everything.transports.find((t) => t.id === 'stdio-ndjson')!;
+  if (transport.kind !== 'stdio') throw new Error('stdio expected');
+  const fixture = join(PACKAGE_ROOT, 'src', 'testing', 'breaks-after-garbage.mjs');
+  const host = new StdioHost({ ...transport, command: [process.execPath, fixture] }, { checkTimeoutMs: 5000 });
+  const results: CellResult[] = [];
+  await host.runShared(pick('tools-list', 'parse-error', 'ping'), run, (result) => results.push(result));
+  expect(results.map((result) => `${result.scenario} ${result.status} ${result.process}`)).toEqual([
+    'tools-list pass fresh',
+    'parse-error fail shared',
+    'ping pass fresh',
+  ]);
+  expect(host.processCount()).toBe(2);
+}, 60_000);

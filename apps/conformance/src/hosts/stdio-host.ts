@@ -1,8 +1,10 @@
 /**
  * stdio: a server process is one connection, and at most one legacy session. Fresh cells get a process each; the
  * cells of a lane (same server, transport, revision and — legacy — client capabilities, see `isolation.ts`) run
- * one after another on one process, which is replaced when a cell does not end cleanly, when it stops answering,
- * or when a cell would send a raw request id the process has already seen.
+ * one after another on one process, which is replaced when a cell errs, when the process stops answering, when
+ * something of an earlier cell arrives late, or when a cell would send a raw request id the process has already seen.
+ * A process whose cell failed or warned is kept when it still answers and nothing more of that cell arrives: a
+ * third-party server that fails many cells (dropped frames, say) then costs a few processes instead of one a cell.
  */
 import type { Cell, CellResult } from '../runner/cell-types.js';
 import { isolationOf, rawIds } from '../runner/isolation.js';
@@ -24,6 +26,10 @@ interface LaneProcess {
   spoiled: boolean;
   readonly rawIds: Set<string>;
   readonly legacy: SharedLegacySession;
+  /** Where the log stood when the last cell ended. */
+  endedAt: number;
+  /** The last cell did not pass (its status): the check before the next cell is the strict one. */
+  suspect: CellResult['status'] | undefined;
 }
 
 function legacySession(): SharedLegacySession {
@@ -68,6 +74,9 @@ function sessionMismatch(session: SharedLegacySession, cell: Cell): string | und
 /** Statuses after which a shared process is known to be in the state a fresh one would be in. */
 const CLEAN = new Set<CellResult['status']>(['pass', 'skip']);
 
+/** A cell that errs (the harness could not run it to its end) leaves a process nobody can vouch for. */
+const RETIRES = new Set<CellResult['status']>(['error']);
+
 /** Options of a {@link StdioHost}. */
 export interface StdioHostOptions {
   /** How long a process may take to answer the check between two cells. */
@@ -99,20 +108,32 @@ export class StdioHost implements Host {
     return run(cell, session, { process: 'fresh', notes: [] });
   }
 
-  /** Whether a process that served a cell still answers, with nothing of the last cell arriving after it. */
+  /**
+   * Whether a process that served a cell still answers, with nothing of the last cell arriving after it. After a
+   * cell that did not pass, the check is strict: no message at all may have arrived since that cell ended (a
+   * response, a request or a notification could belong to what the failing cell left behind), only the answer,
+   * and the answer must be a result.
+   */
   async #stillClean(lane: LaneProcess, revision: string): Promise<string | undefined> {
     const base = lane.session;
     if (base.hasExited()) return 'it exited';
-    const from = base.log.events.length;
+    const sent = base.log.events.length;
+    const from = lane.suspect ? lane.endedAt : sent;
     const id = harnessId('check');
     await base.send(livenessRequest(id, revision));
-    const answer = await awaitAnswer(base.log, from, id, Date.now() + this.#options.checkTimeoutMs);
-    if (answer.kind !== 'answer')
-      return `it did not answer a ${eraOf(revision) === 'legacy' ? 'ping' : 'server/discover'} (${answer.kind})`;
+    const answer = await awaitAnswer(base.log, sent, id, Date.now() + this.#options.checkTimeoutMs);
+    const check = eraOf(revision) === 'legacy' ? 'ping' : 'server/discover';
+    if (answer.kind !== 'answer') return `it did not answer a ${check} (${answer.kind})`;
+    // After a failing cell the answer must also be a result: an error means the process no longer serves the lane's era.
+    if (lane.suspect && !('result' in answer.message)) return `it answered a ${check} with an error`;
     const late = base.log.events
       .slice(from)
-      .find((event) => event.kind === 'violation' || (event.kind === 'message' && isForeignResponse(event.message)));
-    if (late) return 'something of the previous cell arrived late';
+      .find(
+        (event) =>
+          event.kind === 'violation' ||
+          (event.kind === 'message' && (lane.suspect ? !isAnswerTo(event.message, id) : isForeignResponse(event.message))),
+      );
+    if (late) return `something of the previous cell arrived late${lane.suspect ? ` (it ended as ${lane.suspect})` : ''}`;
     return undefined;
   }
 
@@ -145,7 +166,18 @@ export class StdioHost implements Host {
           notes.push(`a new process: the one that ran ${lane.lastScenario ?? 'the previous cell'} was not reused (${unfit})`);
           await retire();
         }
-        lane ??= { session: this.#spawn(), served: 0, lastScenario: undefined, spoiled: false, rawIds: new Set(), legacy: legacySession() };
+        if (lane?.suspect)
+          notes.push(`the process was kept after ${lane.lastScenario ?? 'the previous cell'} (${lane.suspect}): it still answers`);
+        lane ??= {
+          session: this.#spawn(),
+          served: 0,
+          lastScenario: undefined,
+          spoiled: false,
+          rawIds: new Set(),
+          legacy: legacySession(),
+          endedAt: 0,
+          suspect: undefined,
+        };
         const isolation = isolationOf(cell);
         const exact = isolation.kind === 'shared' && isolation.exactIds;
         const session = new CellSession(lane.session, { ...(exact ? {} : { slot: lane.served }), revision: cell.revision, owns: false });
@@ -164,7 +196,9 @@ export class StdioHost implements Host {
         onResult(result);
         const role = isolation.kind === 'shared' ? isolation.role : 'body';
         lane.spoiled ||= role === 'tail';
-        if (role === 'end' || role === 'solo' || !CLEAN.has(result.status) || lane.session.hasExited()) await retire();
+        lane.endedAt = lane.session.log.events.length;
+        lane.suspect = CLEAN.has(result.status) ? undefined : result.status;
+        if (role === 'end' || role === 'solo' || RETIRES.has(result.status) || lane.session.hasExited()) await retire();
       }
     } finally {
       await retire();
@@ -174,6 +208,11 @@ export class StdioHost implements Host {
   async close(): Promise<void> {
     // Processes live only as long as their cell or lane.
   }
+}
+
+/** True for the response to the check request `id`. */
+function isAnswerTo(message: unknown, id: string): boolean {
+  return typeof message === 'object' && message !== null && !Array.isArray(message) && (message as Record<string, unknown>)['id'] === id;
 }
 
 /** A response that is not to one of the app's own requests: on a quiet process, it belongs to an earlier cell. */

@@ -1,5 +1,5 @@
 /**
- * Which steps of a scenario run in a cell: a step's `when` (era, revisions, transports, features) must hold.
+ * Which steps of a scenario run in a cell: a step's `when` (era, revisions, transports, features present and absent) must hold.
  */
 import { eraOf, revisionMatches } from '../scenario/selectors.js';
 import type { Step, StepCondition } from '../scenario/scenario-types.js';
@@ -16,6 +16,7 @@ export function conditionHolds(condition: StepCondition | undefined, cell: Pick<
     if (!condition.transports.includes(cell.transport.id) && !condition.transports.includes(family)) return false;
   }
   if (condition.features && !condition.features.every((feature) => cell.features.has(feature))) return false;
+  if (condition.withoutFeatures?.some((feature) => cell.features.has(feature))) return false;
   return true;
 }
 

@@ -41,6 +41,8 @@ export interface StepCondition {
   readonly revisions?: readonly string[];
   readonly transports?: readonly string[];
   readonly features?: readonly string[];
+  /** The step runs only when the server has none of these features. */
+  readonly withoutFeatures?: readonly string[];
 }
 
 /** Fields every step may carry. */
