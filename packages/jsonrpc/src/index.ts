@@ -36,3 +36,12 @@ export {
   type MessagePortLike,
   type MessagePortTransportOptions,
 } from './message-port-transport.js';
+export {
+  startOperation,
+  endOperation,
+  observeOutcome,
+  type Instrumentation,
+  type McpOperation,
+  type OperationObserver,
+  type OperationOutcome,
+} from './instrumentation.js';

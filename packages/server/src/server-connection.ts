@@ -5,7 +5,7 @@
  * lives and dies with the connection.
  */
 import type { JsonObject } from '@wiremcp/protocol';
-import type { Transport } from '@wiremcp/jsonrpc';
+import { endOperation, startOperation, type Instrumentation, type MessageInfo, type Transport } from '@wiremcp/jsonrpc';
 import {
   openLegacySession,
   restoreLegacySession,
@@ -41,6 +41,8 @@ export interface ServerConnection {
 /** What a connection needs from its server. */
 export interface ConnectionHost extends LegacyHost {
   readonly router: { serve(method: string, params: WireParams, rpc: ServerRequestContext, origin: RequestOrigin): Outcome<JsonObject> };
+  /** Observes the notifications the connection receives, when set. */
+  readonly instrumentation: Instrumentation | undefined;
 }
 
 /** The server's hooks a connection calls. */
@@ -86,6 +88,8 @@ export class Connection implements ServerConnection {
       this.#restored = true;
       host.subscribers.add(origin.session);
     }
+    const instrumentation = host.instrumentation;
+    if (instrumentation) peer.onnotification = observeNotifications(instrumentation, origin, (error) => host.report(error, {}));
     peer.setFallbackRequestHandler((method, params, rpc) => host.router.serve(method, params, rpc, this.#origin));
     peer.setNotificationHandler('notifications/initialized', () => {
       if (!this.#origin.session) return;
@@ -139,4 +143,25 @@ export class Connection implements ServerConnection {
   #endListens(reason: string): void {
     for (const stream of [...this.#listens]) stream.end(reason);
   }
+}
+
+/** Observes each received notification as an operation that ends as soon as it arrives. */
+function observeNotifications(
+  instrumentation: Instrumentation,
+  origin: ConnectionOrigin,
+  report: (error: unknown) => void,
+): (method: string, params: Record<string, unknown> | undefined, info: MessageInfo | undefined) => void {
+  return (method, params, info) => {
+    const operation = {
+      side: 'server',
+      kind: 'notification',
+      method,
+      params,
+      protocolVersion: origin.session?.protocolVersion,
+      sessionId: info?.sessionId,
+      info,
+    } as const;
+    const observer = startOperation(instrumentation, operation, report);
+    if (observer !== undefined) endOperation(observer, { result: undefined }, report);
+  };
 }
