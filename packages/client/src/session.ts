@@ -3,7 +3,7 @@
  * knows how a request is shaped in each era (modern `_meta`, capability gates, result checks, input rounds).
  */
 import { LocalError, MetaKey, type ClientRequestMap, type Era, type JsonObject, type LogLevel, type RequestId } from '@wiremcp/protocol';
-import { connectionClosedError, observeOutcome, startOperation, type Instrumentation } from '@wiremcp/jsonrpc';
+import { connectionClosedError, observeOutcome, startOperation, startSession, type Instrumentation } from '@wiremcp/jsonrpc';
 import { clientCapabilitiesFor, missingServerCapability } from './capabilities.js';
 import type { Negotiated } from './handshake.js';
 import { ListenStream, type ListenOptions } from './listen.js';
@@ -76,6 +76,15 @@ export class Session {
     this.#config = config;
     this.clientCapabilities = clientCapabilitiesFor(config.handlers, negotiated.protocolVersion, config.capabilities, config.elicitation);
     this.meta = this.era === 'modern' ? buildModernMeta(this.protocolVersion, this.clientCapabilities, config.clientInfo, logLevel) : {};
+    if (config.instrumentation !== undefined) {
+      const sessionId = this.sessionId;
+      const end = startSession(
+        config.instrumentation,
+        { side: 'client', protocolVersion: this.protocolVersion, ...(sessionId === undefined ? {} : { sessionId }) },
+        config.report,
+      );
+      this.closed.signal.addEventListener('abort', end, { once: true });
+    }
   }
 
   /** The server's capabilities (from the handshake, refreshed by discover). */

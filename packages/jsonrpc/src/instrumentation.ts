@@ -38,10 +38,43 @@ export interface OperationObserver {
   end(outcome: OperationOutcome): void;
 }
 
+/** A session as an instrumentation sees it: a legacy session once initialized, a stdio connection, a client's connection. */
+export interface McpSession {
+  readonly side: 'client' | 'server';
+  readonly protocolVersion?: string;
+  readonly sessionId?: string;
+}
+
+/** Follows one session until it closes. */
+export interface SessionObserver {
+  /** Called once when the session closes. */
+  end(): void;
+}
+
 /** Observes MCP operations; see the module comment. */
 export interface Instrumentation {
   /** Called when an operation starts; returns its observer, or `undefined` to leave it unobserved. */
   start(operation: McpOperation): OperationObserver | undefined;
+  /** Called when a session opens; returns its observer, or `undefined`. */
+  session?(session: McpSession): SessionObserver | undefined;
+}
+
+/** Starts observing a session; a throwing instrumentation is reported. Returns what ends it (never throws). */
+export function startSession(instrumentation: Instrumentation, session: McpSession, report: (error: unknown) => void): () => void {
+  let observer: SessionObserver | undefined;
+  try {
+    observer = instrumentation.session?.(session) ?? undefined;
+  } catch (error) {
+    report(error);
+  }
+  if (observer === undefined) return () => {};
+  return () => {
+    try {
+      observer.end();
+    } catch (error) {
+      report(error);
+    }
+  };
 }
 
 /** Starts observing `operation`; a throwing instrumentation is reported and the operation goes unobserved. */

@@ -5,7 +5,7 @@
  * lives and dies with the connection.
  */
 import type { JsonObject } from '@wiremcp/protocol';
-import { endOperation, startOperation, type Instrumentation, type MessageInfo, type Transport } from '@wiremcp/jsonrpc';
+import { endOperation, startOperation, startSession, type Instrumentation, type MessageInfo, type Transport } from '@wiremcp/jsonrpc';
 import {
   openLegacySession,
   restoreLegacySession,
@@ -67,6 +67,8 @@ export class Connection implements ServerConnection {
   /** What the router sees of this connection; `session` is set by `initialize`. */
   readonly #origin: ConnectionOrigin;
   #restored = false;
+  /** Ends the observation of the session (instrumentation), when one was started. */
+  #endSession: (() => void) | undefined;
 
   constructor(host: ConnectionHost, events: ConnectionEvents, peer: ServerPeer, restore?: LegacySessionRestore, relayed?: () => boolean) {
     this.peer = peer;
@@ -78,6 +80,7 @@ export class Connection implements ServerConnection {
         session.relayed = relayed;
         origin.session = session;
         host.subscribers.add(session);
+        this.#observeSession(host, session.protocolVersion, rpc.info?.sessionId);
         return result;
       },
     };
@@ -87,6 +90,7 @@ export class Connection implements ServerConnection {
       origin.session.relayed = relayed;
       this.#restored = true;
       host.subscribers.add(origin.session);
+      this.#observeSession(host, origin.session.protocolVersion, undefined);
     }
     const instrumentation = host.instrumentation;
     if (instrumentation) peer.onnotification = observeNotifications(instrumentation, origin, (error) => host.report(error, {}));
@@ -102,6 +106,7 @@ export class Connection implements ServerConnection {
     // stdin EOF is a stdio client asking the server to shut down; stdout is still read until the server exits.
     peer.oninputend = () => this.#endListens('the server is shutting down');
     peer.onclose = () => {
+      this.#endSession?.();
       const session = this.#origin.session;
       if (session) {
         host.subscribers.delete(session);
@@ -109,6 +114,14 @@ export class Connection implements ServerConnection {
       }
       events.closed(this);
     };
+  }
+
+  #observeSession(host: ConnectionHost, protocolVersion: string, sessionId: string | undefined): void {
+    const instrumentation = host.instrumentation;
+    if (instrumentation === undefined) return;
+    this.#endSession?.();
+    const report = (error: unknown): void => host.report(error, {});
+    this.#endSession = startSession(instrumentation, { side: 'server', protocolVersion, ...(sessionId === undefined ? {} : { sessionId }) }, report);
   }
 
   get session(): LegacySession | undefined {
