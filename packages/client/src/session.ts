@@ -155,7 +155,14 @@ export class Session {
     options: CallOptions | undefined,
   ): Promise<SessionResult<M>> {
     const report = this.#config.report;
-    const operation = { side: 'client', kind: 'request', method, params, protocolVersion: this.protocolVersion, sessionId: this.sessionId } as const;
+    const operation = {
+      side: 'client',
+      kind: 'request',
+      method,
+      params,
+      protocolVersion: this.protocolVersion,
+      sessionId: this.sessionId,
+    } as const;
     const observer = startOperation(instrumentation, operation, report);
     const peer = this.peer as unknown as UntypedPeer;
     if (observer === undefined) return peer.request(method, params, options) as Promise<SessionResult<M>>;

@@ -26,7 +26,8 @@ export interface McpOperation {
 }
 
 /** How an operation ended: with a result (a tool result with `isError: true` included), or with an error. */
-export type OperationOutcome = { readonly result: unknown; readonly error?: undefined } | { readonly error: unknown; readonly result?: undefined };
+export type OperationOutcome =
+  { readonly result: unknown; readonly error?: undefined } | { readonly error: unknown; readonly result?: undefined };
 
 /** Follows one operation from start to end. Each of its callbacks may throw: the engine reports it and goes on. */
 export interface OperationObserver {

@@ -106,9 +106,15 @@ export class McpMetrics {
     let recorder = this.#durations.get(name);
     if (recorder === undefined) {
       const help = DURATION_HELP[name];
-      const otel = this.#meter?.createHistogram(name, { description: help, unit: 's', advice: { explicitBucketBoundaries: [...MCP_DURATION_BUCKETS] } });
+      const otel = this.#meter?.createHistogram(name, {
+        description: help,
+        unit: 's',
+        advice: { explicitBucketBoundaries: [...MCP_DURATION_BUCKETS] },
+      });
       const prom = this.#prometheus?.histogram(`${prometheusName(name)}_seconds`, help, MCP_DURATION_BUCKETS);
-      recorder = { record: (value, attributes) => (otel?.record(value, attributes as Attributes), prom?.record(value, labels(attributes))) };
+      recorder = {
+        record: (value, attributes) => (otel?.record(value, attributes as Attributes), prom?.record(value, labels(attributes))),
+      };
       this.#durations.set(name, recorder);
     }
     return recorder;

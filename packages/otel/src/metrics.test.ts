@@ -2,7 +2,13 @@
  * Metrics: the duration histograms with the real OpenTelemetry metrics SDK and in the Prometheus registry, the
  * operational gauges, the bound on label sets, rejections read from HTTP answers, and a meter that throws.
  */
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type HistogramMetricData } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type HistogramMetricData,
+} from '@opentelemetry/sdk-metrics';
 import type { Meter } from '@opentelemetry/api';
 import { afterEach, expect, test } from 'vitest';
 import { McpMetrics, PrometheusRegistry, rejectionReason } from './metrics/index.js';
@@ -48,7 +54,9 @@ test('the Prometheus registry: cumulative buckets, in-flight back to zero, escap
   for (let i = 0; i < 10; i++) await pair.client.request(`made/up\n"${i}"` as never, {} as never).catch(() => {});
   const text = registry.exposition();
   expect(text).toContain('# TYPE mcp_server_operation_duration_seconds histogram');
-  expect(text).toMatch(/mcp_server_operation_duration_seconds_bucket\{gen_ai_tool_name="get_weather",mcp_method_name="tools\/call",[^}]*le="\+Inf"\} 1/);
+  expect(text).toMatch(
+    /mcp_server_operation_duration_seconds_bucket\{gen_ai_tool_name="get_weather",mcp_method_name="tools\/call",[^}]*le="\+Inf"\} 1/,
+  );
   expect(text).toMatch(/wiremcp_server_requests_in_flight\{mcp_method_name="tools\/call"\} 0/);
   expect(text).toContain('mcp_method_name="_OTHER"');
   expect(text).not.toContain('made/up\n');
@@ -75,14 +83,25 @@ test('refusals are read from the answer sent', () => {
 
 test('a meter whose instruments throw breaks no call; the failure is reported', async () => {
   const throwing = {
-    createHistogram: () => ({ record: () => { throw new Error('histogram exploded'); } }),
-    createUpDownCounter: () => ({ add: () => { throw new Error('counter exploded'); } }),
+    createHistogram: () => ({
+      record: () => {
+        throw new Error('histogram exploded');
+      },
+    }),
+    createUpDownCounter: () => ({
+      add: () => {
+        throw new Error('counter exploded');
+      },
+    }),
     createCounter: () => ({ add: () => {} }),
     createObservableGauge: () => ({ addCallback: () => {} }),
   } as unknown as Meter;
   const reported: unknown[] = [];
   const metrics = new McpMetrics({ meter: throwing });
-  const pair = await connect(weatherServer(metrics.instrumentation, (error) => reported.push(error)), 'modern');
+  const pair = await connect(
+    weatherServer(metrics.instrumentation, (error) => reported.push(error)),
+    'modern',
+  );
   closers.push(pair.close);
   expect((await pair.client.callTool('get_weather', {})).content).toEqual([{ type: 'text', text: 'sunny' }]);
   expect(reported.length).toBeGreaterThan(0);

@@ -36,7 +36,10 @@ export async function finishedSpans(provider: TracerProvider, exporter: SpanExpo
 }
 
 /** A server with a `get_weather` tool, a failing tool and a prompt. */
-export function weatherServer(instrumentation: Instrumentation | undefined, onInternalError: (error: unknown) => void = () => {}): McpServer {
+export function weatherServer(
+  instrumentation: Instrumentation | undefined,
+  onInternalError: (error: unknown) => void = () => {},
+): McpServer {
   const server = new McpServer({ name: 'weather', version: '1.0.0' }, { onInternalError, ...(instrumentation ? { instrumentation } : {}) });
   server.registerTool({ name: 'get_weather', inputSchema: { type: 'object' } }, () => ({ content: [{ type: 'text', text: 'sunny' }] }));
   server.registerTool({ name: 'broken', inputSchema: { type: 'object' } }, () => {
@@ -54,7 +57,10 @@ export async function connect(
 ): Promise<{ client: McpClient; close(): Promise<void> }> {
   const [a, b] = createLinkedPair();
   await server.connect(b);
-  const client = new McpClient({ name: 'weather-client', version: '1.0.0' }, { era, onError, ...(instrumentation ? { instrumentation } : {}) });
+  const client = new McpClient(
+    { name: 'weather-client', version: '1.0.0' },
+    { era, onError, ...(instrumentation ? { instrumentation } : {}) },
+  );
   await client.connect(a);
   return { client, close: () => client.close() };
 }

@@ -44,7 +44,11 @@ function labelText(labels: Labels, extra?: string): string {
 }
 
 function seriesKey(labels: Labels): string {
-  return JSON.stringify(Object.keys(labels).sort().map((key) => [key, labels[key]]));
+  return JSON.stringify(
+    Object.keys(labels)
+      .sort()
+      .map((key) => [key, labels[key]]),
+  );
 }
 
 interface HistogramSeries {
@@ -153,7 +157,9 @@ export class Histogram extends Metric<HistogramSeries> {
   lines(): string[] {
     const out: string[] = [];
     for (const s of this.all()) {
-      this.bounds.forEach((bound, i) => out.push(`${this.name}_bucket${labelText(s.labels, `le="${formatNumber(bound)}"`)} ${s.counts[i]}`));
+      this.bounds.forEach((bound, i) =>
+        out.push(`${this.name}_bucket${labelText(s.labels, `le="${formatNumber(bound)}"`)} ${s.counts[i]}`),
+      );
       out.push(`${this.name}_bucket${labelText(s.labels, 'le="+Inf"')} ${s.count}`);
       out.push(`${this.name}_sum${labelText(s.labels)} ${formatNumber(s.sum)}`);
       out.push(`${this.name}_count${labelText(s.labels)} ${s.count}`);

@@ -105,22 +105,24 @@ test('without _meta context the server span is a child of the ambient span (the 
   const pair = await connect(server, 'modern');
   closers.push(pair.close);
   const ambient = provider.getTracer('http').startSpan('POST /mcp');
-  await context.with(trace.setSpan(context.active(), ambient), () => server.dispatch(
-    {
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/call',
-      params: {
-        name: 'get_weather',
-        arguments: {},
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
+  await context.with(trace.setSpan(context.active(), ambient), () =>
+    server.dispatch(
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: {
+          name: 'get_weather',
+          arguments: {},
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
         },
       },
-    },
-    { notify: () => {} },
-  ));
+      { notify: () => {} },
+    ),
+  );
   ambient.end();
   const [span] = await spansNamed(exporter, 'tools/call get_weather');
   expect(span, 'server span').toBeDefined();
@@ -194,6 +196,10 @@ test('an uninstrumented server answers the same over a linked pair (the seam is 
   const [a, b] = createLinkedPair();
   await server.connect(b);
   const pair = await connect(weatherServer(undefined), 'modern');
-  closers.push(pair.close, () => a.close(), () => b.close());
+  closers.push(
+    pair.close,
+    () => a.close(),
+    () => b.close(),
+  );
   expect((await pair.client.callTool('get_weather', {})).isError).toBeFalsy();
 });

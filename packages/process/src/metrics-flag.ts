@@ -35,7 +35,8 @@ export function parseMetricsFlag(values: FlagValues): MetricsAddress | undefined
   const text = String(values.metrics).trim();
   const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]\s]+):)?(\d{1,5})$/.exec(text);
   const port = match ? Number(match[2]) : Number.NaN;
-  if (!match || port > 65_535) throw new UsageError(`--metrics needs [host:]port (e.g. 9464, 127.0.0.1:9464), got ${JSON.stringify(text.slice(0, 80))}`);
+  if (!match || port > 65_535)
+    throw new UsageError(`--metrics needs [host:]port (e.g. 9464, 127.0.0.1:9464), got ${JSON.stringify(text.slice(0, 80))}`);
   const host = match[1] === undefined ? '127.0.0.1' : match[1].replace(/^\[|\]$/g, '');
   if (!LOOPBACK.test(host) && values['metrics-public'] !== true) {
     throw new UsageError(`--metrics ${host} is not a loopback address: add --metrics-public to serve metrics there`);

@@ -32,7 +32,10 @@ export interface ServerArgsSpec<Args> {
 
 /** The outcome of {@link parseServerArgs}. */
 export type ParsedServerArgs<Args> =
-  { kind: 'run'; args: Args; target: ServeTarget; metrics?: MetricsAddress } | { kind: 'help' } | { kind: 'version' } | { kind: 'error'; message: string };
+  | { kind: 'run'; args: Args; target: ServeTarget; metrics?: MetricsAddress }
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'error'; message: string };
 
 /** Node's `parseArgs` messages, cut to what a user needs. */
 function usageMessage(error: unknown): string {

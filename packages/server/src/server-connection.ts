@@ -121,7 +121,11 @@ export class Connection implements ServerConnection {
     if (instrumentation === undefined) return;
     this.#endSession?.();
     const report = (error: unknown): void => host.report(error, {});
-    this.#endSession = startSession(instrumentation, { side: 'server', protocolVersion, ...(sessionId === undefined ? {} : { sessionId }) }, report);
+    this.#endSession = startSession(
+      instrumentation,
+      { side: 'server', protocolVersion, ...(sessionId === undefined ? {} : { sessionId }) },
+      report,
+    );
   }
 
   get session(): LegacySession | undefined {

@@ -28,7 +28,9 @@ function ensurePrometheus(): string | undefined {
     update.status === 0
       ? spawnSync('apt-get', ['install', '-y', 'prometheus'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 })
       : update;
-  return existsSync(PROMETHEUS) ? undefined : `prometheus could not be installed (apt-get exited ${install.status ?? install.error?.message})`;
+  return existsSync(PROMETHEUS)
+    ? undefined
+    : `prometheus could not be installed (apt-get exited ${install.status ?? install.error?.message})`;
 }
 
 function freePort(): Promise<number> {
@@ -46,7 +48,11 @@ const children: ChildProcess[] = [];
 let dataDir: string | undefined;
 
 /** Spawns `command` and resolves once `pattern` shows in its stderr (with the match), rejecting if it exits first. */
-function spawnUntil(command: string, args: string[], pattern: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
+function spawnUntil(
+  command: string,
+  args: string[],
+  pattern: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';

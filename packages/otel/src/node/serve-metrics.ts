@@ -88,7 +88,9 @@ export async function serveMetrics(registry: PrometheusRegistry, options: ServeM
   const port = address.port;
   const names = isLoopbackAddress(host) ? ['localhost', '127.0.0.1', '[::1]'] : [];
   const bound = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  hosts = new Set([...names, bound, host.includes(':') && !host.startsWith('[') ? `[${host}]` : host].map((name) => `${name.toLowerCase()}:${port}`));
+  hosts = new Set(
+    [...names, bound, host.includes(':') && !host.startsWith('[') ? `[${host}]` : host].map((name) => `${name.toLowerCase()}:${port}`),
+  );
   for (const allowed of options.allowedHosts ?? []) hosts.add(allowed.toLowerCase());
   let closing: Promise<void> | undefined;
   return {
