@@ -2,7 +2,7 @@
  * The options of {@link McpClient} and of its calls, and the signatures of the input handlers.
  */
 import type { Era, ProtocolVersion, RequestId } from '@wiremcp/protocol';
-import type { Progress } from '@wiremcp/jsonrpc';
+import type { Instrumentation, Progress } from '@wiremcp/jsonrpc';
 import type { SchemaCompiler } from '@wiremcp/json-schema';
 import type { EraCache } from './era-cache.js';
 import type {
@@ -109,6 +109,11 @@ export interface ClientOptions {
   maxInputRounds?: number;
   /** Receives errors that are not tied to a call (handler failures, unexpected messages). Default: ignore. */
   onError?: (error: unknown) => void;
+  /**
+   * Observes every request the client sends once connected (tracing, metrics; see `@wiremcp/otel`); its `_meta`
+   * keys (trace context) are added to each request. Its failures go to `onError` and never fail a call.
+   */
+  instrumentation?: Instrumentation;
 }
 
 /** Options of one request. */

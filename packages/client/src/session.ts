@@ -3,7 +3,7 @@
  * knows how a request is shaped in each era (modern `_meta`, capability gates, result checks, input rounds).
  */
 import { LocalError, MetaKey, type ClientRequestMap, type Era, type JsonObject, type LogLevel, type RequestId } from '@wiremcp/protocol';
-import { connectionClosedError } from '@wiremcp/jsonrpc';
+import { connectionClosedError, observeOutcome, startOperation, startSession, type Instrumentation } from '@wiremcp/jsonrpc';
 import { clientCapabilitiesFor, missingServerCapability } from './capabilities.js';
 import type { Negotiated } from './handshake.js';
 import { ListenStream, type ListenOptions } from './listen.js';
@@ -39,6 +39,8 @@ export interface SessionConfig {
   readonly enforceCapabilities: boolean;
   readonly maxInputRounds: number;
   readonly report: (error: unknown) => void;
+  /** Observes every request the session sends (tracing, metrics). */
+  readonly instrumentation?: Instrumentation;
 }
 
 /** How many allowed methods a session remembers (the spec has a few dozen). */
@@ -74,6 +76,15 @@ export class Session {
     this.#config = config;
     this.clientCapabilities = clientCapabilitiesFor(config.handlers, negotiated.protocolVersion, config.capabilities, config.elicitation);
     this.meta = this.era === 'modern' ? buildModernMeta(this.protocolVersion, this.clientCapabilities, config.clientInfo, logLevel) : {};
+    if (config.instrumentation !== undefined) {
+      const sessionId = this.sessionId;
+      const end = startSession(
+        config.instrumentation,
+        { side: 'client', protocolVersion: this.protocolVersion, ...(sessionId === undefined ? {} : { sessionId }) },
+        config.report,
+      );
+      this.closed.signal.addEventListener('abort', end, { once: true });
+    }
   }
 
   /** The server's capabilities (from the handshake, refreshed by discover). */
@@ -131,7 +142,39 @@ export class Session {
 
   /** The one place a session's requests reach the peer: the wire decides what comes back, typed by the method. */
   #send<M extends string>(method: M, params: JsonObject | undefined, options: CallOptions | undefined): Promise<SessionResult<M>> {
+    const instrumentation = this.#config.instrumentation;
+    if (instrumentation !== undefined) return this.#sendObserved(instrumentation, method, params, options);
     return (this.peer as unknown as UntypedPeer).request(method, params, options) as Promise<SessionResult<M>>;
+  }
+
+  /** {@link #send} observed: the observer's `_meta` keys (trace context) join the request's, the caller's win. */
+  #sendObserved<M extends string>(
+    instrumentation: Instrumentation,
+    method: M,
+    params: JsonObject | undefined,
+    options: CallOptions | undefined,
+  ): Promise<SessionResult<M>> {
+    const report = this.#config.report;
+    const operation = {
+      side: 'client',
+      kind: 'request',
+      method,
+      params,
+      protocolVersion: this.protocolVersion,
+      sessionId: this.sessionId,
+    } as const;
+    const observer = startOperation(instrumentation, operation, report);
+    const peer = this.peer as unknown as UntypedPeer;
+    if (observer === undefined) return peer.request(method, params, options) as Promise<SessionResult<M>>;
+    const added = observer.meta;
+    const sent = added === undefined ? params : { ...params, _meta: { ...added, ...(params?._meta as JsonObject | undefined) } };
+    return observeOutcome(observer, () => peer.request(method, sent, options), report) as Promise<SessionResult<M>>;
+  }
+
+  /** The transport's session id (legacy Streamable HTTP), when it has one. */
+  get sessionId(): string | undefined {
+    const id = (this.peer.transport as { sessionId?: unknown } | undefined)?.sessionId;
+    return typeof id === 'string' ? id : undefined;
   }
 
   /**

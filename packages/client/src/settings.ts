@@ -3,6 +3,7 @@
  * bounds. Done once, in the constructor, so that bad options fail early and calls read plain fields.
  */
 import { eraOf, isProtocolVersion, LocalError, PROTOCOL_VERSIONS, type ProtocolVersion } from '@wiremcp/protocol';
+import type { Instrumentation } from '@wiremcp/jsonrpc';
 import type { HandshakeSettings } from './handshake.js';
 import { wrapElicitationHandler } from './elicitation.js';
 import { DEFAULT_MAX_INPUT_ROUNDS } from './mrtr.js';
@@ -22,6 +23,7 @@ export interface ClientSettings extends HandshakeSettings {
   readonly cacheResults: boolean;
   readonly maxPages: number;
   readonly maxInputRounds: number;
+  readonly instrumentation: Instrumentation | undefined;
 }
 
 function newest(versions: readonly ProtocolVersion[], era: 'legacy' | 'modern'): ProtocolVersion | undefined {
@@ -82,5 +84,6 @@ export function resolveSettings(clientInfo: Implementation, options: ClientOptio
     cacheResults: options.cacheResults !== false,
     maxPages: positive(options.maxPages, DEFAULT_MAX_PAGES, 'maxPages', false),
     maxInputRounds: positive(options.maxInputRounds, DEFAULT_MAX_INPUT_ROUNDS, 'maxInputRounds', false),
+    instrumentation: options.instrumentation,
   };
 }

@@ -36,3 +36,15 @@ export {
   type MessagePortLike,
   type MessagePortTransportOptions,
 } from './message-port-transport.js';
+export {
+  startOperation,
+  endOperation,
+  observeOutcome,
+  startSession,
+  type Instrumentation,
+  type McpSession,
+  type SessionObserver,
+  type McpOperation,
+  type OperationObserver,
+  type OperationOutcome,
+} from './instrumentation.js';

@@ -68,6 +68,8 @@ export class Peer<
   oninputend: (() => void) | undefined;
   /** Called with transport errors and protocol violations by the peer (informational). */
   onerror: ((error: Error) => void) | undefined;
+  /** Sees every inbound notification before its handler (instrumentation); it must not throw. */
+  onnotification: ((method: string, params: Params, info: MessageInfo | undefined) => void) | undefined;
   /** Whether inbound JSON-RPC batches are accepted (2025-03-26 only); the layer above sets it on negotiation. */
   acceptBatches = false;
 
@@ -341,6 +343,7 @@ export class Peer<
 
   #onNotification(method: string, params: Params, info: MessageInfo | undefined): void {
     if (method === PROGRESS) this.#pending.progress(params);
+    this.onnotification?.(method, params, info);
     this.#inbound.notify(method, params, info);
   }
 

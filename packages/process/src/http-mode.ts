@@ -4,7 +4,8 @@
  * `--legacy-sse`, the 2024-11-05 HTTP+SSE endpoints (`/sse`, `/messages`). Binds 127.0.0.1 unless a host is given;
  * on a loopback address `Host` and `Origin` are checked against the loopback names (DNS-rebinding protection).
  */
-import type { HttpHandlerOptions, HttpServable } from '@wiremcp/transport-http';
+import type { HttpConnectionInfo, HttpHandler, HttpHandlerOptions, HttpRequest, HttpServable } from '@wiremcp/transport-http';
+import type { McpMetrics, rejectionReason as RejectionReasonOf } from '@wiremcp/otel/metrics';
 import { AUTH_FLAGS, AUTH_USAGE, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
 import type { MainProcess } from './main-process.js';
 import type { ServeMode, SharedConfiguration } from './serve-mode.js';
@@ -78,6 +79,35 @@ function configuredRequestStateKey(): string | undefined {
 
 /** Bound on closing the HTTP server inside the main's own shutdown bound (1 800 ms by default). */
 const HTTP_SHUTDOWN_GRACE_MS = 1500;
+
+/**
+ * The handler with its answers counted by `metrics`: refusals by reason, read from the status and challenge actually
+ * sent (so whatever refused — auth, the Origin check, the body limit, a limiter — is counted), plus sessions held
+ * and SSE streams open, read at each scrape.
+ */
+function observedHandler(handler: HttpHandler, metrics: McpMetrics, rejectionReason: typeof RejectionReasonOf): HttpHandler {
+  const count = (status: number, challenge: string | null | undefined): void => {
+    const reason = rejectionReason(status, challenge);
+    if (reason !== undefined) metrics.rejected(reason, status);
+  };
+  metrics.observe('wiremcp.http.sessions', 'Legacy Streamable HTTP sessions held', () => handler.stats.sessions);
+  metrics.observe('wiremcp.http.sse_streams', 'SSE streams open', () => handler.stats.openStreams);
+  const observed = (async (request: Request, connection?: HttpConnectionInfo) => {
+    const response = await handler(request, connection);
+    count(response.status, response.headers.get('www-authenticate'));
+    return response;
+  }) as HttpHandler;
+  return Object.assign(observed, {
+    serve: async (request: HttpRequest, connection?: HttpConnectionInfo) => {
+      const reply = await handler.serve(request, connection);
+      if (!reply.notHandled) count(reply.status, reply.headers.get('www-authenticate'));
+      return reply;
+    },
+    close: (graceMs?: number) => handler.close(graceMs),
+    path: handler.path,
+    stats: handler.stats,
+  });
+}
 
 /** The HTTP serve mode; see the module comment. */
 export const httpMode: ServeMode = {
@@ -155,7 +185,7 @@ export const httpMode: ServeMode = {
         shared = await connectShared(redisUrl, reporter(process));
         return { requestStateKey: configured ?? (await shared.sharedSecret('request-state')), taskStore: shared.taskStore };
       },
-      async serve(server, process) {
+      async serve(server, process, extras) {
         if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');
         // Loaded only when serving HTTP: a stdio server (the common case, and the one whose cold start a host
         // waits for) never reads the HTTP transport's modules.
@@ -178,9 +208,12 @@ export const httpMode: ServeMode = {
           ...(hosts.length > 0 ? { allowedHosts: hosts } : {}),
           onError: report,
         });
+        const metrics = extras?.metrics;
         let listening;
         try {
-          listening = await listen(handler, {
+          const observed =
+            metrics === undefined ? handler : observedHandler(handler, metrics, (await import('@wiremcp/otel/metrics')).rejectionReason);
+          listening = await listen(observed, {
             host,
             port,
             ...(socketPath === undefined ? {} : { socketPath }),

@@ -4,6 +4,8 @@ import { nodeProcess, type MainProcess, type ShutdownSignal } from './main-proce
 import { formatUsage, parseServerArgs, type ServerArgsSpec } from './parse-server-args.js';
 import { routeConsoleToStderr, watchPipes } from './pipes.js';
 import type { Servable, Serving, SharedConfiguration } from './serve-mode.js';
+import type { Instrumentation } from '@wiremcp/jsonrpc';
+import { startMetrics, type ServerMetrics } from './metrics-flag.js';
 
 /** Default bound on a graceful shutdown after SIGINT/SIGTERM: under the 2 s a stdio client waits before SIGKILL. */
 export const DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS = 1800;
@@ -35,6 +37,11 @@ export interface ServerMainContext {
    * read, updated and cancelled on any. Pass it as the `McpServer` option `tasks: { store }`. Absent otherwise.
    */
   readonly tasks?: { readonly store: NonNullable<SharedConfiguration['taskStore']> };
+  /**
+   * With `--metrics`: what observes the server's requests and sessions for the Prometheus listener. Pass it as the
+   * `McpServer` option `instrumentation`. Absent otherwise.
+   */
+  readonly instrumentation?: Instrumentation;
 }
 
 /** Options of {@link runServerMain}. */
@@ -207,17 +214,24 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
     log: (message) => say(`${name}: ${message}`),
     onInternalError: (error) => say(`${name}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   };
+  let metrics: ServerMetrics | undefined;
   try {
     const shared = await parsed.target.prepare?.(proc);
+    if (parsed.metrics !== undefined) {
+      metrics = await startMetrics(parsed.metrics);
+      say(`${name}: Prometheus metrics at ${metrics.url.href}`);
+    }
     const key = shared?.requestStateKey;
     const store = shared?.taskStore;
     const server = await options.createServer(parsed.args, {
       ...context,
       ...(key === undefined ? {} : { requestState: { key } }),
       ...(store === undefined ? {} : { tasks: { store } }),
+      ...(metrics === undefined ? {} : { instrumentation: metrics.instrumentation }),
     });
-    serving = await parsed.target.serve(server, proc);
+    serving = await parsed.target.serve(server, proc, metrics === undefined ? {} : { metrics: metrics.metrics });
   } catch (error) {
+    await metrics?.close();
     say(`${name}: cannot start: ${describe(error)}`);
     return exit(EXIT_CODES.failure);
   }
@@ -225,7 +239,8 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
   say(`${name} ${options.version}: serving MCP on ${started.description ?? parsed.target.description}`);
   if (stopping !== undefined) shutdown(stopping);
 
-  void started.closed.then((reason) => {
+  void started.closed.then(async (reason) => {
+    await metrics?.close();
     if (reason !== undefined && stopping === undefined) {
       say(`${name}: connection closed: ${reason.message}`);
       exitFromEvent(EXIT_CODES.failure);

@@ -2,6 +2,7 @@ import type { Transport } from '@wiremcp/jsonrpc';
 // A type only, erased from the output: the store exists only when `--redis` loaded that (optional peer) package.
 import type { RedisTaskStore } from '@wiremcp/redis';
 import type { FlagValues, ServerFlags } from './server-flags.js';
+import type { McpMetrics } from '@wiremcp/otel/metrics';
 import type { MainProcess } from './main-process.js';
 
 /**
@@ -35,6 +36,11 @@ export interface SharedConfiguration {
   readonly taskStore?: RedisTaskStore;
 }
 
+/** What the main adds to serving: the metrics of `--metrics`, which the HTTP mode feeds (streams, refusals). */
+export interface ServeExtras {
+  readonly metrics?: McpMetrics;
+}
+
 /** Where and how to serve, as chosen from the command line. */
 export interface ServeTarget {
   /** For the start line: `stdio (framing: auto)` (replaced by the serving's own description when it has one). */
@@ -46,7 +52,7 @@ export interface ServeTarget {
   readonly protocolOnStdout?: boolean;
   /** Runs before the server is built: connects shared state (`--redis`) and returns the shared configuration. */
   prepare?(process: MainProcess): Promise<SharedConfiguration>;
-  serve(server: Servable, process: MainProcess): Promise<Serving>;
+  serve(server: Servable, process: MainProcess, extras?: ServeExtras): Promise<Serving>;
 }
 
 /**

@@ -5,7 +5,7 @@
  * lives and dies with the connection.
  */
 import type { JsonObject } from '@wiremcp/protocol';
-import type { Transport } from '@wiremcp/jsonrpc';
+import { endOperation, startOperation, startSession, type Instrumentation, type MessageInfo, type Transport } from '@wiremcp/jsonrpc';
 import {
   openLegacySession,
   restoreLegacySession,
@@ -41,6 +41,8 @@ export interface ServerConnection {
 /** What a connection needs from its server. */
 export interface ConnectionHost extends LegacyHost {
   readonly router: { serve(method: string, params: WireParams, rpc: ServerRequestContext, origin: RequestOrigin): Outcome<JsonObject> };
+  /** Observes the notifications the connection receives, when set. */
+  readonly instrumentation: Instrumentation | undefined;
 }
 
 /** The server's hooks a connection calls. */
@@ -65,6 +67,8 @@ export class Connection implements ServerConnection {
   /** What the router sees of this connection; `session` is set by `initialize`. */
   readonly #origin: ConnectionOrigin;
   #restored = false;
+  /** Ends the observation of the session (instrumentation), when one was started. */
+  #endSession: (() => void) | undefined;
 
   constructor(host: ConnectionHost, events: ConnectionEvents, peer: ServerPeer, restore?: LegacySessionRestore, relayed?: () => boolean) {
     this.peer = peer;
@@ -76,6 +80,7 @@ export class Connection implements ServerConnection {
         session.relayed = relayed;
         origin.session = session;
         host.subscribers.add(session);
+        this.#observeSession(host, session.protocolVersion, rpc.info?.sessionId);
         return result;
       },
     };
@@ -85,7 +90,10 @@ export class Connection implements ServerConnection {
       origin.session.relayed = relayed;
       this.#restored = true;
       host.subscribers.add(origin.session);
+      this.#observeSession(host, origin.session.protocolVersion, undefined);
     }
+    const instrumentation = host.instrumentation;
+    if (instrumentation) peer.onnotification = observeNotifications(instrumentation, origin, (error) => host.report(error, {}));
     peer.setFallbackRequestHandler((method, params, rpc) => host.router.serve(method, params, rpc, this.#origin));
     peer.setNotificationHandler('notifications/initialized', () => {
       if (!this.#origin.session) return;
@@ -98,6 +106,7 @@ export class Connection implements ServerConnection {
     // stdin EOF is a stdio client asking the server to shut down; stdout is still read until the server exits.
     peer.oninputend = () => this.#endListens('the server is shutting down');
     peer.onclose = () => {
+      this.#endSession?.();
       const session = this.#origin.session;
       if (session) {
         host.subscribers.delete(session);
@@ -105,6 +114,18 @@ export class Connection implements ServerConnection {
       }
       events.closed(this);
     };
+  }
+
+  #observeSession(host: ConnectionHost, protocolVersion: string, sessionId: string | undefined): void {
+    const instrumentation = host.instrumentation;
+    if (instrumentation === undefined) return;
+    this.#endSession?.();
+    const report = (error: unknown): void => host.report(error, {});
+    this.#endSession = startSession(
+      instrumentation,
+      { side: 'server', protocolVersion, ...(sessionId === undefined ? {} : { sessionId }) },
+      report,
+    );
   }
 
   get session(): LegacySession | undefined {
@@ -139,4 +160,25 @@ export class Connection implements ServerConnection {
   #endListens(reason: string): void {
     for (const stream of [...this.#listens]) stream.end(reason);
   }
+}
+
+/** Observes each received notification as an operation that ends as soon as it arrives. */
+function observeNotifications(
+  instrumentation: Instrumentation,
+  origin: ConnectionOrigin,
+  report: (error: unknown) => void,
+): (method: string, params: Record<string, unknown> | undefined, info: MessageInfo | undefined) => void {
+  return (method, params, info) => {
+    const operation = {
+      side: 'server',
+      kind: 'notification',
+      method,
+      params,
+      protocolVersion: origin.session?.protocolVersion,
+      sessionId: info?.sessionId,
+      info,
+    } as const;
+    const observer = startOperation(instrumentation, operation, report);
+    if (observer !== undefined) endOperation(observer, { result: undefined }, report);
+  };
 }

@@ -17,7 +17,7 @@ import {
 } from '@wiremcp/protocol';
 import { createSchemaCompiler } from '@wiremcp/json-schema';
 import { checkCacheHint } from './cache-hints.js';
-import { reportInternalError, type InternalErrorReporter } from '@wiremcp/jsonrpc';
+import { reportInternalError, type Instrumentation, type InternalErrorReporter } from '@wiremcp/jsonrpc';
 import { deriveCapabilities } from './capabilities.js';
 import { complete } from './completion.js';
 import type { HandlerContext, RequestScope } from './handler-context.js';
@@ -25,6 +25,7 @@ import type { LegacyHost } from './legacy-session.js';
 import { paginate } from './pagination.js';
 import { PromptRegistry } from './prompt-registry.js';
 import { RequestRouter, type RouterHost } from './request-router.js';
+import { instrumentRouter, type RequestServer } from './instrumented-router.js';
 import { RequestStateSigner } from './request-state.js';
 import { ResourceRegistry } from './resource-registry.js';
 import type { ServerRequestContext, WireParams } from './server-peer.js';
@@ -74,7 +75,8 @@ export class ServerCore implements RouterHost, LegacyHost {
   readonly custom = new Map<string, CustomRequestHandler>();
   /** Extensions declared with `McpServer.declareExtension`: announced in every revision's capabilities. */
   readonly extensions = new Map<string, Readonly<Record<string, unknown>>>();
-  readonly router: RequestRouter;
+  /** Serves every request: the router, observed when the server has an `instrumentation`. */
+  readonly router: RequestServer;
   /** Receives internal errors (never sent to clients): the `onInternalError` option, else stderr. */
   readonly report: InternalErrorReporter;
   readonly #capabilities = new Map<ProtocolVersion, Readonly<Record<string, unknown>>>();
@@ -97,13 +99,19 @@ export class ServerCore implements RouterHost, LegacyHost {
     this.requestState = new RequestStateSigner(options.requestState);
     const onInternalError = options.onInternalError;
     this.report = onInternalError ? (error) => onInternalError(error) : reportInternalError;
-    this.router = new RequestRouter(this);
+    const router = new RequestRouter(this);
+    this.router = options.instrumentation ? instrumentRouter(router, options.instrumentation, this.report) : router;
   }
 
   /** Every revision the server speaks, as `PROTOCOL_VERSIONS` orders them. */
   static versionsOf(options: ServerOptions): readonly ProtocolVersion[] {
     const wanted = options.protocolVersions ?? PROTOCOL_VERSIONS;
     return PROTOCOL_VERSIONS.filter((v) => wanted.includes(v));
+  }
+
+  /** The `instrumentation` option. */
+  get instrumentation(): Instrumentation | undefined {
+    return this.options.instrumentation;
   }
 
   get instructions(): string | undefined {

@@ -7,6 +7,7 @@ import type {
   ProtocolVersion,
 } from '@wiremcp/protocol';
 import type { JsonSchemaConverter, SchemaCompiler } from '@wiremcp/json-schema';
+import type { Instrumentation } from '@wiremcp/jsonrpc';
 import type { CapabilityOptions } from './capabilities.js';
 import type { HandlerContext } from './handler-context.js';
 import type { RequestStateOptions } from './request-state.js';
@@ -56,6 +57,11 @@ export interface ServerOptions extends SubscriptionHooks {
    * `@valibot/to-json-schema`. zod ≥ 4.2 and ArkType ≥ 2.1.28 need none.
    */
   toJsonSchema?: JsonSchemaConverter;
+  /**
+   * Observes every request the server serves and every notification it receives (tracing, metrics; see
+   * `@wiremcp/otel`). Its failures are reported to `onInternalError` and never change an answer.
+   */
+  instrumentation?: Instrumentation;
 }
 
 /**

@@ -14,11 +14,13 @@ void runServerMain({
   parseArgs: parseCliArgs,
   // With --redis, every process signs input-required requestState with the deployment's shared key and keeps its
   // tasks in the shared store.
-  createServer: ({ pageSize }, { onInternalError, requestState, tasks }) =>
+  createServer: ({ pageSize }, { onInternalError, requestState, tasks, instrumentation }) =>
     createEverythingServer({
       pageSize,
       onInternalError,
       ...(requestState === undefined ? {} : { requestState }),
       ...(tasks === undefined ? {} : { tasks }),
+      // With --metrics: the server's requests and sessions are measured.
+      ...(instrumentation === undefined ? {} : { instrumentation }),
     }),
 });

@@ -74,6 +74,8 @@ const ALLOWED: Record<string, string[]> = {
     '@wiremcp/transport-http/node',
     '@wiremcp/transport-websocket/node',
     '@wiremcp/redis',
+    '@wiremcp/otel/metrics',
+    '@wiremcp/otel/node',
     'node:child_process',
     'node:console',
     'node:os',
@@ -93,6 +95,7 @@ const ALLOWED: Record<string, string[]> = {
   redis: ['@wiremcp/server', '@wiremcp/transport-http', 'ioredis'],
   'ext-skills': ['@wiremcp/client', '@wiremcp/protocol', '@wiremcp/server', 'yaml', 'node:fs', 'node:fs/promises'],
   'ext-apps': ['@wiremcp/server'],
+  otel: ['@opentelemetry/api', '@wiremcp/jsonrpc', 'node:http', 'node:net'],
   cli: [
     '@wiremcp/auth/client',
     '@wiremcp/auth/node',
@@ -158,9 +161,10 @@ const WEB_STANDARD = [
   'transport-http',
   'ext-skills',
   'ext-apps',
+  'otel',
 ];
 /** Node-only subpaths of otherwise web-standard packages (their `./node` entry), skipped by the web-standard check. */
-const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node', 'transport-http': 'node', 'ext-skills': 'node' };
+const NODE_ONLY_DIRS: Record<string, string> = { auth: 'node', 'transport-http': 'node', 'ext-skills': 'node', otel: 'node' };
 const NO_RUNTIME_DEPENDENCIES: Record<string, string[]> = { protocol: [], framing: [], jsonrpc: ['@wiremcp/protocol'], 'ext-apps': [] };
 /** Web-standard entries of Node-only packages (`packages/<dir>/src/<sub>`), with the package files they may also use. */
 const WEB_STANDARD_ENTRIES: Record<string, { dir: string; alsoUses: string[] }> = {
@@ -263,6 +267,7 @@ describe('pinned exports', () => {
     redis: ['.', './package.json'],
     'ext-skills': ['.', './node', './package.json', './server'],
     'ext-apps': ['.', './host', './package.json', './server'],
+    otel: ['.', './metrics', './node', './package.json'],
     cli: ['.', './package.json'],
     host: ['.', './llm', './package.json'],
   };

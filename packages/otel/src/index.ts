@@ -1,0 +1,2 @@
+export { mcpTracing, type McpTracingOptions } from './tracing.js';
+export * from './metrics/index.js';

@@ -1,0 +1,1 @@
+export { serveMetrics, isLoopbackAddress, DEFAULT_METRICS_PORT, type ServeMetricsOptions, type MetricsListener } from './serve-metrics.js';
