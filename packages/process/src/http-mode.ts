@@ -131,9 +131,16 @@ export const httpMode: ServeMode = {
     '              (default 10); exit 0, or 1 when requests had to be cut\n' +
     AUTH_USAGE,
   select(values) {
-    const onlyHttp = ['path', 'legacy-sse', 'allow-origin', 'allow-host', 'redis', 'health', 'drain-timeout', ...Object.keys(AUTH_FLAGS)].filter(
-      (flag) => values[flag] !== undefined,
-    );
+    const onlyHttp = [
+      'path',
+      'legacy-sse',
+      'allow-origin',
+      'allow-host',
+      'redis',
+      'health',
+      'drain-timeout',
+      ...Object.keys(AUTH_FLAGS),
+    ].filter((flag) => values[flag] !== undefined);
     if (values.http === undefined) {
       if (onlyHttp.length > 0) throw new UsageError(`--${onlyHttp[0]} applies to --http only`);
       return undefined;
@@ -162,7 +169,8 @@ export const httpMode: ServeMode = {
       throw new UsageError(`--redis needs a URL such as redis://127.0.0.1:6379, got ${JSON.stringify(redisUrl.slice(0, 80))}`);
     }
     const health = values.health === true;
-    const drainMs = values['drain-timeout'] === undefined ? DEFAULT_DRAIN_TIMEOUT_S * 1000 : parseDrainTimeout(String(values['drain-timeout']));
+    const drainMs =
+      values['drain-timeout'] === undefined ? DEFAULT_DRAIN_TIMEOUT_S * 1000 : parseDrainTimeout(String(values['drain-timeout']));
     let draining = false;
     let shared: SharedState | undefined;
     const reporter =
@@ -229,7 +237,9 @@ export const httpMode: ServeMode = {
             if (closing === undefined) return resolve(undefined);
             void closing.then(() => {
               const cut = listening.requestsCut;
-              resolve(cut === 0 ? undefined : new ShutdownIncomplete(`drain deadline (${drainMs} ms) passed: ${cut} request(s) in progress cut`));
+              resolve(
+                cut === 0 ? undefined : new ShutdownIncomplete(`drain deadline (${drainMs} ms) passed: ${cut} request(s) in progress cut`),
+              );
             });
           }),
         );

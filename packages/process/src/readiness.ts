@@ -39,7 +39,13 @@ export function createReadiness(options: ReadinessOptions): () => Promise<Readin
       timer = setTimeout(() => resolve(false), timeoutMs);
     });
     try {
-      return await Promise.race([ping().then(() => true, () => false), late]);
+      return await Promise.race([
+        ping().then(
+          () => true,
+          () => false,
+        ),
+        late,
+      ]);
     } finally {
       clearTimeout(timer);
     }
