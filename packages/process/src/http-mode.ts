@@ -8,7 +8,8 @@ import type { HttpConnectionInfo, HttpHandler, HttpHandlerOptions, HttpRequest, 
 import type { McpMetrics, rejectionReason as RejectionReasonOf } from '@wiremcp/otel/metrics';
 import { AUTH_FLAGS, AUTH_USAGE, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
 import type { MainProcess } from './main-process.js';
-import type { ServeMode, SharedConfiguration } from './serve-mode.js';
+import { createReadiness } from './readiness.js';
+import { ShutdownIncomplete, type ServeMode, type SharedConfiguration } from './serve-mode.js';
 import { UsageError } from './server-flags.js';
 
 /** Where `--http` binds: `[host:]port`, a host being a name, an IPv4 address or a bracketed IPv6 address. */
@@ -43,6 +44,7 @@ function isServableOverHttp(server: unknown): server is HttpServable {
 interface SharedState {
   readonly handlerOptions: Pick<HttpHandlerOptions, 'eventStore' | 'sessionStore' | 'bus'>;
   readonly taskStore: NonNullable<SharedConfiguration['taskStore']>;
+  readonly client: { ping(): Promise<unknown> };
   sharedSecret(name: string): Promise<string>;
   close(): Promise<void>;
 }
@@ -77,8 +79,19 @@ function configuredRequestStateKey(): string | undefined {
   return key;
 }
 
-/** Bound on closing the HTTP server inside the main's own shutdown bound (1 800 ms by default). */
-const HTTP_SHUTDOWN_GRACE_MS = 1500;
+/** Default drain deadline (`--drain-timeout`), in seconds: requests in progress at a SIGTERM get this long. */
+export const DEFAULT_DRAIN_TIMEOUT_S = 10;
+/** Time the main allows past the drain deadline for closing the rest (the server, Redis connections). */
+const AFTER_DRAIN_MS = 1500;
+
+/** `--drain-timeout SECONDS`: a number of seconds from 0 to 3600 (fractions allowed), as milliseconds. */
+export function parseDrainTimeout(text: string): number {
+  const seconds = /^\d+(\.\d+)?$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (!(seconds >= 0 && seconds <= 3600)) {
+    throw new UsageError(`--drain-timeout needs a number of seconds from 0 to 3600, got ${JSON.stringify(text.slice(0, 40))}`);
+  }
+  return Math.round(seconds * 1000);
+}
 
 /**
  * The handler with its answers counted by `metrics`: refusals by reason, read from the status and challenge actually
@@ -118,6 +131,8 @@ export const httpMode: ServeMode = {
     'allow-origin': { type: 'string', multiple: true },
     'allow-host': { type: 'string', multiple: true },
     redis: { type: 'string' },
+    health: { type: 'boolean' },
+    'drain-timeout': { type: 'string' },
     ...AUTH_FLAGS,
   },
   usage:
@@ -137,11 +152,25 @@ export const httpMode: ServeMode = {
     '  --redis URL keep sessions, SSE events and cross-process delivery in this Redis\n' +
     '              (redis://host:port), so that several processes serve one endpoint\n' +
     '              behind a load balancer without affinity (needs @wiremcp/redis)\n' +
+    '  --health    serve GET /healthz (200 while the process serves) and GET /readyz\n' +
+    '              (200 when ready; 503 while draining or while --redis does not\n' +
+    '              answer), without authentication\n' +
+    '  --drain-timeout SECONDS\n' +
+    '              on SIGTERM/SIGINT, stop accepting, turn /readyz to 503, end SSE\n' +
+    '              streams with a retry hint and give requests in progress this long\n' +
+    '              (default 10); exit 0, or 1 when requests had to be cut\n' +
     AUTH_USAGE,
   select(values) {
-    const onlyHttp = ['path', 'legacy-sse', 'allow-origin', 'allow-host', 'redis', ...Object.keys(AUTH_FLAGS)].filter(
-      (flag) => values[flag] !== undefined,
-    );
+    const onlyHttp = [
+      'path',
+      'legacy-sse',
+      'allow-origin',
+      'allow-host',
+      'redis',
+      'health',
+      'drain-timeout',
+      ...Object.keys(AUTH_FLAGS),
+    ].filter((flag) => values[flag] !== undefined);
     if (values.http === undefined) {
       if (onlyHttp.length > 0) throw new UsageError(`--${onlyHttp[0]} applies to --http only`);
       return undefined;
@@ -169,6 +198,10 @@ export const httpMode: ServeMode = {
     if (redisUrl !== undefined && !/^rediss?:\/\/\S+$/.test(redisUrl)) {
       throw new UsageError(`--redis needs a URL such as redis://127.0.0.1:6379, got ${JSON.stringify(redisUrl.slice(0, 80))}`);
     }
+    const health = values.health === true;
+    const drainMs =
+      values['drain-timeout'] === undefined ? DEFAULT_DRAIN_TIMEOUT_S * 1000 : parseDrainTimeout(String(values['drain-timeout']));
+    let draining = false;
     let shared: SharedState | undefined;
     const reporter =
       (process: MainProcess) =>
@@ -198,8 +231,11 @@ export const httpMode: ServeMode = {
         const authenticator = auth ? new DeferredAuthenticator() : undefined;
         // Loaded only when asked for (jose, oauth4webapi), and before listening: set synchronously once bound.
         const createAuthenticator = auth ? (await import('./auth-authenticator.js')).createAuthenticator : undefined;
+        const client = shared?.client;
+        const ready = createReadiness({ draining: () => draining, ...(client === undefined ? {} : { ping: () => client.ping() }) });
         const handler = createHttpHandler(server, {
           ...shared?.handlerOptions,
+          ...(health ? { health: { ready } } : {}),
           path,
           legacySse,
           ...(authenticator ? { authenticator } : {}),
@@ -217,7 +253,7 @@ export const httpMode: ServeMode = {
             host,
             port,
             ...(socketPath === undefined ? {} : { socketPath }),
-            shutdownGraceMs: HTTP_SHUTDOWN_GRACE_MS,
+            shutdownGraceMs: drainMs,
           });
         } catch (error) {
           await shared?.close();
@@ -227,18 +263,39 @@ export const httpMode: ServeMode = {
         const resource = auth?.audience ?? listening.url.href;
         if (auth && authenticator && createAuthenticator) authenticator.set(createAuthenticator(auth, resource));
         const protection = auth ? `; OAuth: tokens from ${auth.issuers.join(', ')} for ${resource}` : '';
-        const closed = new Promise<Error | undefined>((resolve) => listening.server.once('close', () => resolve(undefined)));
+        let closing: Promise<void> | undefined;
+        // Once closing, `closed` waits for the drain's end, to report requests it had to cut (exit code 1).
+        const closed = new Promise<Error | undefined>((resolve) =>
+          listening.server.once('close', () => {
+            if (closing === undefined) return resolve(undefined);
+            void closing.then(() => {
+              const cut = listening.requestsCut;
+              resolve(
+                cut === 0 ? undefined : new ShutdownIncomplete(`drain deadline (${drainMs} ms) passed: ${cut} request(s) in progress cut`),
+              );
+            });
+          }),
+        );
         const endpoints = legacySse ? `; HTTP+SSE (2024-11-05) at ${new URL('/sse', listening.url).href}` : '';
         const state = redisUrl === undefined ? '' : `; state in Redis at ${redactUrl(redisUrl)}`;
         return {
           description: `${socketPath === undefined ? listening.url.href : `${listening.url.pathname} on the Unix socket ${socketPath}`} (Streamable HTTP, every revision${endpoints}${state}${protection})`,
           closed,
-          close: async () => {
-            // Listen streams end gracefully first (notifications/cancelled, then their response), then the sockets.
-            await (server as { close?: () => Promise<void> }).close?.();
-            await listening.close();
-            await shared?.close();
-          },
+          shutdownTimeoutMs: drainMs + AFTER_DRAIN_MS,
+          close: () =>
+            (closing ??= (async () => {
+              // Draining: /readyz says 503 from now on, and no new connection is accepted (a load balancer retries
+              // elsewhere); requests already accepted are served.
+              draining = true;
+              listening.server.close();
+              // Listen streams end gracefully (notifications/cancelled, then their response), then sessions and SSE
+              // streams (a last `retry:` each), requests in progress are given the drain deadline, then the sockets.
+              // The handler's close starts first: shared sessions are then only dropped here, never deleted.
+              const drained = listening.close();
+              await (server as { close?: (graceMs?: number) => Promise<void> }).close?.(drainMs);
+              await drained;
+              await shared?.close();
+            })()),
         };
       },
     };

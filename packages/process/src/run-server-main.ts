@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { nodeProcess, type MainProcess, type ShutdownSignal } from './main-process.js';
 import { formatUsage, parseServerArgs, type ServerArgsSpec } from './parse-server-args.js';
 import { routeConsoleToStderr, watchPipes } from './pipes.js';
-import type { Servable, Serving, SharedConfiguration } from './serve-mode.js';
+import { ShutdownIncomplete, type Servable, type Serving, type SharedConfiguration } from './serve-mode.js';
 import type { Instrumentation } from '@wiremcp/jsonrpc';
 import { startMetrics, type ServerMetrics } from './metrics-flag.js';
 
@@ -95,7 +95,8 @@ function flushed(stream: Writable): Promise<void> {
  *   it as the command line says (stdio, or HTTP with `--http`), with a start line on stderr naming where (the
  *   URL of the HTTP endpoint). Signal handlers are installed before the server is built, so a signal at any
  *   point after parsing stops the process gracefully.
- * - Over HTTP, SIGINT/SIGTERM end listen streams and sessions, then close the sockets; the process exits 0.
+ * - Over HTTP, SIGINT/SIGTERM drain: no new connections, `/readyz` 503, listen and SSE streams ended (with a
+ *   `retry:` hint), requests in progress given the drain deadline; exit 0, or 1 when the deadline cut requests.
  * - When the client closes stdin, the requests in progress are answered and the process exits 0; when the
  *   connection breaks (stdout closed under it), the reason goes to stderr and the exit code is 1.
  * - SIGINT/SIGTERM: closes the server (open streams ended, requests in progress given a moment to finish), then
@@ -179,7 +180,7 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
   /** A pipe closed under the process: it ends with code 1 whatever else happens (its parent is gone). */
   let brokenPipe = false;
   const shutdown = (reason: ShutdownSignal | 'broken pipe'): void => {
-    const timeoutMs = options.shutdownTimeoutMs ?? DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS;
+    const timeoutMs = serving!.shutdownTimeoutMs ?? options.shutdownTimeoutMs ?? DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS;
     shutdownTimer = setTimeout(() => {
       say(`${name}: not stopped ${timeoutMs} ms after ${reason === 'broken pipe' ? 'a pipe closed' : reason}; exiting`);
       exitFromEvent(EXIT_CODES.failure);
@@ -241,7 +242,10 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
 
   void started.closed.then(async (reason) => {
     await metrics?.close();
-    if (reason !== undefined && stopping === undefined) {
+    if (reason instanceof ShutdownIncomplete) {
+      say(`${name}: ${reason.message}`);
+      exitFromEvent(EXIT_CODES.failure);
+    } else if (reason !== undefined && stopping === undefined) {
       say(`${name}: connection closed: ${reason.message}`);
       exitFromEvent(EXIT_CODES.failure);
     } else {

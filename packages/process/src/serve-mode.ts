@@ -26,6 +26,19 @@ export interface Serving {
   close(): Promise<void>;
   /** Where it serves, once known (an HTTP server's bound address), for the start line. */
   readonly description?: string;
+  /**
+   * Bound on a graceful shutdown of this serving, in ms, when it has its own (an HTTP drain's deadline, plus time to
+   * close); otherwise the main's `shutdownTimeoutMs` applies.
+   */
+  readonly shutdownTimeoutMs?: number;
+}
+
+/**
+ * The reason `Serving.closed` resolves with when a shutdown finished but had to cut work short (an HTTP drain whose
+ * deadline passed with requests in progress): the main then exits 1 instead of 0.
+ */
+export class ShutdownIncomplete extends Error {
+  override readonly name = 'ShutdownIncomplete';
 }
 
 /** What every process of a deployment must agree on, found before the server is built (see `ServeTarget.prepare`). */

@@ -226,11 +226,11 @@ export class McpServer {
 
   /**
    * Ends every listen stream (each gets `notifications/cancelled`, then its response), then closes every
-   * connection (waiting briefly for requests in progress).
+   * connection, waiting up to `graceMs` (default 1 000) for requests in progress.
    */
-  async close(): Promise<void> {
+  async close(graceMs?: number): Promise<void> {
     this.#core.subscribers.endAll('the server is closing');
-    await Promise.all([...this.#connections].map((connection) => connection.close()));
+    await Promise.all([...this.#connections].map((connection) => connection.close(graceMs)));
   }
 
   /**

@@ -39,6 +39,11 @@ export interface Listening {
    * then after at most `shutdownGraceMs` every remaining socket destroyed. Idempotent.
    */
   close(): Promise<void>;
+  /**
+   * After `close()`: the requests still in progress when the grace period ran out, whose sockets were cut (0 when
+   * every request finished in time).
+   */
+  readonly requestsCut: number;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -51,8 +56,12 @@ export async function listen(handler: ClosableHandler, options: ListenOptions = 
   // Requests in progress: once none is left after close(), every socket (idle or never used) can go at once.
   let active = 0;
   let drained: (() => void) | undefined;
+  let closing: Promise<void> | undefined;
+  let requestsCut = 0;
   const server = createServer((req, res) => {
     active += 1;
+    // While closing, a request that still arrives on a kept-alive connection is served, and that connection ends with it.
+    if (closing !== undefined) res.shouldKeepAlive = false;
     res.once('close', () => {
       active -= 1;
       if (active === 0) drained?.();
@@ -85,7 +94,6 @@ export async function listen(handler: ClosableHandler, options: ListenOptions = 
     url = new URL(handler.path ?? '/', `http://${hostPart}:${address.port}`);
   }
   const graceMs = options.shutdownGraceMs ?? 2000;
-  let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -101,12 +109,22 @@ export async function listen(handler: ClosableHandler, options: ListenOptions = 
       const idle = active === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
       await Promise.race([idle, deadline]);
       clearTimeout(timer);
+      requestsCut = active;
       server.closeAllConnections();
       await closed;
     })();
     return closing;
   };
-  return { url, address, server, close, [Symbol.asyncDispose]: close };
+  return {
+    url,
+    address,
+    server,
+    close,
+    get requestsCut() {
+      return requestsCut;
+    },
+    [Symbol.asyncDispose]: close,
+  };
 }
 
 /**

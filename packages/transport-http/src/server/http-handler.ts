@@ -15,6 +15,7 @@ import { Deadlines } from './deadlines.js';
 import { serveEndpointPost, readJsonBody } from './endpoint-post.js';
 import { MemoryEventStore } from './event-store.js';
 import { replyFromWeb, WebHttpRequest, webResponse } from './fetch-adapter.js';
+import { serveHealth } from './health.js';
 import { HttpSession, type SessionHost } from './legacy/http-session.js';
 import { SessionRegistry } from './legacy/session-registry.js';
 import { deliverForwarded, SseSession } from './legacy/sse-session.js';
@@ -44,7 +45,10 @@ export interface HttpHandler {
   serve(request: HttpRequest, connection?: HttpConnectionInfo): Promise<HttpReply>;
   /**
    * Ends every legacy session (listen streams ended, requests in progress given `graceMs`, default 1 000) and
-   * closes every open stream. Requests that arrive afterwards are still served (the handler holds no socket).
+   * closes every open stream, each with a last `retry:` field so that its client reconnects. With a `bus` (sessions
+   * shared with other processes) the sessions are only dropped here: their recorded state and events stay in the
+   * shared stores, so their clients resume on another process. Requests that arrive afterwards are still served (the
+   * handler holds no socket).
    */
   close(graceMs?: number): Promise<void>;
   /** The MCP endpoint's path (`options.path`, default `/mcp`). */
@@ -162,6 +166,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     unsubscribe?.();
     lost?.();
     relay?.stop();
+    pool.closingRetryMs = resolved.retryMs;
     await registry.closeAll(graceMs);
     pool.closeAll();
     core.deadlines.clear();
@@ -215,6 +220,9 @@ async function route(
   }
   const authenticator = options.authenticator;
   const { path, query } = splitUrl(request.url);
+  // Probes carry no token: the health paths come before authentication (and after the Host and Origin checks).
+  const health = options.health && (await serveHealth(options.health, path, request.method));
+  if (health) return health;
   // The metadata documents are RFC 9728 well-known URLs: only those paths are shown to the authenticator.
   const metadata =
     authenticator !== undefined && path.startsWith('/.well-known/')

@@ -20,3 +20,4 @@ export { MemoryEventStore, type EventStore, type StoredEvent, type EventReplay, 
 export { MemorySessionStore, type SessionStore, type SessionState } from './session-store.js';
 export type { SessionBus, BusMessage } from './session-bus.js';
 export type { SessionInfo } from './message-info.js';
+export type { HealthOptions, Readiness } from './health.js';

@@ -4,6 +4,7 @@
  */
 import { LocalError } from '@wiremcp/protocol';
 import type { EventStore } from './event-store.js';
+import type { HealthOptions, ResolvedHealth } from './health.js';
 import type { HttpAuthenticator } from './servable.js';
 import type { SessionBus } from './session-bus.js';
 import type { SessionStore } from './session-store.js';
@@ -54,6 +55,11 @@ export interface HttpHandlerOptions {
   /** The `retry` an SSE stream announces for reconnection, in ms (default 1 000). */
   readonly retryMs?: number;
   /**
+   * Serves `GET /healthz` and `GET /readyz` (see `health.ts`) with these options (`true`: the default paths, always
+   * ready). Answered after the Host and Origin checks, without authentication. Default: off (both are 404).
+   */
+  readonly health?: boolean | HealthOptions;
+  /**
    * Where legacy SSE events are kept for `Last-Event-ID` resumption. Default: a bounded in-memory store
    * ({@link MemoryEventStore}); `false` makes streams non-resumable (no event ids, no priming events).
    */
@@ -103,6 +109,7 @@ export interface ResolvedOptions {
   readonly maxStreamBufferBytes: number;
   readonly keepAliveIntervalMs: number;
   readonly retryMs: number;
+  readonly health: ResolvedHealth | undefined;
   readonly eventStore: EventStore | undefined;
   readonly sessionStore: SessionStore;
   readonly bus: SessionBus | undefined;
@@ -187,6 +194,7 @@ export function resolveOptions(
     maxStreamBufferBytes: positive('maxStreamBufferBytes', options.maxStreamBufferBytes, d.maxStreamBufferBytes),
     keepAliveIntervalMs: positive('keepAliveIntervalMs', options.keepAliveIntervalMs, d.keepAliveIntervalMs, true),
     retryMs: Math.round(positive('retryMs', options.retryMs, d.retryMs, true)),
+    health: resolveHealth(options.health, path, legacySse),
     eventStore: options.eventStore === false ? undefined : (options.eventStore ?? defaults.eventStore()),
     sessionStore: options.sessionStore ?? defaults.sessionStore(),
     bus: options.bus,
@@ -197,4 +205,23 @@ export function resolveOptions(
     principalKey: options.principalKey ?? defaultPrincipalKey,
     onError: options.onError ?? ((error) => console.error('[@wiremcp/transport-http]', error)),
   };
+}
+
+function resolveHealth(
+  option: boolean | HealthOptions | undefined,
+  path: string,
+  sse: { ssePath: string; messagesPath: string } | undefined,
+): ResolvedHealth | undefined {
+  if (option === undefined || option === false) return undefined;
+  const given = option === true ? {} : option;
+  const health = {
+    livePath: endpointPath('health.livePath', given.livePath, '/healthz'),
+    readyPath: endpointPath('health.readyPath', given.readyPath, '/readyz'),
+    ready: given.ready,
+  };
+  const taken = [path, sse?.ssePath, sse?.messagesPath];
+  if (health.livePath === health.readyPath || taken.includes(health.livePath) || taken.includes(health.readyPath)) {
+    throw new LocalError('INVALID_ARGUMENT', 'createHttpHandler: the health paths must differ from each other and from the MCP paths');
+  }
+  return health;
 }

@@ -77,9 +77,20 @@ export class SseConnection {
     return true;
   }
 
-  /** Ends the response gracefully (what was written is still delivered). Idempotent. */
+  /**
+   * Ends the response gracefully (what was written is still delivered). Idempotent. While the pool is closing, a
+   * last `retry:` field goes first: the client reconnects after it (to another process, behind a load balancer).
+   */
   close(): void {
     if (!this.#open) return;
+    const retryMs = this.#pool.closingRetryMs;
+    if (retryMs !== undefined) {
+      try {
+        this.#controller.enqueue(this.#pool.encode(`retry: ${retryMs}\n\n`));
+      } catch {
+        // The reader's side already ended it.
+      }
+    }
     this.#close();
     this.#end(false);
   }
@@ -153,6 +164,11 @@ export class SsePool {
       this.#timer = undefined;
     }
   }
+
+  /**
+   * Set while the handler shuts down: every stream ended from then on gets a last `retry:` field with this value.
+   */
+  closingRetryMs: number | undefined;
 
   /** Closes every connection. */
   closeAll(): void {

@@ -103,10 +103,13 @@ export class HttpSession {
     return this.#deletedFromStore;
   }
 
-  /** Drops this process's copy of a shared session (idle here, or changed elsewhere); the shared state stays. */
-  forget(): Promise<void> {
+  /**
+   * Drops this process's copy of a shared session (idle here, changed elsewhere, or this process shutting down,
+   * which gives requests in progress `graceMs`); the shared state stays.
+   */
+  forget(graceMs = 0): Promise<void> {
     if (this.#closing === undefined) this.#keepsShared = true;
-    return this.end(0);
+    return this.end(graceMs);
   }
 
   /** True while a request is being answered or a stream is open. */

@@ -180,7 +180,13 @@ export class SessionRegistry {
   /** Ends every session (the handler is closing). */
   async closeAll(graceMs: number): Promise<void> {
     this.#stop();
-    await Promise.all([...this.#sessions.values()].map((session) => session.end(graceMs)));
+    // Shared sessions outlive this process (a rolling restart): dropped here, kept in the stores for the others.
+    const shared = this.#host.bus !== undefined;
+    await Promise.all(
+      [...this.#sessions.values()].map((session) =>
+        shared && session instanceof HttpSession ? session.forget(graceMs) : session.end(graceMs),
+      ),
+    );
   }
 
   /** Checks a held copy against the store: refreshed and kept, or dropped when the store no longer has it. */
