@@ -6,8 +6,9 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { Framing } from '@wiremcp/framing';
 import type { ConnectionOptions } from './connect.js';
+import { reportFailure } from './error-report.js';
 import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
-import { addHelpExamples } from './help-examples.js';
+import { addHelpExamples, commandsOf } from './help-examples.js';
 import type { Output } from './operations.js';
 import { registerPackCommand } from './pack-command.js';
 import { colourFor, createStyle } from './style.js';
@@ -149,8 +150,23 @@ function hostMode(
   };
 }
 
-/** Builds the program; `done` receives the exit code of the command that ran. */
-export function buildProgram(io: CliIo, done: (code: number | Promise<number>) => void): Command {
+/**
+ * What the parse learnt about how to report a failure: `json` once a command's `--json` was read (commander's own
+ * error text is then not written: the failure is reported as JSON instead).
+ */
+export interface FailureMode {
+  json: boolean;
+}
+
+/**
+ * Builds the program; `done` receives the exit code of the command that ran, and `failures` learns whether a
+ * failure is to be reported as JSON.
+ */
+export function buildProgram(
+  io: CliIo,
+  done: (code: number | Promise<number>) => void,
+  failures: FailureMode = { json: false },
+): Command {
   const program = new Command('wiremcp')
     .description('Inspect, trace and bridge Model Context Protocol servers (stdio commands or http(s) URLs, either era).')
     .version(VERSION)
@@ -162,7 +178,10 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
     )
     .option('--input <id=value>', 'the value of ${input:id} in the configuration (repeatable)', collect)
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
+    .configureOutput({
+      writeOut: (text) => void io.stdout.write(text),
+      writeErr: (text) => void (failures.json ? undefined : io.stderr.write(text)),
+    })
     .exitOverride();
 
   for (const [name, description, trace] of [
@@ -323,6 +342,9 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
 
   registerPackCommand(program, io, done);
   addHelpExamples(program);
+  // Read in order: a usage error found after `--json` is reported as JSON too.
+  for (const { command } of commandsOf(program))
+    if (command.options.some((option) => option.long === '--json')) command.on('option:json', () => (failures.json = true));
   return program;
 }
 
@@ -333,28 +355,32 @@ export async function runCli(
 ): Promise<number> {
   const style = createStyle(colourFor(io.stderr));
   let result: number | Promise<number> = CLI_EXIT_CODES.ok;
-  const program = buildProgram(io, (code) => {
-    result = code;
-    // Awaited below, once commander is done; until then a rejection (a usage error found after a lazy import) is
-    // not unhandled.
-    if (code instanceof Promise) code.catch(() => undefined);
-  });
+  const failures: FailureMode = { json: false };
+  const program = buildProgram(
+    io,
+    (code) => {
+      result = code;
+      // Awaited below, once commander is done; until then a rejection (a usage error found after a lazy import) is
+      // not unhandled.
+      if (code instanceof Promise) code.catch(() => undefined);
+    },
+    failures,
+  );
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return await result;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)
-        ? CLI_EXIT_CODES.ok
-        : CLI_EXIT_CODES.usage;
+      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)) return CLI_EXIT_CODES.ok;
+      if (failures.json) reportFailure(io, style, true, { message: error.message.replace(/^error: /, ''), exitCode: CLI_EXIT_CODES.usage });
+      return CLI_EXIT_CODES.usage;
     }
     if (error instanceof CliError) {
-      io.stderr.write(`${style.red('wiremcp:')} ${error.message}\n`);
+      reportFailure(io, style, failures.json, { message: error.message, exitCode: error.exitCode, error });
       return error.exitCode;
     }
-    io.stderr.write(
-      `${style.red('wiremcp: unexpected error:')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    reportFailure(io, style, failures.json, { message, exitCode: CLI_EXIT_CODES.serverError, error, unexpected: true });
     return CLI_EXIT_CODES.serverError;
   }
 }
