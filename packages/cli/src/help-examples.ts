@@ -61,6 +61,11 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp proxy --auth https://mcp.example.com/mcp     # a remote server as a stdio server, for a host',
     'wiremcp proxy --http 0.0.0.0:3000 --allow-origin https://app.example.com node server.js',
   ],
+  dev: [
+    'wiremcp dev src/server.ts                            # a host runs this as its server command; edits restart the server',
+    'wiremcp dev src/server.ts --verbose                  # --verbose is given to the server',
+    'wiremcp dev -e API_KEY=secret src/server.js          # a variable for the server',
+  ],
   host: ['wiremcp host status                                # the servers of the configuration found here, and what failed'],
   'host status': [
     'wiremcp host status                                  # mcp.json, .vscode/mcp.json, … from here up, then Cursor, VS Code, Claude Desktop',

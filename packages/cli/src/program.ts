@@ -9,6 +9,7 @@ import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
 import { withAnswerOptions } from './answer-options.js';
 import { addHelpExamples, commandsOf } from './help-examples.js';
 import type { Output } from './operations.js';
+import { registerDevCommand } from './dev-command.js';
 import { registerPackCommand } from './pack-command.js';
 import { colourFor, createStyle } from './style.js';
 import { parseTarget } from './target.js';
@@ -282,6 +283,7 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
     );
 
   registerPackCommand(program, io, done);
+  registerDevCommand(program, io, done);
   addHelpExamples(program);
   // Read in order: a usage error found after `--json` is reported as JSON too.
   for (const { command } of commandsOf(program))
