@@ -62,6 +62,8 @@ const common = {
   sourcemap: false,
   logLevel: 'warning',
   plugins: [keepModuleUrls],
+  // esbuild itself (wiremcp dev builds with it) runs a native binary of its platform package: imported at run time.
+  external: ['esbuild'],
 };
 
 if (codeCache) {

@@ -97,7 +97,6 @@ export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs
         name: params.name,
       }),
     );
-    upstream.onToolsListChanged(() => server.notifyToolListChanged());
   }
   if (capabilities.resources) {
     server.setRequestHandler('resources/list', (params, context) =>
@@ -109,8 +108,6 @@ export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs
     server.setRequestHandler('resources/read', (params, context) =>
       forward(context, (o) => upstream.readResource(params.uri, fresh(o)), { method: 'resources/read', name: params.uri }),
     );
-    upstream.onResourcesListChanged(() => server.notifyResourceListChanged());
-    if (subscribe) upstream.onResourceUpdated(({ uri }) => server.notifyResourceUpdated(uri));
   }
   if (capabilities.prompts) {
     server.setRequestHandler('prompts/list', (params, context) =>
@@ -119,7 +116,6 @@ export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs
     server.setRequestHandler('prompts/get', (params, context) =>
       forward(context, (o) => upstream.getPrompt(params.name, params.arguments, o), { method: 'prompts/get', name: params.name }),
     );
-    upstream.onPromptsListChanged(() => server.notifyPromptListChanged());
   }
   if (capabilities.completions) {
     server.setRequestHandler('completion/complete', (params, context) => {
@@ -127,9 +123,25 @@ export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs
       return forward(context, (o) => upstream.complete(rest, o));
     });
   }
+  forwardNotifications(upstream, server);
+  return server;
+}
+
+/**
+ * Passes the notifications of `upstream` that `server` serves on (list changes, resource updates) down, and a
+ * legacy downstream client's roots changes up. Called for each upstream client a bridge server is given (a server
+ * restarted under `wiremcp dev` is a new client).
+ */
+export function forwardNotifications(upstream: McpClient, server: McpServer): void {
+  const capabilities = upstream.serverCapabilities ?? {};
+  if (capabilities.tools) upstream.onToolsListChanged(() => server.notifyToolListChanged());
+  if (capabilities.resources) {
+    upstream.onResourcesListChanged(() => server.notifyResourceListChanged());
+    if (capabilities.resources.subscribe === true) upstream.onResourceUpdated(({ uri }) => server.notifyResourceUpdated(uri));
+  }
+  if (capabilities.prompts) upstream.onPromptsListChanged(() => server.notifyPromptListChanged());
   // A legacy downstream client's roots changed: the upstream server hears it (a 2026-07-28 server asks each time).
   server.onrootslistchanged = () => void upstream.notifyRootsListChanged().catch(() => {});
-  return server;
 }
 
 function cursorOf(params: { cursor?: string } | undefined): { cursor?: string } {

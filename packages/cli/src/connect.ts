@@ -45,6 +45,11 @@ export interface ConnectionOptions {
   readonly trace?: TraceSink;
   /** A stdio server's stderr: kept and quoted when the server fails (`pipe`, default), passed through, or dropped. */
   readonly serverStderr?: 'pipe' | 'inherit' | 'ignore';
+  /**
+   * The command's own answers to the server's sampling, elicitation and roots requests (`input-answers.ts`): each
+   * kind given is declared, in the shape the negotiated revision defines, URL-mode elicitation included.
+   */
+  readonly answers?: InputHandlers;
 }
 
 /** An open connection; `close()` ends it (and stops a stdio server). */
@@ -123,9 +128,11 @@ async function oauthProvider(url: URL, options: ConnectionOptions): Promise<{ pr
 export async function connectTarget(target: Target, options: ConnectionOptions = {}, handlers?: InputHandlers): Promise<Connection> {
   const protocolVersion = protocolVersionOf(options.protocolVersion);
   const client = new McpClient(CLIENT_INFO, {
-    ...(handlers === undefined
-      ? {}
-      : { handlers, capabilities: { sampling: { tools: {} } }, elicitation: { url: true, applyDefaults: false } }),
+    ...(handlers !== undefined
+      ? { handlers, capabilities: { sampling: { tools: {} } }, elicitation: { url: true, applyDefaults: false } }
+      : options.answers !== undefined
+        ? { handlers: options.answers, elicitation: { url: true } }
+        : {}),
     era: options.era ?? 'auto',
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
     ...(options.timeoutMs === undefined ? {} : { requestTimeoutMs: options.timeoutMs }),

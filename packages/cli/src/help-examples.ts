@@ -11,6 +11,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp list --only tools https://mcp.example.com/mcp   # the tools of a remote server',
     'wiremcp list --auth https://mcp.example.com/mcp      # log in with OAuth first',
     'wiremcp list --era legacy --json npx -y @wiremcp/server-everything',
+    'wiremcp list --root . --sampling-reply ok npx -y @modelcontextprotocol/server-everything   # tools shown to capable clients',
     'wiremcp list                                         # no target: every server of the configuration found here',
     'wiremcp --config .vscode/mcp.json --input token=abc list   # ${input:token} given on the command line',
   ],
@@ -19,6 +20,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp trace --era legacy --protocol-version 2024-11-05 node server.js',
     'wiremcp trace http://127.0.0.1:3000/mcp              # HTTP requests, responses and SSE events as they arrive',
     'wiremcp --config mcp.json trace                      # every configured server, each block headed with its name',
+    'wiremcp trace --root . node server.js                # the roots/list the server sends, and the answer',
   ],
   call: [
     'wiremcp call -a verb=eat -a tense=past conjugate node server.js',
@@ -26,15 +28,22 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp call -e API_KEY=secret search node server.js   # an environment variable for the server',
     "wiremcp call --inherit-env search node server.js      # the server gets this shell's whole environment",
     'wiremcp --config mcp.json call -a verb=eat grammar.conjugate   # server.tool: routed to the configured server',
+    'wiremcp call --elicit-answers answers.json trigger-elicitation-request npx -y @modelcontextprotocol/server-everything',
+    "wiremcp call --sampling-reply 'It is sunny.' -a prompt=weather trigger-sampling-request node server.js",
+    'wiremcp call --sampling-reply @reply.txt summarize node server.js   # the reply read from a file',
+    'wiremcp call --root . --root ~/notes get-roots-list node server.js   # the roots the server may use',
+    'wiremcp call --no-interactive search node server.js   # on a terminal too: never ask, answer only from flags',
   ],
   read: [
     'wiremcp read grammar://a13/eat node server.js',
     'wiremcp read --json file:///tmp/notes.txt http://127.0.0.1:3000/mcp',
     'wiremcp --config mcp.json read --server files file:///tmp/a.txt   # from the configured server named files',
+    'wiremcp read --root . file:///project/README.md node server.js   # a server that reads only inside its roots',
   ],
   prompt: [
     'wiremcp prompt -a verb=eat explain_tense node server.js',
     'wiremcp --config mcp.json prompt -a verb=eat grammar.explain_tense   # server.prompt with a host configuration',
+    "wiremcp prompt --sampling-reply 'a short summary' summarize node server.js   # a prompt that asks the model",
   ],
   skills: [
     'wiremcp skills node server.js                        # the skills a server serves, with their files',
@@ -44,12 +53,18 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   complete: [
     'wiremcp complete prompt:explain_tense verb=w node server.js',
+    "wiremcp complete --root . 'resource:file://{+path}' path=src/ node server.js   # completions inside the roots",
     "wiremcp complete 'resource:file://{+path}' path=/home/me/ node server.js",
   ],
   proxy: [
     'wiremcp proxy --http 3000 node server.js             # a stdio server on http://127.0.0.1:3000/mcp',
     'wiremcp proxy --auth https://mcp.example.com/mcp     # a remote server as a stdio server, for a host',
     'wiremcp proxy --http 0.0.0.0:3000 --allow-origin https://app.example.com node server.js',
+  ],
+  dev: [
+    'wiremcp dev src/server.ts                            # a host runs this as its server command; edits restart the server',
+    'wiremcp dev src/server.ts --verbose                  # --verbose is given to the server',
+    'wiremcp dev -e API_KEY=secret src/server.js          # a variable for the server',
   ],
   host: ['wiremcp host status                                # the servers of the configuration found here, and what failed'],
   'host status': [

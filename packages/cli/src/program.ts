@@ -3,12 +3,13 @@
  * modules that do the work (clients, transports, the proxy, the scaffolder) are imported when their command runs,
  * so `wiremcp --version`, `--help` and a usage error load only this module, commander and the styles.
  */
-import { Command, CommanderError, Option } from 'commander';
-import type { Framing } from '@wiremcp/framing';
-import type { ConnectionOptions } from './connect.js';
+import { Command, CommanderError } from 'commander';
+import { reportFailure } from './error-report.js';
 import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
-import { addHelpExamples } from './help-examples.js';
+import { withAnswerOptions } from './answer-options.js';
+import { addHelpExamples, commandsOf } from './help-examples.js';
 import type { Output } from './operations.js';
+import { registerDevCommand } from './dev-command.js';
 import { registerPackCommand } from './pack-command.js';
 import { colourFor, createStyle } from './style.js';
 import { parseTarget } from './target.js';
@@ -19,6 +20,11 @@ export interface CliIo {
   readonly stdout: { write(text: string): unknown; isTTY?: boolean };
   readonly stderr: { write(text: string): unknown; isTTY?: boolean };
   readonly cwd: string;
+  /**
+   * Where answers typed on a terminal come from (the server's sampling, elicitation and roots requests); none
+   * without it. A function: the stream is made only when a command may ask.
+   */
+  readonly stdin?: () => NodeJS.ReadableStream & { isTTY?: boolean };
 }
 
 /** The operations (connect, list, call…): the client, transports and OAuth, loaded on first use. */
@@ -33,71 +39,7 @@ const onlyKind = (value: string, previous: string[] = []): string[] => {
   return [...previous, value];
 };
 
-interface CommonFlags {
-  era?: 'auto' | 'legacy' | 'modern';
-  protocolVersion?: string;
-  header?: string[];
-  env?: string[];
-  inheritEnv?: boolean;
-  framing?: Framing;
-  auth?: boolean;
-  authPort?: string;
-  authStore?: string;
-  timeout?: string;
-  trace?: boolean;
-  json?: boolean;
-  serverStderr?: boolean;
-}
-
-function withConnectionOptions(command: Command): Command {
-  return command
-    .addOption(new Option('--era <era>', 'the era to speak').choices(['auto', 'legacy', 'modern']).default('auto'))
-    .option('--protocol-version <revision>', 'the revision to ask for (e.g. 2025-06-18)')
-    .option('-H, --header <header>', "an HTTP header, 'Name: value' (repeatable)", collect)
-    .option('-e, --env <NAME=value>', 'a variable for a stdio server, on top of PATH, HOME, locale… (repeatable)', collect)
-    .option('--inherit-env', "give a stdio server this process's whole environment (default: a safe set)")
-    .addOption(new Option('--framing <framing>', 'the stdio framing').choices(['ndjson', 'content-length']))
-    .option('--auth', 'log in with OAuth (opens the browser; tokens kept in ~/.config/wiremcp/auth.json)')
-    .option('--auth-port <port>', 'the loopback port of the OAuth redirect (default: any free port)')
-    .option('--auth-store <file>', 'where OAuth registrations and tokens are kept')
-    .option('--timeout <ms>', 'timeout of each request in ms (default 60000)')
-    .option('--trace', 'show the bytes both ways on stderr')
-    .option('--server-stderr', "pass a stdio server's stderr through (default: quoted only when it fails)")
-    .option('--json', 'print the result as JSON')
-    .passThroughOptions();
-}
-
-function integer(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0)
-    throw new CliError(`${flag} needs a non-negative integer, got ${JSON.stringify(text)}`, CLI_EXIT_CODES.usage);
-  return value;
-}
-
-async function connectionOptions(flags: CommonFlags, io: CliIo, forceTrace = false): Promise<ConnectionOptions> {
-  const trace = forceTrace || flags.trace === true;
-  const authPort = integer(flags.authPort, '--auth-port');
-  const timeoutMs = integer(flags.timeout, '--timeout');
-  return {
-    ...(flags.era ? { era: flags.era } : {}),
-    ...(flags.protocolVersion ? { protocolVersion: flags.protocolVersion } : {}),
-    ...(flags.header ? { headers: flags.header } : {}),
-    ...(flags.env ? { env: flags.env } : {}),
-    ...(flags.inheritEnv ? { inheritEnv: true } : {}),
-    ...(flags.framing ? { framing: flags.framing } : {}),
-    ...(flags.auth ? { auth: true } : {}),
-    ...(authPort === undefined ? {} : { authPort }),
-    ...(flags.authStore ? { authStore: flags.authStore } : {}),
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(trace ? { trace: (await import('./trace.js')).traceSink((text) => io.stderr.write(text), createStyle(colourFor(io.stderr))) } : {}),
-    serverStderr: flags.serverStderr === true ? 'inherit' : 'pipe',
-  };
-}
-
-function outputFor(flags: CommonFlags, io: CliIo): Output {
-  return { out: (text) => void io.stdout.write(text), json: flags.json === true, style: createStyle(colourFor(io.stdout)) };
-}
+import { connectionOptions, integer, outputFor, withConnectionOptions, type CommonFlags } from './connection-flags.js';
 
 /** The root options that point the commands at a host configuration instead of a target. */
 interface RootFlags {
@@ -129,6 +71,9 @@ function hostMode(
     ['--framing', flags.framing],
     ['--protocol-version', flags.protocolVersion],
     ['--era', flags.era === 'auto' ? undefined : flags.era],
+    ['--root', flags.root],
+    ['--elicit-answers', flags.elicitAnswers],
+    ['--sampling-reply', flags.samplingReply],
   ] as const;
   for (const [flag, value] of targetOnly)
     if (value !== undefined)
@@ -149,8 +94,19 @@ function hostMode(
   };
 }
 
-/** Builds the program; `done` receives the exit code of the command that ran. */
-export function buildProgram(io: CliIo, done: (code: number | Promise<number>) => void): Command {
+/**
+ * What the parse learnt about how to report a failure: `json` once a command's `--json` was read (commander's own
+ * error text is then not written: the failure is reported as JSON instead).
+ */
+export interface FailureMode {
+  json: boolean;
+}
+
+/**
+ * Builds the program; `done` receives the exit code of the command that ran, and `failures` learns whether a
+ * failure is to be reported as JSON.
+ */
+export function buildProgram(io: CliIo, done: (code: number | Promise<number>) => void, failures: FailureMode = { json: false }): Command {
   const program = new Command('wiremcp')
     .description('Inspect, trace and bridge Model Context Protocol servers (stdio commands or http(s) URLs, either era).')
     .version(VERSION)
@@ -162,14 +118,17 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
     )
     .option('--input <id=value>', 'the value of ${input:id} in the configuration (repeatable)', collect)
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })
+    .configureOutput({
+      writeOut: (text) => void io.stdout.write(text),
+      writeErr: (text) => void (failures.json ? undefined : io.stderr.write(text)),
+    })
     .exitOverride();
 
   for (const [name, description, trace] of [
     ['list', 'list tools, resources, templates and prompts', false],
     ['trace', 'connect, list (like list), and show the bytes both ways on stderr', true],
   ] as const) {
-    withConnectionOptions(program.command(name).description(description))
+    withAnswerOptions(withConnectionOptions(program.command(name).description(description)))
       .option('--only <kind>', 'list only this kind: tools, resources, templates or prompts (repeatable)', onlyKind)
       .argument('[target...]', 'a URL, or a command and its arguments (none: the servers of the host configuration)')
       .action((words: string[], flags: CommonFlags & { only?: string[] }) => {
@@ -183,7 +142,7 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
       });
   }
 
-  withConnectionOptions(program.command('call').description('call a tool'))
+  withAnswerOptions(withConnectionOptions(program.command('call').description('call a tool')))
     .option('-a, --arg <key=value>', 'an argument (value parsed as JSON when it is JSON; repeatable)', collect)
     .option('--args <json>', 'the arguments as one JSON object')
     .argument('<tool>', 'the tool name (server.tool with a host configuration)')
@@ -199,7 +158,7 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
       );
     });
 
-  withConnectionOptions(program.command('read').description('read a resource'))
+  withAnswerOptions(withConnectionOptions(program.command('read').description('read a resource')))
     .option('--server <name>', 'with a host configuration: the server to read from (when several offer the URI)')
     .argument('<uri>', 'the resource URI')
     .argument('[target...]', 'a URL, or a command and its arguments (none: the servers of the host configuration)')
@@ -233,7 +192,7 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
       ),
     );
 
-  withConnectionOptions(program.command('prompt').description('get a prompt'))
+  withAnswerOptions(withConnectionOptions(program.command('prompt').description('get a prompt')))
     .option('-a, --arg <key=value>', 'an argument (repeatable)', collect)
     .argument('<name>', 'the prompt name (server.prompt with a host configuration)')
     .argument('[target...]', 'a URL, or a command and its arguments (none: the servers of the host configuration)')
@@ -248,7 +207,9 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
       );
     });
 
-  withConnectionOptions(program.command('complete').description('complete an argument of a prompt or a resource template'))
+  withAnswerOptions(
+    withConnectionOptions(program.command('complete').description('complete an argument of a prompt or a resource template')),
+  )
     .option('-c, --context <key=value>', 'an already-chosen argument (repeatable)', collect)
     .argument('<ref>', 'prompt:<name> or resource:<uri template>')
     .argument('<argument>', 'the argument being completed, name=partial value')
@@ -322,39 +283,47 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
     );
 
   registerPackCommand(program, io, done);
+  registerDevCommand(program, io, done);
   addHelpExamples(program);
+  // Read in order: a usage error found after `--json` is reported as JSON too.
+  for (const { command } of commandsOf(program))
+    if (command.options.some((option) => option.long === '--json')) command.on('option:json', () => (failures.json = true));
   return program;
 }
 
 /** Runs the command line `argv` (without node and the script); resolves with the exit code. */
 export async function runCli(
   argv: readonly string[],
-  io: CliIo = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() },
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), stdin: () => process.stdin },
 ): Promise<number> {
   const style = createStyle(colourFor(io.stderr));
   let result: number | Promise<number> = CLI_EXIT_CODES.ok;
-  const program = buildProgram(io, (code) => {
-    result = code;
-    // Awaited below, once commander is done; until then a rejection (a usage error found after a lazy import) is
-    // not unhandled.
-    if (code instanceof Promise) code.catch(() => undefined);
-  });
+  const failures: FailureMode = { json: false };
+  const program = buildProgram(
+    io,
+    (code) => {
+      result = code;
+      // Awaited below, once commander is done; until then a rejection (a usage error found after a lazy import) is
+      // not unhandled.
+      if (code instanceof Promise) code.catch(() => undefined);
+    },
+    failures,
+  );
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return await result;
   } catch (error) {
     if (error instanceof CommanderError) {
-      return ['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)
-        ? CLI_EXIT_CODES.ok
-        : CLI_EXIT_CODES.usage;
+      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)) return CLI_EXIT_CODES.ok;
+      if (failures.json) reportFailure(io, style, true, { message: error.message.replace(/^error: /, ''), exitCode: CLI_EXIT_CODES.usage });
+      return CLI_EXIT_CODES.usage;
     }
     if (error instanceof CliError) {
-      io.stderr.write(`${style.red('wiremcp:')} ${error.message}\n`);
+      reportFailure(io, style, failures.json, { message: error.message, exitCode: error.exitCode, error });
       return error.exitCode;
     }
-    io.stderr.write(
-      `${style.red('wiremcp: unexpected error:')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    reportFailure(io, style, failures.json, { message, exitCode: CLI_EXIT_CODES.serverError, error, unexpected: true });
     return CLI_EXIT_CODES.serverError;
   }
 }

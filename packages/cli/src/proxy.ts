@@ -105,14 +105,16 @@ export async function runProxy(
     });
     return served;
   };
+  // Connected before serving: a target that cannot be reached fails the command once, with its cause and exit 3
+  // (as every command does), not as a server that "cannot start" (exit 1, the cause repeated).
+  primary = await openBridge(target, options);
+  const bridge = primary;
   return runServerMain({
     name: 'wiremcp proxy',
     version: '0.1.0',
     usage: '',
     process: main,
     async createServer(): Promise<Servable> {
-      primary = await openBridge(target, options);
-      const bridge = primary;
       bridge.upstream.client.onClose((error) => {
         if (ending) return;
         ending = true;

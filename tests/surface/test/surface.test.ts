@@ -111,6 +111,7 @@ const ALLOWED: Record<string, string[]> = {
     '@wiremcp/transport-http',
     '@wiremcp/transport-stdio',
     'commander',
+    'esbuild',
     'fflate',
     'picocolors',
     'node:child_process',

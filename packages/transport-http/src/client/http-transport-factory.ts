@@ -100,6 +100,8 @@ export function httpTransportFactory(url: string | URL, options: HttpTransportFa
   let triedSession = false;
   let triedSse = false;
   let cached: HttpTransportKind | undefined;
+  // The first refusal of this connect: what a wrong URL reports, rather than the last fallback's own 404.
+  let firstRefusal: unknown;
 
   const established = (kind: HttpTransportKind): void => {
     detected = kind;
@@ -124,6 +126,7 @@ export function httpTransportFactory(url: string | URL, options: HttpTransportFa
     if (attempt === 1) {
       lastEra = undefined;
       triedSession = triedSse = false;
+      firstRefusal = undefined;
       cached = await quietly(() => cache.get(key));
     }
     const before = lastEra;
@@ -133,6 +136,7 @@ export function httpTransportFactory(url: string | URL, options: HttpTransportFa
       if (era === 'legacy' && cached === 'sse' && legacySse) return sse();
       return streamable(era === 'legacy');
     }
+    firstRefusal ??= previousError;
     // Another transport would fail the same way.
     if (isLocalError(previousError, 'AUTHORIZATION_FAILED') || isLocalError(previousError, 'SEND_FAILED')) throw previousError;
     // What was remembered did not work: detect from scratch next time.
@@ -143,7 +147,7 @@ export function httpTransportFactory(url: string | URL, options: HttpTransportFa
     if (era === 'modern') return streamable(false);
     if (previous instanceof SseClientTransport) {
       if (!triedSession) return streamable(true);
-      throw previousError;
+      throw refusal(previousError, firstRefusal);
     }
     if (before === 'modern') {
       // A modern server without server/discover (404 with -32601): initialize would only fail again, less clearly.
@@ -161,6 +165,16 @@ export function httpTransportFactory(url: string | URL, options: HttpTransportFa
     serverKey: { value: `http:${key}`, enumerable: true },
     kind: { get: () => detected, enumerable: true },
   }) as HttpTransportFactory;
+}
+
+/**
+ * The error a failed fallback reports: when the last transport tried was refused as plainly as the first (400, 404,
+ * 405: nothing speaks MCP at that URL), the first refusal, which names the request the user's URL got; otherwise the
+ * last error, which says more (a stream that broke, a server error).
+ */
+function refusal(last: unknown, first: unknown): unknown {
+  const status = httpStatusOf(last);
+  return first !== undefined && status !== undefined && SSE_FALLBACK_STATUSES.has(status) ? first : last;
 }
 
 async function quietly<T>(operation: () => T | Promise<T>): Promise<T | undefined> {
