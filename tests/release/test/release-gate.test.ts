@@ -80,7 +80,7 @@ describe('changeset version and publish', () => {
       const { stdout } = await run('npm', ['view', name, 'version'], { env, timeout: 30_000 });
       expect(stdout.trim(), name).toBe(version);
     }
-  });
+  }, 300_000);
 
   test('the tarballs: LICENSE, README, dist, no source maps, internal dependencies at the released version', async () => {
     expect(tarballs.size).toBeGreaterThanOrEqual(16);
@@ -109,7 +109,7 @@ describe('changeset version and publish', () => {
       expect(manifest.repository, name).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\//) });
       expect(manifest.publishConfig, name).toEqual({ access: 'public' });
     }
-  });
+  }, 300_000);
 
   test('publint and @arethetypeswrong/cli pass on every published tarball', async () => {
     const problems: string[] = [];
