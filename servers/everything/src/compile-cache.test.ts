@@ -156,7 +156,7 @@ describe('the bundled bin compile cache', () => {
   });
 });
 
-const nodeCache = typeof (nodeModule as Record<string, unknown>).enableCompileCache === 'function';
+const nodeCache = typeof (nodeModule as unknown as Record<string, unknown>).enableCompileCache === 'function';
 
 describe.runIf(nodeCache)("Node's own compile cache (Node >= 22.1)", () => {
   const withNodeCache = {
