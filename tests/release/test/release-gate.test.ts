@@ -145,6 +145,7 @@ describe('the READMEs, followed literally against the registry', () => {
     async (server) => {
       const readme = readFileSync(join(root, 'servers', server, 'README.md'), 'utf8');
       const configs = codeBlocks(readme, 'json')
+        .filter((block) => block.trimStart().startsWith('{')) // other json blocks show wire transcripts
         .map((block) => JSON.parse(block) as { mcpServers?: Record<string, { command: string; args: string[] }> })
         .flatMap((config) => Object.values(config.mcpServers ?? {}))
         .filter((entry) => entry.command === 'npx');
@@ -197,9 +198,11 @@ async function typecheck(dir: string): Promise<void> {
       }),
     );
     const tsc = join(dir, 'node_modules', 'typescript', 'bin', 'tsc');
-    await run(process.execPath, [tsc, '-p', tsconfig], { cwd: dir, timeout: 120_000 }).catch((error: { stdout?: string }) => {
-      throw new Error(`tsc under ${options.moduleResolution}:\n${error.stdout}`);
-    });
+    await run(process.execPath, [tsc, '-p', tsconfig], { cwd: dir, timeout: 120_000 }).catch(
+      (error: { stdout?: string; message?: string }) => {
+        throw new Error(`tsc under ${options.moduleResolution}:\n${error.stdout}\n${error.message}`);
+      },
+    );
   }
 }
 
