@@ -18,9 +18,30 @@ export const bins = {
   pnpm: join(root, 'node_modules', '.bin', 'pnpm'),
   changeset: join(root, 'node_modules', '.bin', 'changeset'),
   tsc: join(root, 'node_modules', '.bin', 'tsc'),
-  publint: join(import.meta.dirname, '..', 'node_modules', '.bin', 'publint'),
-  attw: join(import.meta.dirname, '..', 'node_modules', '.bin', 'attw'),
 };
+
+/**
+ * Runs one phase of the rehearsal and prints how long it took on stderr (`[rehearsal] publish: 41.2 s`), so that
+ * what the rehearsal costs in CI is known phase by phase.
+ */
+export async function phase<T>(name: string, body: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await body();
+  } finally {
+    process.stderr.write(`[rehearsal] ${name}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+}
+
+/** A package's document (packument) as the registry serves it, the way npm, pnpm and yarn read it. */
+export async function packument(
+  registry: Registry,
+  name: string,
+): Promise<{ 'dist-tags': Record<string, string>; versions: Record<string, { dist: { tarball: string } }> }> {
+  const response = await fetch(`${registry.url}${name.replace('/', '%2f')}`, { headers: { authorization: `Bearer ${registry.token}` } });
+  if (!response.ok) throw new Error(`${name}: the registry answered ${response.status}`);
+  return (await response.json()) as Awaited<ReturnType<typeof packument>>;
+}
 
 /** A workspace package.json, as far as the rehearsal reads it. */
 export interface Manifest {
