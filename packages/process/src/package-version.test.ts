@@ -33,7 +33,9 @@ describe('packageVersion', () => {
   });
 
   test('throws, naming the package, when the manifest is missing, of another package, too far up, or without a version', () => {
-    expect(() => packageVersion(moduleBelow({ name: 'other', version: '1.0.0' }, 1), '@scope/pkg')).toThrow(/@scope\/pkg: its package\.json/);
+    expect(() => packageVersion(moduleBelow({ name: 'other', version: '1.0.0' }, 1), '@scope/pkg')).toThrow(
+      /@scope\/pkg: its package\.json/,
+    );
     expect(() => packageVersion(moduleBelow({ name: '@scope/pkg', version: '1.0.0' }, 4), '@scope/pkg')).toThrow(/not found/);
     expect(() => packageVersion(moduleBelow({ name: '@scope/pkg' }, 0), '@scope/pkg')).toThrow(/not found/);
   });

@@ -1,5 +1,9 @@
 import { packageVersion } from '@wiremcp/process';
-import { createEverythingServer as createWithVersion, EVERYTHING_SERVER_IDENTITY, type EverythingServerOptions } from './everything-server.js';
+import {
+  createEverythingServer as createWithVersion,
+  EVERYTHING_SERVER_IDENTITY,
+  type EverythingServerOptions,
+} from './everything-server.js';
 
 /** The everything server's identity, with the version of this package as its package.json says (Node only). */
 export const EVERYTHING_SERVER_INFO = {

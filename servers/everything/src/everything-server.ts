@@ -42,7 +42,10 @@ export interface EverythingServerOptions extends ServerOptions {
  */
 export function createEverythingServer(options: EverythingServerOptions): McpServer {
   const { version, ...serverOptions } = options;
-  const server = new McpServer({ ...EVERYTHING_SERVER_IDENTITY, version, icons: [...ICONS] }, { instructions: INSTRUCTIONS, ...serverOptions });
+  const server = new McpServer(
+    { ...EVERYTHING_SERVER_IDENTITY, version, icons: [...ICONS] },
+    { instructions: INSTRUCTIONS, ...serverOptions },
+  );
   const watched = new WatchedResource();
   registerContentTools(server);
   registerUtilityTools(server, watched);

@@ -76,6 +76,7 @@ const ALLOWED: Record<string, string[]> = {
     '@wiremcp/redis',
     'node:child_process',
     'node:console',
+    'node:fs',
     'node:os',
     'node:stream',
     'node:util',
