@@ -162,11 +162,17 @@ describe('the READMEs, followed literally against the registry', () => {
     const cwd = project('cli-user');
     const { stdout } = await run('npx', ['-y', '@wiremcp/cli', '--version'], { cwd, env, timeout: 180_000 });
     expect(stdout.trim()).toBe(version);
-    const listed = await run('npx', ['-y', '@wiremcp/cli', 'list', '--json', '--only', 'tools', 'npx', '-y', '@wiremcp/server-grammar'], {
-      cwd,
-      env,
-      timeout: 180_000,
-    });
+    // wiremcp hands a stdio server a safe set of variables (PATH, HOME, …), not its own environment: the npm settings
+    // that point at the registry are passed on with -e, as a user with a registry in the environment would.
+    const npmSettings = ['npm_config_userconfig', 'npm_config_registry', 'npm_config_cache'].flatMap((name) => [
+      '-e',
+      `${name}=${env[name]}`,
+    ]);
+    const listed = await run(
+      'npx',
+      ['-y', '@wiremcp/cli', 'list', '--json', '--only', 'tools', ...npmSettings, 'npx', '-y', '@wiremcp/server-grammar'],
+      { cwd, env, timeout: 180_000 },
+    );
     expect((JSON.parse(listed.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toContain('lookup_spanish');
   }, 400_000);
 });
@@ -263,13 +269,18 @@ describe('a clean project installs @wiremcp/server and @wiremcp/transport-stdio'
     writeFileSync(
       join(dir, '.yarnrc.yml'),
       `npmRegistryServer: "${registry!.url.replace(/\/$/, '')}"\nunsafeHttpWhitelist: ["127.0.0.1"]\nnodeLinker: node-modules\n` +
-        'enableImmutableInstalls: false\nenableTelemetry: false\nenableGlobalCache: false\n',
+        'enableImmutableInstalls: false\nenableTelemetry: false\nenableGlobalCache: false\n' +
+        // Yarn >= 4.10 installs no version younger than npmMinimalAgeGate (default one day): a release is
+        // installable by yarn a day later, or at once by a project that pre-approves it (the root README says so).
+        'npmPreapprovedPackages: ["@wiremcp/*"]\n',
     );
     writeFileSync(join(dir, 'yarn.lock'), '');
     await run('npx', ['-y', '-p', '@yarnpkg/cli-dist@4.18.1', 'yarn', 'add', '@wiremcp/server', '@wiremcp/transport-stdio', ...TS_TOOLS], {
       cwd: dir,
       env,
       timeout: 300_000,
+    }).catch((error: { stdout?: string; message?: string }) => {
+      throw new Error(`yarn add: ${error.message}\n${error.stdout ?? ''}`); // yarn reports on stdout
     });
     await typecheck(dir);
     await runExample(dir);
@@ -325,9 +336,11 @@ console.log(JSON.stringify(out));
       timeout: 30_000,
     });
     expect(JSON.parse(called.stdout)).toMatchObject({ content: [{ type: 'text', text: 'comió' }] });
-    for (const server of ['wiremcp-grammar', 'wiremcp']) {
-      expect((await run(bin(server), ['--version'], { cwd: dir, timeout: 30_000 })).stdout.trim(), `${server} --version`).toBe(version);
-    }
+    // A server's stdout carries protocol only: its --version goes to stderr, the command's to stdout.
+    expect((await run(bin('wiremcp-grammar'), ['--version'], { cwd: dir, timeout: 30_000 })).stderr.trim()).toBe(
+      `wiremcp-grammar ${version}`,
+    );
+    expect((await run(bin('wiremcp'), ['--version'], { cwd: dir, timeout: 30_000 })).stdout.trim()).toBe(version);
     // What a project does with a server installed from a registry: dependencies found under node_modules.
     const out = join(work, 'grammar-bundle');
     const packed = await run(bin('wiremcp'), ['pack', '--out', out, join(dir, 'node_modules', '@wiremcp', 'server-grammar')], {
