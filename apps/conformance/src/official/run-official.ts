@@ -54,6 +54,20 @@ export function clientTimeouts(output: string): number {
   return output.match(/Client timed out after \d+ ?ms/g)?.length ?? 0;
 }
 
+/**
+ * What the suite printed about client programs that failed (its `Client exited with code` and `Client timed out`
+ * reports, with the program's stdout and stderr it quotes), at most `limit` characters: the cause of a failed client
+ * scenario is there, and the suite's per-scenario files are gone with the run's scratch directory.
+ */
+export function clientFailureReports(output: string, limit = 6_000): string {
+  const reports = `\n${output}`
+    .split(/\n(?=Client exited with code|Client timed out)/)
+    .slice(1)
+    .map((report) => report.split(/\n(?=Running |\S+ (?:passed|failed))/)[0]!.trim());
+  const text = reports.join('\n---\n');
+  return text.length > limit ? `${text.slice(0, limit)}\n… (${text.length - limit} more characters)` : text;
+}
+
 /** The score of one leg on one revision. */
 export interface RevisionScore {
   readonly leg: Leg;
@@ -126,6 +140,8 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
       );
       const timedOut = run.leg === 'client' ? clientTimeouts(result.output) : 0;
       if (timedOut > 0) options.log(`client ${run.suite}: ${timedOut} client program(s) timed out (the suite's per-scenario limit)`);
+      const reports = run.leg === 'client' && result.exitCode !== 0 ? clientFailureReports(result.output) : '';
+      if (reports !== '') options.log(`client ${run.suite}: what the suite reported about failed client programs:\n${reports}`);
       if (found.size === 0)
         throw new Error(`the official suite produced no results for '${run.args.join(' ')}':\n${result.output.slice(-2000)}`);
       outcomes.push({ run, outcomes: found });
