@@ -2,11 +2,11 @@
 // Starts a bundled bin through a V8 code cache. scripts/bundle-bin.mjs --code-cache copies this file next to the
 // bundle (program.js, CommonJS, one file) as bin.js, and the committed bin/<name>.js imports it.
 //
-// Why: most of a server's cold start is V8 compiling the bundle's code, not running it. Node 20 has no compile cache
-// for user code (module.enableCompileCache() arrived in Node 22.1, and only for what Node's loaders read), so this
-// compiles the bundle with vm.Script and V8's own code cache: the first start compiles as usual and, once the program
-// has run for a second or exits, writes the cache (the top-level code and every function compiled so far); later
-// starts deserialise it instead of parsing. V8 rejects a cache made by another V8 version or with other flags; a
+// Why: most of a server's cold start is V8 compiling the bundle's code, not running it. On Node >= 22.1 Node's own
+// compile cache (module.enableCompileCache) does it: the program is loaded with require() with that cache on. Node 20
+// has no compile cache for user code, so there this compiles the bundle with vm.Script and V8's own code cache: the
+// first start compiles as usual and, once the program has run for a second or exits, writes the cache (the
+// top-level code and every function compiled so far); later starts deserialise it instead of parsing. V8 rejects a cache made by another V8 version or with other flags; a
 // rejected or unreadable cache is only slower, never wrong, and is written anew.
 //
 // Where: $WIREMCP_COMPILE_CACHE_DIR, else $XDG_CACHE_HOME/wiremcp/compile-cache, else ~/.cache/wiremcp/compile-cache
@@ -18,7 +18,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
-const { createRequire, wrap } = require('node:module');
+const nodeModule = require('node:module');
+const { createRequire, wrap } = nodeModule;
 
 const PROGRAM = path.join(__dirname, 'program.js');
 const env = process.env;
@@ -44,8 +45,8 @@ function onlyOwnerWrites(stats) {
   return stats.uid === process.getuid() && (stats.mode & 0o022) === 0;
 }
 
-/** The cache file for this program and this V8, in a private directory; undefined when there is none. */
-function cacheFile(programStats) {
+/** The cache directory, created private; undefined when there is none or when others could write to it. */
+function privateDirectory() {
   const dir = cacheDirectory();
   if (dir === undefined) return undefined;
   try {
@@ -59,6 +60,13 @@ function cacheFile(programStats) {
     debug(`not used: ${error.message}`);
     return undefined;
   }
+  return dir;
+}
+
+/** The cache file for this program and this V8, in a private directory; undefined when there is none. */
+function cacheFile(programStats) {
+  const dir = privateDirectory();
+  if (dir === undefined) return undefined;
   // V8 also checks its version and flags and the source's length, and rejects a cache that does not match.
   const key = [fnv(PROGRAM), programStats.size, Math.trunc(programStats.mtimeMs), process.versions.v8, process.arch];
   return path.join(dir, `${key.join('-')}.cache`);
@@ -116,26 +124,49 @@ function writeCache(script, file) {
   }
 }
 
-// The bundle is ASCII (the bundler checks), so latin1 reads it exactly and is the cheapest decoding.
-const programStats = fs.statSync(PROGRAM);
-const source = fs.readFileSync(PROGRAM, 'latin1');
-const file = cacheFile(programStats);
-const cachedData = file === undefined ? undefined : readCache(file);
-// The program has no import() left (the bundler checks): a script compiled here could not load modules that way.
-const script = new vm.Script(wrap(source), { filename: PROGRAM, cachedData });
-if (file !== undefined) {
-  if (cachedData !== undefined && !script.cachedDataRejected) debug(`used ${file}`);
-  else {
-    debug(cachedData === undefined ? `none yet at ${file}` : `rejected ${file}`);
-    let written = false;
-    const save = () => {
-      if (written) return;
-      written = true;
-      writeCache(script, file);
-    };
-    setTimeout(save, 1000).unref();
-    process.once('exit', save);
+/**
+ * Node >= 22.1: Node's own compile cache (module.enableCompileCache) does what runByHand does, for the program loaded
+ * with require(), in the same private directory (its entries are keyed by Node's version and the source's hash, and
+ * written at exit, or after a second here where flushCompileCache exists).
+ */
+function runWithNodeCache() {
+  const dir = privateDirectory();
+  if (dir !== undefined) {
+    const { status, message, directory } = nodeModule.enableCompileCache(dir);
+    const names = Object.fromEntries(Object.entries(nodeModule.constants.compileCacheStatus).map(([name, value]) => [value, name]));
+    debug(`node ${names[status] ?? status}${directory ? ` ${directory}` : ''}${message ? `: ${message}` : ''}`);
+    if (typeof nodeModule.flushCompileCache === 'function') setTimeout(() => nodeModule.flushCompileCache(), 1000).unref();
   }
+  require(PROGRAM);
 }
-const programModule = { exports: {}, filename: PROGRAM, id: PROGRAM, loaded: false };
-script.runInThisContext().call(programModule.exports, programModule.exports, createRequire(PROGRAM), programModule, PROGRAM, __dirname);
+
+/** Node 20: the program compiled with vm.Script and V8's code cache, read and written here. */
+function runByHand() {
+  // The bundle is ASCII (the bundler checks), so latin1 reads it exactly and is the cheapest decoding.
+  const programStats = fs.statSync(PROGRAM);
+  const source = fs.readFileSync(PROGRAM, 'latin1');
+  const file = cacheFile(programStats);
+  const cachedData = file === undefined ? undefined : readCache(file);
+  // The program has no import() left (the bundler checks): a script compiled here could not load modules that way.
+  const script = new vm.Script(wrap(source), { filename: PROGRAM, cachedData });
+  if (file !== undefined) {
+    if (cachedData !== undefined && !script.cachedDataRejected) debug(`used ${file}`);
+    else {
+      debug(cachedData === undefined ? `none yet at ${file}` : `rejected ${file}`);
+      let written = false;
+      const save = () => {
+        if (written) return;
+        written = true;
+        writeCache(script, file);
+      };
+      setTimeout(save, 1000).unref();
+      process.once('exit', save);
+    }
+  }
+  const programModule = { exports: {}, filename: PROGRAM, id: PROGRAM, loaded: false };
+  script.runInThisContext().call(programModule.exports, programModule.exports, createRequire(PROGRAM), programModule, PROGRAM, __dirname);
+}
+
+// WIREMCP_COMPILE_CACHE=vm keeps the hand-made cache on every Node (to compare the two, or to test it).
+if (typeof nodeModule.enableCompileCache === 'function' && env.WIREMCP_COMPILE_CACHE !== 'vm') runWithNodeCache();
+else runByHand();

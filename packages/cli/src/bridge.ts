@@ -16,6 +16,7 @@ import type { CallOptions, McpClient } from '@wiremcp/client';
 import type { Progress } from '@wiremcp/jsonrpc';
 import { McpServer, type HandlerContext, type SubscriptionHooks } from '@wiremcp/server';
 import type { DownstreamInputs, InputSubject } from './downstream-inputs.js';
+import { VERSION } from './version.js';
 
 /** Keys the bridge's own server stamps on 2026-07-28 results; the upstream ones are dropped. */
 const STAMPED = new Set(['resultType', 'ttlMs', 'cacheScope']);
@@ -65,7 +66,7 @@ function subscriptionHooks(upstream: McpClient): SubscriptionHooks {
 /** Builds the bridge server for a connected `upstream` client whose input handlers are `inputs`'; see the module comment. */
 export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs): McpServer {
   const capabilities = upstream.serverCapabilities ?? {};
-  const info = upstream.serverInfo ?? { name: 'wiremcp-proxy', version: '0.1.0' };
+  const info = upstream.serverInfo ?? { name: 'wiremcp-proxy', version: VERSION };
   const subscribe = capabilities.resources?.subscribe === true;
   const server = new McpServer(
     { ...info },

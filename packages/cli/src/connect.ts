@@ -15,6 +15,7 @@ import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
 import { trackServer } from './server-guard.js';
 import { describeTarget, type Target } from './target.js';
 import { tracingFetch, TracingTransport, type TraceSink } from './trace.js';
+import { VERSION } from './version.js';
 
 /** The connection options every command takes. */
 export interface ConnectionOptions {
@@ -58,7 +59,7 @@ export interface Connection extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-const CLIENT_INFO = { name: 'wiremcp-cli', version: '0.1.0' };
+const CLIENT_INFO = { name: 'wiremcp-cli', version: VERSION };
 
 /** Parses `Name: value` headers; a usage error for anything else. */
 export function parseHeaders(lines: readonly string[] = []): Record<string, string> {

@@ -26,6 +26,7 @@ import type { Output } from './operations.js';
 import { renderListing, renderPrompt, renderResource, renderToolResult } from './render.js';
 import type { Style } from './style.js';
 import { tracingFetch, TracingTransport, type TraceSink } from './trace.js';
+import { VERSION } from './version.js';
 
 /** How a host command reads its configuration and connects. */
 export interface HostCommandOptions {
@@ -99,7 +100,7 @@ export async function startHost(options: HostCommandOptions): Promise<McpHost> {
   const config = await loadHostConfig(options);
   const trace = options.trace;
   const hostOptions: McpHostOptions = {
-    clientInfo: { name: 'wiremcp-cli', version: '0.1.0' },
+    clientInfo: { name: 'wiremcp-cli', version: VERSION },
     restart: { maxAttempts: 1 },
     validateToolOutput: false,
     ...(options.timeoutMs === undefined ? {} : { requestTimeoutMs: options.timeoutMs }),

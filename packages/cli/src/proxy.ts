@@ -19,6 +19,7 @@ import { DownstreamInputs } from './downstream-inputs.js';
 import { connectTarget, type Connection, type ConnectionOptions } from './connect.js';
 import { CLI_EXIT_CODES } from './exit-codes.js';
 import { describeTarget, type Target } from './target.js';
+import { VERSION } from './version.js';
 
 /** How the proxy serves: stdio unless `http` is given. */
 export interface ProxyServeOptions {
@@ -111,7 +112,7 @@ export async function runProxy(
   const bridge = primary;
   return runServerMain({
     name: 'wiremcp proxy',
-    version: '0.1.0',
+    version: VERSION,
     usage: '',
     process: main,
     async createServer(): Promise<Servable> {

@@ -3,7 +3,7 @@ import { isAppCallable, modelVisibleTools, resourceUriOf, UI_EXTENSION, UI_MIME_
 import { createLinkedPair } from '@wiremcp/jsonrpc';
 import { describe, expect, test } from 'vitest';
 import { COUNTER_VIEW_URI } from './apps.js';
-import { createEverythingServer } from './everything-server.js';
+import { createEverythingServer } from './everything-package.js';
 import { ERAS } from './everything.test-util.js';
 
 describe.each(ERAS)('the counter App (%s)', (era) => {

@@ -4,7 +4,7 @@
  */
 import { runServerMain } from '@wiremcp/process';
 import { OPTIONS, USAGE, parseCliArgs } from './cli-args.js';
-import { createEverythingServer, EVERYTHING_SERVER_INFO } from './everything-server.js';
+import { createEverythingServer, EVERYTHING_SERVER_INFO } from './everything-package.js';
 
 void runServerMain({
   name: 'wiremcp-everything',

@@ -1,7 +1,9 @@
 // The bundled bin's compile cache (scripts/bin-launcher.cjs), driven through the real bin: the first start writes the
 // cache, later starts use it, and a cache that is corrupt, foreign-writable, a symlink or turned off never changes what
-// the server answers.
+// the server answers. The hand-made V8 cache (Node 20's) is tested on every Node with WIREMCP_COMPILE_CACHE=vm; Node's
+// own compile cache, which the launcher uses on Node >= 22.1, in the last block (run by CI's Node 22 and 24 legs).
 import { spawn } from 'node:child_process';
+import * as nodeModule from 'node:module';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,12 +22,15 @@ interface Run {
   readonly stdout: string;
   /** The launcher's debug lines, without the `compile cache: ` prefix. */
   readonly cache: string[];
+  readonly stderr: string;
 }
 
 /** Starts the bin, sends `initialize`, closes stdin and waits for the exit. */
 function start(env: Record<string, string | undefined>): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN], { env: { ...process.env, WIREMCP_COMPILE_CACHE_DEBUG: '1', ...env } });
+    const child = spawn(process.execPath, [BIN], {
+      env: { ...process.env, WIREMCP_COMPILE_CACHE_DEBUG: '1', WIREMCP_COMPILE_CACHE: 'vm', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
@@ -38,7 +43,7 @@ function start(env: Record<string, string | undefined>): Promise<Run> {
         .split('\n')
         .filter((line) => line.startsWith('compile cache: '))
         .map((line) => line.slice('compile cache: '.length));
-      resolve({ code, stdout, cache });
+      resolve({ code, stdout, cache, stderr });
     });
     child.stdin.end(INITIALIZE);
   });
@@ -148,5 +153,37 @@ describe('the bundled bin compile cache', () => {
     expectInitialized(run);
     expect(run.cache).toEqual([]);
     expect(existsSync(dir)).toBe(false);
+  });
+});
+
+const nodeCache = typeof (nodeModule as unknown as Record<string, unknown>).enableCompileCache === 'function';
+
+describe.runIf(nodeCache)("Node's own compile cache (Node >= 22.1)", () => {
+  const withNodeCache = {
+    WIREMCP_COMPILE_CACHE_DIR: undefined as string | undefined,
+    WIREMCP_COMPILE_CACHE: undefined,
+    NODE_DEBUG_NATIVE: 'COMPILE_CACHE',
+  };
+
+  it('is enabled in the private directory: the first start writes an entry, the next one has it accepted', async () => {
+    const first = await start({ ...withNodeCache, WIREMCP_COMPILE_CACHE_DIR: dir });
+    expectInitialized(first);
+    expect(first.cache[0]).toBe(`node ENABLED ${dir}`);
+    const [versioned] = readdirSync(dir);
+    expect(versioned).toMatch(new RegExp(`^v${process.versions.node.replaceAll('.', '\\.')}-`));
+    expect(readdirSync(join(dir, versioned!)).length).toBeGreaterThan(0);
+    expect(statSync(dir).mode & 0o077).toBe(0);
+    const second = await start({ ...withNodeCache, WIREMCP_COMPILE_CACHE_DIR: dir });
+    expectInitialized(second);
+    expect(second.stderr).toMatch(/V8 code cache for CommonJS .*program\.js was accepted/);
+  });
+
+  it.runIf(posix)('is not enabled in a directory others can write to, and the server still answers', async () => {
+    expectInitialized(await start({ ...withNodeCache, WIREMCP_COMPILE_CACHE_DIR: dir }));
+    chmodSync(dir, 0o777);
+    const run = await start({ ...withNodeCache, WIREMCP_COMPILE_CACHE_DIR: dir });
+    expectInitialized(run);
+    expect(run.cache).toEqual([`not used: ${dir} is not a directory only this user can write to`]);
+    expect(run.stderr).not.toMatch(/\[compile cache\] resolved path/);
   });
 });

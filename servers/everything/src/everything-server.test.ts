@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ALL_CAPABILITIES, CANNED_ANSWERS, connectEverything, ERAS } from './everything.test-util.js';
-import { EVERYTHING_SERVER_INFO } from './everything-server.js';
+import { EVERYTHING_SERVER_INFO } from './everything-package.js';
 import { PNG_MIME_TYPE, RED_PIXEL_PNG_BASE64 } from './media.js';
 
 /** Every tool the server lists, in order. */

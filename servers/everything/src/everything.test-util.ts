@@ -17,7 +17,7 @@ import {
   type WithOptionalKeys,
 } from '@wiremcp/protocol';
 import type { McpServer, RequestHandlerResult, ServerOptions } from '@wiremcp/server';
-import { createEverythingServer } from './everything-server.js';
+import { createEverythingServer } from './everything-package.js';
 
 /** The two eras a test runs in. */
 export const ERAS = ['legacy', 'modern'] as const;

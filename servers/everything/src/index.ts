@@ -1,4 +1,5 @@
-export { createEverythingServer, EVERYTHING_SERVER_INFO } from './everything-server.js';
+export { createEverythingServer, EVERYTHING_SERVER_INFO } from './everything-package.js';
+export { EVERYTHING_SERVER_IDENTITY, type EverythingServerOptions } from './everything-server.js';
 export { OPTIONS, parseCliArgs, USAGE, type CliOptions } from './cli-args.js';
 export { DYNAMIC_PROMPT, DYNAMIC_TOOL } from './list-change-tools.js';
 export {

@@ -7,6 +7,7 @@
 import { McpServer, type ConnectOptions, type DispatchExchange, type ServerConnection, type ToolDefinition } from '@wiremcp/server';
 import type { RpcResponse } from '@wiremcp/protocol';
 import type { Transport } from '@wiremcp/jsonrpc';
+import { packageVersion } from '@wiremcp/process';
 import type { FilesystemConfig } from './config.js';
 import { registerFileResources } from './resources/file-resources.js';
 import { subscriptionHooks } from './resources/subscriptions.js';
@@ -32,7 +33,11 @@ export interface FilesystemServable {
 }
 
 /** Who the server is. */
-export const FILESYSTEM_SERVER_INFO = { name: 'wiremcp-filesystem', title: 'wiremcp filesystem server', version: '0.1.0' } as const;
+export const FILESYSTEM_SERVER_INFO = {
+  name: 'wiremcp-filesystem',
+  title: 'wiremcp filesystem server',
+  version: packageVersion(import.meta.url, '@wiremcp/server-filesystem'),
+} as const;
 
 /** The server cannot start (no usable directory, unsupported platform). */
 export class StartupError extends Error {

@@ -1,3 +1,4 @@
+import { packageVersion } from '@wiremcp/process';
 import { McpServer, type ServerOptions } from '@wiremcp/server';
 import { registerGrammarPrompts, registerGrammarResources } from './resources-and-prompts.js';
 import { loadTable, type Table } from './table/index.js';
@@ -9,7 +10,7 @@ import { registerGrammarTools } from './tools.js';
 export const GRAMMAR_SERVER_INFO = {
   name: 'wiremcp-grammar',
   title: '§A13 English verb conjugation',
-  version: '0.1.0',
+  version: packageVersion(import.meta.url, '@wiremcp/server-grammar'),
   description: 'Conjugates the 20 §A13 English verbs in 5 tenses and 3 singular persons, with Spanish translations.',
 } as const;
 

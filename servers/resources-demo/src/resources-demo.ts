@@ -19,6 +19,7 @@
  * `McpServer` itself does the rest: both eras on every connection, cursors, legacy subscriptions and 2026-07-28
  * listen streams with subscription ids, not-found codes per revision.
  */
+import { packageVersion } from '@wiremcp/process';
 import { McpServer } from '@wiremcp/server';
 import { LIST_CACHING } from './cache-hints.js';
 import { DATA_DIR, loadCatalogue } from './catalogue.js';
@@ -39,7 +40,7 @@ import { registerSearch } from './search.js';
 export const RESOURCES_DEMO_INFO = {
   name: 'wiremcp-resources-demo',
   title: 'wiremcp resources demo',
-  version: '0.1.0',
+  version: packageVersion(import.meta.url, '@wiremcp/server-resources-demo'),
   description: 'Every MCP resource feature of every revision: a catalogue, a live clock and log, templates, subscriptions, caching hints.',
 } as const;
 

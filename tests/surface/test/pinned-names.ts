@@ -163,6 +163,7 @@ export const PINNED_NAMES: Record<string, string[]> = {
     'UsageError',
     'formatUsage',
     'nodeProcess',
+    'packageVersion',
     'parseServerArgs',
     'runServerMain',
     'signalProcessGroup',

@@ -78,6 +78,7 @@ const ALLOWED: Record<string, string[]> = {
     '@wiremcp/otel/node',
     'node:child_process',
     'node:console',
+    'node:fs',
     'node:os',
     'node:stream',
     'node:util',

@@ -65,7 +65,10 @@ export async function runOfficialCommand(options: OfficialCommandOptions): Promi
       serverUrl = server.url;
       options.log(`servers/everything serving ${serverUrl}`);
     }
-    const clientCommand = options.clientCommand ?? `node ${OFFICIAL_CLIENT_PROGRAM}`;
+    // Our client runs on the Node running this command (the suite itself runs on its pinned Node 22), so
+    // `npx -y -p node@24 node apps/conformance/dist/official/cli.js` tests server and client on Node 24.
+    const clientCommand = options.clientCommand ?? `${process.execPath} ${OFFICIAL_CLIENT_PROGRAM}`;
+    options.log(`our server and client run on Node ${process.version}`);
     const outcome = await runOfficial({
       ...(options.server && serverUrl !== undefined ? { serverUrl, serverName: options.url ?? 'wiremcp servers/everything' } : {}),
       ...(options.client ? { clientCommand, clientName: options.clientCommand ?? 'wiremcp client (apps/conformance)' } : {}),

@@ -35,6 +35,37 @@ export interface OfficialRunOptions {
   readonly runTimeoutMs?: number;
   /** Only the scored runs (`--requirements` of each revision), not `--suite all` (default false). */
   readonly scoredOnly?: boolean;
+  /**
+   * The client leg's per-scenario limit (the suite's `--timeout`; default {@link CLIENT_SCENARIO_TIMEOUT_MS}). The
+   * suite starts every client scenario at once, so each limit also covers dozens of client programs starting together.
+   */
+  readonly clientTimeoutMs?: number;
+}
+
+/**
+ * The client leg's default per-scenario limit: 2 minutes, not the suite's 30 s. The suite starts all of a run's client
+ * scenarios at once (dozens of Node processes); on a 2-core machine that is also building and installing, starting
+ * them took longer than 30 s, and every check of the scenarios still waiting failed.
+ */
+export const CLIENT_SCENARIO_TIMEOUT_MS = 120_000;
+
+/** How many client programs the suite reports as timed out in a run's output (its own `Client timed out` lines). */
+export function clientTimeouts(output: string): number {
+  return output.match(/Client timed out after \d+ ?ms/g)?.length ?? 0;
+}
+
+/**
+ * What the suite printed about client programs that failed (its `Client exited with code` and `Client timed out`
+ * reports, with the program's stdout and stderr it quotes), at most `limit` characters: the cause of a failed client
+ * scenario is there, and the suite's per-scenario files are gone with the run's scratch directory.
+ */
+export function clientFailureReports(output: string, limit = 6_000): string {
+  const reports = `\n${output}`
+    .split(/\n(?=Client exited with code|Client timed out)/)
+    .slice(1)
+    .map((report) => report.split(/\n(?=Running |\S+ (?:passed|failed))/)[0]!.trim());
+  const text = reports.join('\n---\n');
+  return text.length > limit ? `${text.slice(0, limit)}\n… (${text.length - limit} more characters)` : text;
 }
 
 /** The score of one leg on one revision. */
@@ -89,7 +120,10 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
   const suite = ensureOfficialSuite(options.log);
   const runs: LegRun[] = [];
   if (options.serverUrl !== undefined) runs.push(...legRuns('server', ['--url', options.serverUrl], options.scoredOnly));
-  if (options.clientCommand !== undefined) runs.push(...legRuns('client', ['--command', options.clientCommand]));
+  if (options.clientCommand !== undefined) {
+    const timeout = String(options.clientTimeoutMs ?? CLIENT_SCENARIO_TIMEOUT_MS);
+    runs.push(...legRuns('client', ['--command', options.clientCommand, '--timeout', timeout]));
+  }
   if (options.clientCommand !== undefined && !suite.netns) {
     options.log('no network namespace available (unshare -n): the client leg runs with the suite mocks on every interface');
   }
@@ -104,6 +138,10 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
       options.log(
         `${run.leg} ${run.suite}: ${found.size} scenarios in ${((Date.now() - began) / 1000).toFixed(1)} s (exit ${result.exitCode})`,
       );
+      const timedOut = run.leg === 'client' ? clientTimeouts(result.output) : 0;
+      if (timedOut > 0) options.log(`client ${run.suite}: ${timedOut} client program(s) timed out (the suite's per-scenario limit)`);
+      const reports = run.leg === 'client' && result.exitCode !== 0 ? clientFailureReports(result.output) : '';
+      if (reports !== '') options.log(`client ${run.suite}: what the suite reported about failed client programs:\n${reports}`);
       if (found.size === 0)
         throw new Error(`the official suite produced no results for '${run.args.join(' ')}':\n${result.output.slice(-2000)}`);
       outcomes.push({ run, outcomes: found });

@@ -7,7 +7,8 @@ import { MessagePortTransport } from '@wiremcp/jsonrpc';
 // The package's entry also exports the command line (Node only); the server itself is web-standard.
 import { createEverythingServer } from '../../../../servers/everything/dist/everything-server.js';
 
-const server = createEverythingServer();
+// A page knows no package.json: the version is the test's.
+const server = createEverythingServer({ version: '0.0.0-browser-worker' });
 let connections = 0;
 server.onconnectionclosed = () => postMessage({ closed: (connections -= 1) });
 
