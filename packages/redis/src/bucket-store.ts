@@ -52,7 +52,8 @@ export class RedisBucketStore implements BucketStore {
   readonly #prefix: string;
 
   constructor(client: Redis, options: RedisBucketStoreOptions = {}) {
-    if (typeof (client as Partial<WithTake>).wiremcpTakeToken !== 'function') client.defineCommand('wiremcpTakeToken', { numberOfKeys: 1, lua: TAKE });
+    if (typeof (client as Partial<WithTake>).wiremcpTakeToken !== 'function')
+      client.defineCommand('wiremcpTakeToken', { numberOfKeys: 1, lua: TAKE });
     this.#client = client as WithTake;
     this.#prefix = `${options.prefix ?? 'wiremcp:'}rl:`;
   }

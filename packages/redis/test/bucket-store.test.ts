@@ -47,31 +47,46 @@ describe('RedisBucketStore', () => {
     expect(keys[0]!.length).toBeLessThan(250);
   });
 
-  test.each(['open', 'closed'] as const)('Redis hung then restarted: fail-%s answers within the timeout, then limits again', async (failure) => {
-    const store = new RedisBucketStore(a.client, { prefix: `rl-${failure}:` });
-    const mw = rateLimit({ rules: '*=1/m', store, failure, storeTimeoutMs: 200, onStoreError: () => {} });
-    const ctx = { method: 'tools/list', name: undefined } as MiddlewareContext;
-    const next = async () => ({ ok: true });
-    const run = () => mw(ctx, next).then((result) => ({ result }), (error: unknown) => ({ error }));
-    expect(await run()).toEqual({ result: { ok: true } });
-    expect(await run()).toMatchObject({ error: { code: -32029 } });
-    redis.pause();
-    try {
-      const during = await run();
-      if (failure === 'open') expect(during).toEqual({ result: { ok: true } });
-      else expect(during).toMatchObject({ error: { code: -32029, data: { limit: 'store-unavailable' } } });
-    } finally {
-      redis.resume();
-    }
-    await redis.restart();
-    // Down (refused connections) while it restarts, then back, empty: the first request after recovery is allowed, the next limited.
-    let back: unknown;
-    for (let i = 0; i < 100; i++) {
-      back = await run();
-      if (failure === 'closed' ? !('error' in (back as object)) : (await a.client.ping().then(() => true, () => false))) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    const after = [await run(), await run()];
-    expect(after.some((r) => 'error' in r && (r.error as { code: number }).code === -32029)).toBe(true);
-  });
+  test.each(['open', 'closed'] as const)(
+    'Redis hung then restarted: fail-%s answers within the timeout, then limits again',
+    async (failure) => {
+      const store = new RedisBucketStore(a.client, { prefix: `rl-${failure}:` });
+      const mw = rateLimit({ rules: '*=1/m', store, failure, storeTimeoutMs: 200, onStoreError: () => {} });
+      const ctx = { method: 'tools/list', name: undefined } as MiddlewareContext;
+      const next = async () => ({ ok: true });
+      const run = () =>
+        mw(ctx, next).then(
+          (result) => ({ result }),
+          (error: unknown) => ({ error }),
+        );
+      expect(await run()).toEqual({ result: { ok: true } });
+      expect(await run()).toMatchObject({ error: { code: -32029 } });
+      redis.pause();
+      try {
+        const during = await run();
+        if (failure === 'open') expect(during).toEqual({ result: { ok: true } });
+        else expect(during).toMatchObject({ error: { code: -32029, data: { limit: 'store-unavailable' } } });
+      } finally {
+        redis.resume();
+      }
+      await redis.restart();
+      // Down (refused connections) while it restarts, then back, empty: the first request after recovery is allowed, the next limited.
+      let back: unknown;
+      for (let i = 0; i < 100; i++) {
+        back = await run();
+        if (
+          failure === 'closed'
+            ? !('error' in (back as object))
+            : await a.client.ping().then(
+                () => true,
+                () => false,
+              )
+        )
+          break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const after = [await run(), await run()];
+      expect(after.some((r) => 'error' in r && (r.error as { code: number }).code === -32029)).toBe(true);
+    },
+  );
 });

@@ -50,7 +50,13 @@ describe('McpServer.use', () => {
       'a<tools/call',
     ]);
     expect(seen[0]).toMatchObject({ method: 'initialize', era: 'legacy', protocolVersion: undefined, name: undefined });
-    expect(seen[1]).toMatchObject({ method: 'tools/call', era: 'legacy', protocolVersion: '2025-11-25', name: 'echo', sessionId: undefined });
+    expect(seen[1]).toMatchObject({
+      method: 'tools/call',
+      era: 'legacy',
+      protocolVersion: '2025-11-25',
+      name: 'echo',
+      sessionId: undefined,
+    });
     expect(seen[2]).toMatchObject({ method: 'tools/call', era: 'modern', protocolVersion: '2026-07-28', name: 'echo' });
     expect(seen[2]!.meta).toHaveProperty(['io.modelcontextprotocol/protocolVersion']);
   });
@@ -82,7 +88,10 @@ describe('McpServer.use', () => {
     expect(echoed.rewritten).toBe(true);
     // A 2026-07-28 answer from a middleware is still stamped by the server.
     expect(echoed._meta).toBeDefined();
-    await expect(client.request('tools/call', { name: 'forbidden', arguments: {} })).rejects.toMatchObject({ code: -32602, message: 'not for you' });
+    await expect(client.request('tools/call', { name: 'forbidden', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: 'not for you',
+    });
   });
 
   test('a plain error is an internal error without its message; next twice and a non-object result too; the server keeps serving', async () => {
@@ -126,10 +135,7 @@ describe('McpServer.use', () => {
     await client.modern('tools/list');
     await client.modern('resources/read', { uri: 'test://a' });
     await client.modern('prompts/get', { name: 'p' });
-    const response = await server.dispatch(
-      { jsonrpc: '2.0', id: 9, method: 'resources/list', params: modernParams() },
-      { notify() {} },
-    );
+    const response = await server.dispatch({ jsonrpc: '2.0', id: 9, method: 'resources/list', params: modernParams() }, { notify() {} });
     expect(response).toMatchObject({ id: 9, result: { resources: [{ uri: 'test://a' }] } });
     expect(methods).toEqual([
       ['tools/list', undefined],

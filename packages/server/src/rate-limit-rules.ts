@@ -52,7 +52,8 @@ export function parseRateLimits(text: string): RateLimitRule[] {
     const method = colon < 0 ? target : target.slice(0, colon);
     const name = colon < 0 ? undefined : target.slice(colon + 1);
     if (method === '' || /\s/.test(method)) throw syntaxError(entry, 'no method');
-    if (name === '' || (name !== undefined && method === '*')) throw syntaxError(entry, "a NAME needs a method (not '*') and must not be empty");
+    if (name === '' || (name !== undefined && method === '*'))
+      throw syntaxError(entry, "a NAME needs a method (not '*') and must not be empty");
     const rule = { method, capacity, periodMs: times * UNITS.get(match[3]!)! };
     rules.push(name === undefined ? rule : { ...rule, name });
   }
@@ -63,8 +64,10 @@ export function parseRateLimits(text: string): RateLimitRule[] {
 export function checkRules(rules: readonly RateLimitRule[]): void {
   if (!Array.isArray(rules) || rules.length === 0) throw new LocalError('INVALID_ARGUMENT', 'rateLimit needs at least one rule');
   for (const rule of rules) {
-    if (typeof rule?.method !== 'string' || rule.method === '') throw new LocalError('INVALID_ARGUMENT', 'a rate limit rule needs a method (or *)');
-    if (rule.name !== undefined && typeof rule.name !== 'string') throw new LocalError('INVALID_ARGUMENT', 'a rate limit rule name must be a string');
+    if (typeof rule?.method !== 'string' || rule.method === '')
+      throw new LocalError('INVALID_ARGUMENT', 'a rate limit rule needs a method (or *)');
+    if (rule.name !== undefined && typeof rule.name !== 'string')
+      throw new LocalError('INVALID_ARGUMENT', 'a rate limit rule name must be a string');
     checkRate(rule);
   }
 }

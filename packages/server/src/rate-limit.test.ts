@@ -69,12 +69,20 @@ describe('parseRateLimits', () => {
     ]);
   });
 
-  test.each(['', 'tools/call', 'tools/call=10', 'tools/call=ten/s', 'tools/call=10/w', '=10/s', '*:x=1/s', 'tools/call:=1/s', 'a=0/s', 'a=-1/s'])(
-    '%j is a usage error with examples',
-    (text) => {
-      expect(() => parseRateLimits(text)).toThrow(/expected METHOD\[:NAME\]=COUNT\/UNIT.*e\.g\. tools\/call=10\/s/);
-    },
-  );
+  test.each([
+    '',
+    'tools/call',
+    'tools/call=10',
+    'tools/call=ten/s',
+    'tools/call=10/w',
+    '=10/s',
+    '*:x=1/s',
+    'tools/call:=1/s',
+    'a=0/s',
+    'a=-1/s',
+  ])('%j is a usage error with examples', (text) => {
+    expect(() => parseRateLimits(text)).toThrow(/expected METHOD\[:NAME\]=COUNT\/UNIT.*e\.g\. tools\/call=10\/s/);
+  });
 
   test('a huge bad entry is not echoed back whole', () => {
     const error = (() => {
@@ -110,7 +118,10 @@ describe('rateLimit', () => {
     });
     await client.request('tools/call', { name: 'a', arguments: {} });
     // The refused call to b took a tools/call token before b's own rule refused it: 3 taken.
-    await expect(client.modern('tools/call', { name: 'a', arguments: {} })).rejects.toMatchObject({ code: -32029, data: { retryAfter: 1 } });
+    await expect(client.modern('tools/call', { name: 'a', arguments: {} })).rejects.toMatchObject({
+      code: -32029,
+      data: { retryAfter: 1 },
+    });
     // Lists are not limited by a tools/call rule.
     await client.request('tools/list');
     vi.advanceTimersByTime(1000);
@@ -157,27 +168,39 @@ describe('rateLimit with a failing store', () => {
   const ctx = { method: 'tools/list', name: undefined } as MiddlewareContext;
   const next = async () => ({ ok: true });
 
-  test.each(['open', 'closed'] as const)('fail-%s: a store that is down or hangs never holds a request; recovery is reported', async (failure) => {
-    vi.useFakeTimers();
-    const store = new FlakyStore();
-    const reports: string[] = [];
-    const mw = rateLimit({ rules: '*=1/m', store, failure, storeTimeoutMs: 100, onStoreError: (e) => reports.push((e as Error).message) });
-    await expect(mw(ctx, next)).resolves.toEqual({ ok: true });
-    await expect(mw(ctx, next)).rejects.toMatchObject({ code: -32029 });
-    for (const mode of ['down', 'hung'] as const) {
-      store.mode = mode;
-      const outcome = mw(ctx, next).then(
-        (result) => ({ result }),
-        (error: unknown) => ({ error }),
-      );
-      await vi.advanceTimersByTimeAsync(100);
-      if (failure === 'open') expect(await outcome).toEqual({ result: { ok: true } });
-      else expect(await outcome).toMatchObject({ error: { code: -32029, data: { limit: 'store-unavailable', retryAfter: 1 } } });
-    }
-    expect(vi.getTimerCount()).toBe(0);
-    store.mode = 'up';
-    // Back: the bucket it kept is still empty, so the limit holds again.
-    await expect(mw(ctx, next)).rejects.toMatchObject({ code: -32029, data: { limit: '*=1/60000ms' } });
-    expect(reports).toEqual([expect.stringMatching(/store failed \(ECONNREFUSED\); failing (open|closed)/), 'rate limit store answering again']);
-  });
+  test.each(['open', 'closed'] as const)(
+    'fail-%s: a store that is down or hangs never holds a request; recovery is reported',
+    async (failure) => {
+      vi.useFakeTimers();
+      const store = new FlakyStore();
+      const reports: string[] = [];
+      const mw = rateLimit({
+        rules: '*=1/m',
+        store,
+        failure,
+        storeTimeoutMs: 100,
+        onStoreError: (e) => reports.push((e as Error).message),
+      });
+      await expect(mw(ctx, next)).resolves.toEqual({ ok: true });
+      await expect(mw(ctx, next)).rejects.toMatchObject({ code: -32029 });
+      for (const mode of ['down', 'hung'] as const) {
+        store.mode = mode;
+        const outcome = mw(ctx, next).then(
+          (result) => ({ result }),
+          (error: unknown) => ({ error }),
+        );
+        await vi.advanceTimersByTimeAsync(100);
+        if (failure === 'open') expect(await outcome).toEqual({ result: { ok: true } });
+        else expect(await outcome).toMatchObject({ error: { code: -32029, data: { limit: 'store-unavailable', retryAfter: 1 } } });
+      }
+      expect(vi.getTimerCount()).toBe(0);
+      store.mode = 'up';
+      // Back: the bucket it kept is still empty, so the limit holds again.
+      await expect(mw(ctx, next)).rejects.toMatchObject({ code: -32029, data: { limit: '*=1/60000ms' } });
+      expect(reports).toEqual([
+        expect.stringMatching(/store failed \(ECONNREFUSED\); failing (open|closed)/),
+        'rate limit store answering again',
+      ]);
+    },
+  );
 });

@@ -78,7 +78,8 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     throw new LocalError('INVALID_ARGUMENT', `rateLimit 'failure' must be open or closed, not ${String(options.failure)}`);
   }
   const timeoutMs = options.storeTimeoutMs ?? 250;
-  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) throw new LocalError('INVALID_ARGUMENT', `storeTimeoutMs must be > 0, not ${timeoutMs}`);
+  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs))
+    throw new LocalError('INVALID_ARGUMENT', `storeTimeoutMs must be > 0, not ${timeoutMs}`);
   const report = options.onStoreError ?? ((error: unknown) => console.error(error));
   const labels = rules.map(ruleLabel);
   let down = false;
@@ -105,7 +106,11 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     } catch (error) {
       if (!down) {
         down = true;
-        report(new Error(`rate limit store failed (${error instanceof Error ? error.message : String(error)}); failing ${failClosed ? 'closed' : 'open'}`));
+        report(
+          new Error(
+            `rate limit store failed (${error instanceof Error ? error.message : String(error)}); failing ${failClosed ? 'closed' : 'open'}`,
+          ),
+        );
       }
       return undefined;
     } finally {

@@ -164,7 +164,14 @@ export class RequestRouter {
   }
 
   /** Runs a 2026-07-28 request: through its input rounds when it may ask for input, else directly. */
-  #modern(route: Route, method: string, params: WireParams, rpc: ServerRequestContext, scope: RequestScope, origin: RequestOrigin): Outcome<JsonObject> {
+  #modern(
+    route: Route,
+    method: string,
+    params: WireParams,
+    rpc: ServerRequestContext,
+    scope: RequestScope,
+    origin: RequestOrigin,
+  ): Outcome<JsonObject> {
     return route.inputRequired
       ? this.#inputs.serve(route, method, params, rpc, scope, origin)
       : this.#route(route, method, params, rpc, scope, undefined, origin);

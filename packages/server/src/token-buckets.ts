@@ -62,7 +62,10 @@ export function boundedKey(key: string): string {
 /** Throws `INVALID_ARGUMENT` unless `rate` has a positive integer capacity and a positive finite period. */
 export function checkRate(rate: BucketRate): void {
   if (!Number.isSafeInteger(rate.capacity) || rate.capacity < 1 || !(rate.periodMs > 0) || !Number.isFinite(rate.periodMs)) {
-    throw new LocalError('INVALID_ARGUMENT', `a rate needs an integer capacity ≥ 1 and a period > 0 ms, not ${rate.capacity}/${rate.periodMs}ms`);
+    throw new LocalError(
+      'INVALID_ARGUMENT',
+      `a rate needs an integer capacity ≥ 1 and a period > 0 ms, not ${rate.capacity}/${rate.periodMs}ms`,
+    );
   }
 }
 

@@ -13,7 +13,10 @@ describe('rate-limited requests over HTTP', () => {
     const refused = await handler(modernPost('tools/call', { name: 'echo', arguments: { text: 'b' } }, {}, 2));
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('60');
-    expect(await json(refused)).toMatchObject({ id: 2, error: { code: -32029, data: { retryAfter: 60, retryAfterMs: expect.any(Number) } } });
+    expect(await json(refused)).toMatchObject({
+      id: 2,
+      error: { code: -32029, data: { retryAfter: 60, retryAfterMs: expect.any(Number) } },
+    });
     expect((await handler(modernPost('tools/list'))).status).toBe(200);
     await server.close();
   });

@@ -185,7 +185,10 @@ export class HttpSession {
     this.lastActivityAt = this.#host.now();
     const transport = this.transport;
     if (post.requests.length === 0) {
-      transport.deliver(post.body, httpMessageInfo(request, auth, { sessionId: this.id, principalKey: this.principalKey }, { clientAddress }));
+      transport.deliver(
+        post.body,
+        httpMessageInfo(request, auth, { sessionId: this.id, principalKey: this.principalKey }, { clientAddress }),
+      );
       // Recorded before the 202, so the client's next request finds the session initialized on any process.
       if (post.methods.includes('notifications/initialized')) {
         return this.#record().then((recorded) => (recorded ? emptyResponse(202) : storeUnavailable(null)));
@@ -201,7 +204,12 @@ export class HttpSession {
     transport.register(exchange);
     transport.deliver(
       post.body,
-      httpMessageInfo(request, auth, { sessionId: this.id, principalKey: this.principalKey, closeSseStream, closeStandaloneSseStream }, { clientAddress }),
+      httpMessageInfo(
+        request,
+        auth,
+        { sessionId: this.id, principalKey: this.principalKey, closeSseStream, closeStandaloneSseStream },
+        { clientAddress },
+      ),
     );
     if (post.methods.some((method) => STATEFUL.has(method))) {
       return exchange.response.then(async (response) => {
