@@ -52,9 +52,9 @@ export class RedisBucketStore implements BucketStore {
   readonly #prefix: string;
 
   constructor(client: Redis, options: RedisBucketStoreOptions = {}) {
-    if (typeof (client as Partial<WithTake>).wiremcpTakeToken !== 'function')
+    if (typeof (client as unknown as Partial<WithTake>).wiremcpTakeToken !== 'function')
       client.defineCommand('wiremcpTakeToken', { numberOfKeys: 1, lua: TAKE });
-    this.#client = client as WithTake;
+    this.#client = client as unknown as WithTake;
     this.#prefix = `${options.prefix ?? 'wiremcp:'}rl:`;
   }
 
