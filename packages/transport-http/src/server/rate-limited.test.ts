@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { rateLimit, type MiddlewareContext } from '@wiremcp/server';
+import { MemoryBucketStore, rateLimit, type MiddlewareContext } from '@wiremcp/server';
+
+// A stopped clock: the buckets do not refill while a busy machine runs the test.
+const frozen = () => new MemoryBucketStore({ now: () => 0 });
 import { initialize, json, modernPost, post, sessionHeaders, testHandler } from './http.test-util.js';
 
 const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
@@ -7,7 +10,7 @@ const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params
 describe('rate-limited requests over HTTP', () => {
   test('2026-07-28: 429 with Retry-After in seconds and the -32029 error; other methods still served', async () => {
     const { handler, server } = testHandler();
-    server.use(rateLimit({ rules: 'tools/call=1/m' }));
+    server.use(rateLimit({ rules: 'tools/call=1/m', store: frozen() }));
     const first = await handler(modernPost('tools/call', { name: 'echo', arguments: { text: 'a' } }));
     expect(first.status).toBe(200);
     const refused = await handler(modernPost('tools/call', { name: 'echo', arguments: { text: 'b' } }, {}, 2));
@@ -23,7 +26,7 @@ describe('rate-limited requests over HTTP', () => {
 
   test('legacy session: a POST whose only request is refused is a 429 with Retry-After; sessions have their own buckets', async () => {
     const { handler, server } = testHandler();
-    server.use(rateLimit({ rules: 'tools/call=1/s', by: 'session' }));
+    server.use(rateLimit({ rules: 'tools/call=1/s', by: 'session', store: frozen() }));
     const session = await initialize(handler);
     expect((await handler(post(call(1), sessionHeaders(session)))).status).toBe(200);
     const refused = await handler(post(call(2), sessionHeaders(session)));
@@ -43,7 +46,7 @@ describe('rate-limited requests over HTTP', () => {
       seen.push(ctx);
       return next();
     });
-    server.use(rateLimit({ rules: '*=1/m', by: 'address' }));
+    server.use(rateLimit({ rules: '*=1/m', by: 'address', store: frozen() }));
     const connection = (remoteAddress: string) => ({ remoteAddress });
     expect((await handler(modernPost('tools/list'), connection('127.0.0.7'))).status).toBe(200);
     expect((await handler(modernPost('tools/list'), connection('127.0.0.8'))).status).toBe(200);
