@@ -55,7 +55,7 @@ describe('RedisBucketStore', () => {
       const ctx = { method: 'tools/list', name: undefined } as MiddlewareContext;
       const next = async () => ({ ok: true });
       const run = () =>
-        mw(ctx, next).then(
+        Promise.resolve(mw(ctx, next)).then(
           (result) => ({ result }),
           (error: unknown) => ({ error }),
         );

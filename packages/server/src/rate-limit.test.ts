@@ -185,7 +185,7 @@ describe('rateLimit with a failing store', () => {
       await expect(mw(ctx, next)).rejects.toMatchObject({ code: -32029 });
       for (const mode of ['down', 'hung'] as const) {
         store.mode = mode;
-        const outcome = mw(ctx, next).then(
+        const outcome = Promise.resolve(mw(ctx, next)).then(
           (result) => ({ result }),
           (error: unknown) => ({ error }),
         );
