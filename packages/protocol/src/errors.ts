@@ -28,6 +28,11 @@ export const ErrorCode = {
   MissingRequiredClientCapability: -32021,
   /** The requested protocol version is not supported, `data: {supported, requested}`: 2026-07-28. */
   UnsupportedProtocolVersion: -32022,
+  /**
+   * wiremcp's own (no revision defines one): the request was refused by a rate limit, `data.retryAfterMs` and
+   * `data.retryAfter` (seconds) say when to try again. Over HTTP it is answered with 429 and `Retry-After`.
+   */
+  RateLimited: -32029,
 } as const;
 
 /** One of the numeric codes in {@link ErrorCode}. */

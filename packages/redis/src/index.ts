@@ -8,3 +8,4 @@ export { RedisEventStore, type RedisEventStoreOptions } from './event-store.js';
 export { RedisSessionStore, type RedisSessionStoreOptions } from './session-store.js';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './task-store.js';
 export { RedisSessionBus, type RedisSessionBusOptions } from './session-bus.js';
+export { RedisBucketStore, type RedisBucketStoreOptions } from './bucket-store.js';

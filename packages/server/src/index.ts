@@ -1,6 +1,17 @@
 export { McpServer, type ConnectOptions } from './mcp-server.js';
 export type { ServerOptions, PagedList, CustomRequestHandler, RequestHandlerParams, RequestHandlerResult } from './server-options.js';
 export type { DispatchExchange } from './dispatch.js';
+export type { Middleware, MiddlewareContext, MiddlewareNext } from './middleware.js';
+export { rateLimit, RateLimitedError, type RateLimitOptions, type RateLimitKey, type RateLimitedData } from './rate-limit.js';
+export { parseRateLimits, RATE_LIMIT_EXAMPLES, type RateLimitRule } from './rate-limit-rules.js';
+export {
+  MemoryBucketStore,
+  boundedKey,
+  type BucketStore,
+  type BucketRate,
+  type TakeResult,
+  type MemoryBucketStoreOptions,
+} from './token-buckets.js';
 export type { ServerConnection } from './server-connection.js';
 export type { LegacySession, LegacySessionRestore } from './legacy-session.js';
 export type { ServerPeer, ServerRequestContext } from './server-peer.js';

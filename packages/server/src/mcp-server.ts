@@ -2,6 +2,7 @@ import { LocalError, type LogLevel, type RpcResponse } from '@wiremcp/protocol';
 import { Peer, type MessageInfo, type Transport } from '@wiremcp/jsonrpc';
 import { dispatch, statelessOrigin, type DispatchExchange } from './dispatch.js';
 import type { LegacySessionRestore } from './legacy-session.js';
+import type { Middleware } from './middleware.js';
 import type { RequestOrigin } from './method-table.js';
 import type { TypedSchema } from '@wiremcp/json-schema';
 import type { PromptHandler, PromptOptions, RegisteredPrompt } from './prompt-registry.js';
@@ -168,6 +169,21 @@ export class McpServer {
    */
   setRequestHandler<M extends string>(method: M, handler: CustomRequestHandler<M>): void {
     this.#core.custom.set(method, handler as unknown as CustomRequestHandler);
+  }
+
+  /**
+   * Installs a middleware around every request the server serves (lists, calls, reads, prompts, completion, tasks,
+   * subscriptions, `initialize`), on every connection and `dispatch`, including requests already being received.
+   * The first installed runs outermost. It runs after the era checks (a bad 2026-07-28 envelope and a legacy request
+   * without a session are refused before it) and before custom handlers, capability gates and built-in handlers; a
+   * 2026-07-28 result it returns is still stamped with the server's `_meta`. See {@link Middleware} for answering,
+   * rewriting and refusing, and the package README for ordering and errors. Throws `INVALID_ARGUMENT` for a
+   * non-function.
+   */
+  use(middleware: Middleware): this {
+    if (typeof middleware !== 'function') throw new LocalError('INVALID_ARGUMENT', 'use() needs a middleware function');
+    this.#core.router.use(middleware);
+    return this;
   }
 
   /**

@@ -22,6 +22,7 @@ import {
 import { RequestHandlerContext, type RequestScope } from './handler-context.js';
 import type { InputRound } from './input-round.js';
 import { InputRounds } from './input-rounds.js';
+import { middlewareContext, runMiddleware, type Middleware } from './middleware.js';
 import { createMethodTable, type AnyBuiltInHandler, type MethodHost, type RequestOrigin } from './method-table.js';
 import { modernScope, serverResultMeta, stampModernResult } from './modern-envelope.js';
 import type { RequestStateSigner } from './request-state.js';
@@ -88,6 +89,8 @@ export class RequestRouter {
   #scope: RequestScope | undefined;
   /** Stamps the result of a method without caching hints: one function for every asynchronous outcome. */
   readonly #stampUncached = (result: JsonObject): JsonObject => stampModernResult(result, this.#resultMeta, undefined);
+  /** The installed middleware, first installed outermost; `undefined` (not empty) until one is installed. */
+  #middleware: Middleware[] | undefined;
 
   constructor(host: RouterHost) {
     this.#host = host;
@@ -108,6 +111,11 @@ export class RequestRouter {
     );
   }
 
+  /** Installs a middleware inside the ones installed before (see `McpServer.use`). */
+  use(middleware: Middleware): void {
+    (this.#middleware ??= []).push(middleware);
+  }
+
   /**
    * Serves one request. A request carrying the 2026-07-28 `_meta` (or for a method only that era has) is served
    * statelessly; `initialize` is the origin's; anything else needs the origin's legacy session (`ping` excepted).
@@ -125,21 +133,48 @@ export class RequestRouter {
         throw methodNotFound(method, { reason: `'${truncateInput(method)}' does not exist in ${scope.protocolVersion}` });
       }
       const cache = route.cacheable ? host.cacheHint(method) : undefined;
-      const outcome = route.inputRequired
-        ? this.#inputs.serve(route, method, params, rpc, scope, origin)
-        : this.#route(route, method, params, rpc, scope, undefined, origin);
+      const chain = this.#middleware;
+      const outcome =
+        chain !== undefined
+          ? runMiddleware(chain, middlewareContext(method, params, rpc, 'modern', scope.protocolVersion), (rewritten) =>
+              this.#modern(route, method, rewritten, rpc, scope, origin),
+            )
+          : this.#modern(route, method, params, rpc, scope, origin);
       if (outcome instanceof Promise) {
         return outcome.then(cache === undefined ? this.#stampUncached : (result) => stampModernResult(result, this.#resultMeta, cache));
       }
       return stampModernResult(outcome, this.#resultMeta, cache);
     }
-    if (method === 'initialize') return origin.initialize(params, rpc);
+    const chain = this.#middleware;
+    if (method === 'initialize') {
+      if (chain === undefined) return origin.initialize(params, rpc);
+      return runMiddleware(chain, middlewareContext(method, params, rpc, 'legacy', undefined), (rewritten) =>
+        origin.initialize(rewritten, rpc),
+      );
+    }
     const session = origin.session;
     if (!session) {
       if (method === 'ping') return {};
       throw invalidParams(NO_SESSION);
     }
-    return this.#route(route, method, params, rpc, session, undefined, origin);
+    if (chain === undefined) return this.#route(route, method, params, rpc, session, undefined, origin);
+    return runMiddleware(chain, middlewareContext(method, params, rpc, 'legacy', session.protocolVersion), (rewritten) =>
+      this.#route(route, method, rewritten, rpc, session, undefined, origin),
+    );
+  }
+
+  /** Runs a 2026-07-28 request: through its input rounds when it may ask for input, else directly. */
+  #modern(
+    route: Route,
+    method: string,
+    params: WireParams,
+    rpc: ServerRequestContext,
+    scope: RequestScope,
+    origin: RequestOrigin,
+  ): Outcome<JsonObject> {
+    return route.inputRequired
+      ? this.#inputs.serve(route, method, params, rpc, scope, origin)
+      : this.#route(route, method, params, rpc, scope, undefined, origin);
   }
 
   /** Reads a modern request's scope (see `modernScope`), remembering it for a frozen `_meta`. */

@@ -113,6 +113,6 @@ export function toNodeHandler(handler: ContractHandler | FetchHandler, options: 
 }
 
 function connectionOf(req: NodeRequest): HttpConnectionInfo {
-  const socket = req.socket as { localAddress?: string; localPort?: number } | undefined;
-  return { localAddress: socket?.localAddress, localPort: socket?.localPort };
+  const socket = req.socket as { localAddress?: string; localPort?: number; remoteAddress?: string } | undefined;
+  return { localAddress: socket?.localAddress, localPort: socket?.localPort, remoteAddress: socket?.remoteAddress };
 }

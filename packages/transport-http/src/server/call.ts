@@ -7,6 +7,7 @@ import type { SessionHost } from './legacy/http-session.js';
 import type { LiveSession, SessionRegistry } from './legacy/session-registry.js';
 import type { ResolvedOptions } from './options.js';
 import type { HttpConnectionInfo } from './request-checks.js';
+import type { SenderInfo } from './message-info.js';
 import { rpcErrorResponse } from './responses.js';
 import type { HttpServable } from './servable.js';
 import type { SsePool } from './sse-connection.js';
@@ -34,6 +35,11 @@ export interface Call {
   readonly principalKey: string | undefined;
   /** The public URL of the endpoint (for `authorize`). */
   readonly resource: URL | undefined;
+}
+
+/** Who sent the call, for its messages' info. */
+export function senderOf(call: Call): SenderInfo {
+  return { principalKey: call.principalKey, clientAddress: call.connection?.remoteAddress };
 }
 
 /**

@@ -12,7 +12,7 @@
 import { describeInvalid, messageKind, MessageKind, parsePayload } from '@wiremcp/jsonrpc';
 import { claimsModernEnvelope, ErrorCode, isLegacyProtocolVersion, metaOf, type RpcNotification, type RpcRequest } from '@wiremcp/protocol';
 import { authorizeMessage, modernOrigin } from './authorize.js';
-import type { Call, HandlerCore } from './call.js';
+import { senderOf, type Call, type HandlerCore } from './call.js';
 import { serveInitialize, serveSessionPost } from './legacy/streamable-routes.js';
 import { httpMessageInfo } from './message-info.js';
 import { serveModernNotification, serveModernRequest } from './modern-exchange.js';
@@ -100,7 +100,7 @@ function serveModern(core: HandlerCore, call: Call, body: unknown, versionHeader
   }
   // Decided from the body just checked (its mirrored headers were found to say the same, or it was refused).
   const serve = (): Promise<HttpReply> => {
-    const info = httpMessageInfo(call.request, call.principal);
+    const info = httpMessageInfo(call.request, call.principal, undefined, senderOf(call));
     return notification
       ? serveModernNotification(core, body as RpcNotification, info)
       : serveModernRequest(core, body as RpcRequest, info, call.request);

@@ -194,13 +194,18 @@ function sessionBus(bus: SessionBus, origin: string, publish: (message: BusMessa
 
 function validConnection(connection: unknown): HttpConnectionInfo | undefined {
   if (typeof connection !== 'object' || connection === null) return undefined;
-  const { localAddress, localPort } = connection as { localAddress?: unknown; localPort?: unknown };
-  if ((localAddress === undefined || typeof localAddress === 'string') && (localPort === undefined || typeof localPort === 'number')) {
+  const { localAddress, localPort, remoteAddress } = connection as { localAddress?: unknown; localPort?: unknown; remoteAddress?: unknown };
+  if (
+    (localAddress === undefined || typeof localAddress === 'string') &&
+    (localPort === undefined || typeof localPort === 'number') &&
+    (remoteAddress === undefined || typeof remoteAddress === 'string')
+  ) {
     return connection as HttpConnectionInfo;
   }
   return {
     localAddress: typeof localAddress === 'string' ? localAddress : undefined,
     localPort: typeof localPort === 'number' ? localPort : undefined,
+    remoteAddress: typeof remoteAddress === 'string' ? remoteAddress : undefined,
   };
 }
 

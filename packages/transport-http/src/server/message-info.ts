@@ -54,14 +54,26 @@ const LAZY_HEADERS: PropertyDescriptor = {
   },
 };
 
-/** The info of the messages of one HTTP request. */
-export function httpMessageInfo(request: HttpRequest, auth: unknown, session?: SessionInfo): MessageInfo {
-  const info = { [REQUEST]: request } as InfoWithRequest & {
+/** Who sent an HTTP request, as middleware sees it (`MiddlewareContext.principalKey`, `clientAddress`). */
+export interface SenderInfo {
+  /** The handler's `principalKey` of the authenticated principal. */
+  readonly principalKey?: string | undefined;
+  /** The TCP peer's address (the node adapter's `remoteAddress`). */
+  readonly clientAddress?: string | undefined;
+}
+
+/** The info of the messages of one HTTP request (`transport: 'http'`). */
+export function httpMessageInfo(request: HttpRequest, auth: unknown, session?: SessionInfo, sender?: SenderInfo): MessageInfo {
+  const info = { [REQUEST]: request, transport: 'http' } as InfoWithRequest & {
     headers: Readonly<Record<string, string>>;
     auth?: unknown;
+    transport: 'http';
+    clientAddress?: string;
   } & Partial<SessionInfo>;
   Object.defineProperty(info, 'headers', LAZY_HEADERS);
   if (auth !== undefined) info.auth = auth;
+  if (sender?.principalKey !== undefined) (info as { principalKey: string }).principalKey = sender.principalKey;
+  if (sender?.clientAddress !== undefined) info.clientAddress = sender.clientAddress;
   if (session !== undefined) {
     (info as { sessionId: string }).sessionId = session.sessionId;
     if (session.principalKey !== undefined) (info as { principalKey: string }).principalKey = session.principalKey;

@@ -6,7 +6,7 @@
 import type { MessageInfo } from '@wiremcp/jsonrpc';
 import { LocalError, type RpcNotification, type RpcRequest, type RpcResponse } from '@wiremcp/protocol';
 import { encodeSseMessage } from '../sse/encode.js';
-import { emptyResponse, jsonResponse, modernStatusFor, rpcErrorResponse } from './responses.js';
+import { emptyResponse, jsonResponse, modernStatusFor, retryAfterHeaders, rpcErrorResponse } from './responses.js';
 import type { HttpDispatchExchange, HttpServable } from './servable.js';
 import type { SseConnection, SsePool } from './sse-connection.js';
 import type { HttpReply, HttpRequest } from './adapter-contract.js';
@@ -122,8 +122,11 @@ export function serveModernRequest(host: ModernHost, message: RpcRequest, info: 
         answer(emptyResponse(204));
         return;
       }
-      const status = 'error' in response ? modernStatusFor(response.error.code) : 200;
-      answer(jsonResponse(status, JSON.stringify(response)));
+      if (!('error' in response)) {
+        answer(jsonResponse(200, JSON.stringify(response)));
+        return;
+      }
+      answer(jsonResponse(modernStatusFor(response.error.code), JSON.stringify(response), retryAfterHeaders(response.error)));
     }
   });
 }

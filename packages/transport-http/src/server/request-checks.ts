@@ -10,6 +10,8 @@ export interface HttpConnectionInfo {
   readonly localAddress?: string;
   /** The local port the request arrived on. */
   readonly localPort?: number;
+  /** The peer's address (the client, or the proxy in front), for per-address rate limits. */
+  readonly remoteAddress?: string;
 }
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -48,7 +48,22 @@ export function modernStatusFor(code: number): number {
     case ErrorCode.InvalidRequest:
     case ErrorCode.ParseError:
       return 400;
+    case ErrorCode.RateLimited:
+      return 429;
     default:
       return 200;
   }
+}
+
+/**
+ * The `Retry-After` header of a rate-limited error (`-32029`, answered with 429 in both eras when it is the only
+ * response of a POST): whole seconds from `data.retryAfterMs`, at least 1; `undefined` for any other error.
+ */
+export function retryAfterHeaders(
+  error: { readonly code: number; readonly data?: unknown } | undefined,
+): Record<string, string> | undefined {
+  if (error?.code !== ErrorCode.RateLimited) return undefined;
+  const ms = (error.data as { retryAfterMs?: unknown } | undefined)?.retryAfterMs;
+  const seconds = typeof ms === 'number' && Number.isFinite(ms) && ms > 0 ? Math.min(86_400, Math.ceil(ms / 1000)) : 1;
+  return { 'retry-after': String(Math.max(1, seconds)) };
 }

@@ -181,11 +181,14 @@ export class HttpSession {
   }
 
   /** Serves a POST of the session (after the caller checked batching, duplicates and authorization). */
-  post(request: HttpRequest, post: SessionPost, auth: unknown): Promise<HttpReply> {
+  post(request: HttpRequest, post: SessionPost, auth: unknown, clientAddress?: string): Promise<HttpReply> {
     this.lastActivityAt = this.#host.now();
     const transport = this.transport;
     if (post.requests.length === 0) {
-      transport.deliver(post.body, httpMessageInfo(request, auth, { sessionId: this.id, principalKey: this.principalKey }));
+      transport.deliver(
+        post.body,
+        httpMessageInfo(request, auth, { sessionId: this.id, principalKey: this.principalKey }, { clientAddress }),
+      );
       // Recorded before the 202, so the client's next request finds the session initialized on any process.
       if (post.methods.includes('notifications/initialized')) {
         return this.#record().then((recorded) => (recorded ? emptyResponse(202) : storeUnavailable(null)));
@@ -201,7 +204,12 @@ export class HttpSession {
     transport.register(exchange);
     transport.deliver(
       post.body,
-      httpMessageInfo(request, auth, { sessionId: this.id, principalKey: this.principalKey, closeSseStream, closeStandaloneSseStream }),
+      httpMessageInfo(
+        request,
+        auth,
+        { sessionId: this.id, principalKey: this.principalKey, closeSseStream, closeStandaloneSseStream },
+        { clientAddress },
+      ),
     );
     if (post.methods.some((method) => STATEFUL.has(method))) {
       return exchange.response.then(async (response) => {

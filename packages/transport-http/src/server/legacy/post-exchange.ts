@@ -71,12 +71,17 @@ export class PostExchange {
     return opened.stream;
   }
 
-  /** Delivers the response (JSON text) to the requests `ids`; ends the exchange once none is left. */
-  respond(json: string, ids: readonly RequestId[]): void {
+  /**
+   * Delivers the response (JSON text) to the requests `ids`; ends the exchange once none is left. `retryAfter` (the
+   * headers of a rate-limited error) makes a POST whose only request it answers a 429.
+   */
+  respond(json: string, ids: readonly RequestId[], retryAfter?: Record<string, string>): void {
+    const alone = this.#outstanding.size === 1 && ids.length === 1;
     for (const id of ids) this.#outstanding.delete(id);
     if (this.#state === 'pending') {
       this.#state = 'done';
-      this.#resolve(jsonResponse(200, json, this.headers));
+      if (retryAfter !== undefined && alone) this.#resolve(jsonResponse(429, json, { ...this.headers, ...retryAfter }));
+      else this.#resolve(jsonResponse(200, json, this.headers));
       return;
     }
     if (this.#state !== 'streaming') return;

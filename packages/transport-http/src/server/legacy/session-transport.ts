@@ -10,7 +10,7 @@
 import type { MessageInfo, SendOptions, Transport } from '@wiremcp/jsonrpc';
 import { LocalError, type RequestId, type RpcMessage } from '@wiremcp/protocol';
 import type { EventStore } from '../event-store.js';
-import { rpcErrorResponse } from '../responses.js';
+import { retryAfterHeaders, rpcErrorResponse } from '../responses.js';
 import { tagRequestId, untagRequestId, type BusMessage } from '../session-bus.js';
 import type { SseConnection, SsePool } from '../sse-connection.js';
 import { LegacyStream, type StreamHost, type StreamInfo } from './legacy-stream.js';
@@ -237,7 +237,7 @@ export class SessionTransport implements Transport, StreamHost {
       const exchange = id === undefined || id === null ? undefined : this.#exchanges.get(id);
       if (exchange !== undefined) {
         this.#exchanges.delete(id!);
-        exchange.respond(json, [id!]);
+        exchange.respond(json, [id!], retryAfterHeaders((message as { error?: { code: number; data?: unknown } }).error));
       } else if (id === null) this.#toStandalone(json);
       return RESOLVED;
     }

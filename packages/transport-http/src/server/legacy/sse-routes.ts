@@ -5,7 +5,7 @@
  */
 import { describeInvalid, messageKind, MessageKind } from '@wiremcp/jsonrpc';
 import { authorizeMessage } from '../authorize.js';
-import { findSession, type Call, type HandlerCore } from '../call.js';
+import { findSession, senderOf, type Call, type HandlerCore } from '../call.js';
 import { httpMessageInfo } from '../message-info.js';
 import { rpcErrorResponse } from '../responses.js';
 import { retryAfter, storeUnavailable } from './http-session.js';
@@ -88,6 +88,6 @@ export async function serveSseMessage(core: HandlerCore, call: Call, sessionId: 
     if (handed === 'gone')
       return rpcErrorResponse(404, null, -32600, 'Session not found: its stream ended with the server process holding it');
     if (handed === 'unavailable') return storeUnavailable(null);
-  } else found.deliver(body, httpMessageInfo(call.request, call.principal, { sessionId: found.id }), core.now());
+  } else found.deliver(body, httpMessageInfo(call.request, call.principal, { sessionId: found.id }, senderOf(call)), core.now());
   return new HttpReply(202, 'Accepted', new ReplyHeaders({ 'content-type': 'text/plain; charset=utf-8' }));
 }

@@ -7,7 +7,7 @@
 import { describeInvalid, messageKind, MessageKind } from '@wiremcp/jsonrpc';
 import type { RequestId, RpcRequest } from '@wiremcp/protocol';
 import { authorizeMessage } from '../authorize.js';
-import { findSession, type Call, type HandlerCore } from '../call.js';
+import { findSession, senderOf, type Call, type HandlerCore } from '../call.js';
 import { httpMessageInfo } from '../message-info.js';
 import { rpcErrorResponse } from '../responses.js';
 import { classifyPost, HttpSession, retryAfter } from './http-session.js';
@@ -39,7 +39,7 @@ export async function serveInitialize(core: HandlerCore, call: Call, body: unkno
     const session = new HttpSession(core.sessionHost, newSessionId(), call.principalKey);
     if (core.sessionHost.bus !== undefined) session.verifiedEpoch = core.registry.epoch;
     await session.connect();
-    const info = httpMessageInfo(call.request, call.principal, { sessionId: session.id });
+    const info = httpMessageInfo(call.request, call.principal, { sessionId: session.id }, senderOf(call));
     const { response, opened } = await session.initialize(body as RpcRequest, info);
     if (opened) core.registry.add(session);
     return response;
@@ -92,7 +92,7 @@ export async function serveSessionPost(core: HandlerCore, call: Call, body: unkn
     if (forbidden instanceof Promise) forbidden = await forbidden;
     if (forbidden) return forbidden;
   }
-  return session.post(call.request, post, call.principal);
+  return session.post(call.request, post, call.principal, call.connection?.remoteAddress);
 }
 
 /** Serves a GET in a session: the standalone stream or a resumption. */
