@@ -289,7 +289,11 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
       const port = integer(flags.port, '--port');
       const serve = { ...(port === undefined ? {} : { port }), ...(flags.open ? { open: true } : {}) };
       const write = { out: (text: string) => void io.stdout.write(text), err: (text: string) => void io.stderr.write(text) };
-      done(import('./inspect/run-inspect.js').then(async (m) => m.runInspect(parseTarget(words), await connectionOptions(flags, io), serve, write)));
+      done(
+        import('./inspect/run-inspect.js').then(async (m) =>
+          m.runInspect(parseTarget(words), await connectionOptions(flags, io), serve, write),
+        ),
+      );
     });
 
   const hostCommand = program.command('host').description('the servers of a host configuration (--config, or the usual locations)');

@@ -33,6 +33,22 @@ interface PendingInput {
   readonly reject: (error: Error) => void;
 }
 
+/** The operations on the target the page may ask for; nothing else runs. */
+const TARGET_OPERATIONS = new Set([
+  'tools',
+  'validate',
+  'call',
+  'resources',
+  'templates',
+  'read',
+  'subscribe',
+  'unsubscribe',
+  'prompts',
+  'prompt',
+  'complete',
+  'ping',
+]);
+
 /** The most server requests kept waiting for the page at once; more are refused. */
 const MAX_PENDING_INPUTS = 64;
 
@@ -40,7 +56,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 function text(params: Record<string, unknown>, key: string): string {
   const value = params[key];
-  if (typeof value !== 'string' || value.length === 0 || value.length > 8192) throw new InspectorError(`'${key}' must be a non-empty string`);
+  if (typeof value !== 'string' || value.length === 0 || value.length > 8192)
+    throw new InspectorError(`'${key}' must be a non-empty string`);
   return value;
 }
 
@@ -151,6 +168,7 @@ export class InspectorSession {
     if (op === 'state') return this.state();
     if (op === 'wire') return { entries: this.wire.entries(), dropped: this.wire.dropped };
     if (op === 'answer') return this.#answer(p);
+    if (!TARGET_OPERATIONS.has(op)) throw new InspectorError(`unknown operation ${JSON.stringify(op.slice(0, 40))}`, 404);
     const client = this.#connection?.client;
     if (!client || this.#closed !== undefined) throw new InspectorError(`not connected: ${this.#closed ?? 'connecting'}`, 409);
     switch (op) {

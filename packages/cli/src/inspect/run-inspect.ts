@@ -49,7 +49,10 @@ export async function runInspect(target: Target, options: ConnectionOptions, ser
   try {
     const connection = await connectTarget(
       target,
-      { ...options, tap: { fetch: (inner) => wireFetch(session.wire, inner), transport: (inner) => new WireTransport(inner, session.wire) } },
+      {
+        ...options,
+        tap: { fetch: (inner) => wireFetch(session.wire, inner), transport: (inner) => new WireTransport(inner, session.wire) },
+      },
       session.handlers,
     );
     session.attach(connection);
@@ -63,7 +66,9 @@ export async function runInspect(target: Target, options: ConnectionOptions, ser
       await connection.close();
       throw new CliError(`cannot serve the inspector: ${error instanceof Error ? error.message : String(error)}`, CLI_EXIT_CODES.usage);
     }
-    io.out(`wiremcp inspect: ${session.target} is open at\n  ${server.url}\n(only this URL, with its token, opens the page; Ctrl-C stops)\n`);
+    io.out(
+      `wiremcp inspect: ${session.target} is open at\n  ${server.url}\n(only this URL, with its token, opens the page; Ctrl-C stops)\n`,
+    );
     if (serve.open) {
       const { openBrowser } = await import('@wiremcp/auth/node');
       if (!(await openBrowser(server.url))) io.err('wiremcp inspect: could not open a browser; open the URL above\n');

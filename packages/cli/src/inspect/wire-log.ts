@@ -154,10 +154,18 @@ export function wireFetch(log: WireLog, inner: FetchLike = (input, init) => glob
     });
     const response = await inner(input, init);
     const contentType = response.headers.get('content-type') ?? '';
-    log.add({ dir: 'in', kind: 'http-response', http: { status: response.status, of: request.seq }, headers: headerRecord(response.headers), body: '' });
+    log.add({
+      dir: 'in',
+      kind: 'http-response',
+      http: { status: response.status, of: request.seq },
+      headers: headerRecord(response.headers),
+      body: '',
+    });
     if (response.body === null) return response;
     const sse = contentType.startsWith('text/event-stream')
-      ? new SseParser({ onEvent: (event) => log.add({ dir: 'in', kind: 'sse', sse: { id: event.lastEventId, event: event.type }, body: event.data }) })
+      ? new SseParser({
+          onEvent: (event) => log.add({ dir: 'in', kind: 'sse', sse: { id: event.lastEventId, event: event.type }, body: event.data }),
+        })
       : undefined;
     const chunks: Uint8Array[] = [];
     let size = 0;

@@ -38,7 +38,8 @@ function select(tab: Tab, focus = false): void {
     loaded.add(tab);
     const panel = panels.get(tab)!;
     if (tab === 'Tools') void toolsPanel(panel);
-    if (tab === 'Resources') void resourcesPanel(panel, Boolean((state.serverCapabilities?.resources as { subscribe?: boolean } | undefined)?.subscribe));
+    if (tab === 'Resources')
+      void resourcesPanel(panel, Boolean((state.serverCapabilities?.resources as { subscribe?: boolean } | undefined)?.subscribe));
     if (tab === 'Prompts') void promptsPanel(panel);
   }
 }

@@ -113,7 +113,11 @@ async function showResource(detail: HTMLElement, uri: string, canSubscribe: bool
       fill(body, errorBox(message(error)));
     }
   };
-  const toggle = h('button', { type: 'button', 'aria-pressed': String(subscriptions.has(uri)) }, subscriptions.has(uri) ? 'Unsubscribe' : 'Subscribe');
+  const toggle = h(
+    'button',
+    { type: 'button', 'aria-pressed': String(subscriptions.has(uri)) },
+    subscriptions.has(uri) ? 'Unsubscribe' : 'Subscribe',
+  );
   toggle.addEventListener('click', () => {
     void (async () => {
       const on = !subscriptions.has(uri);
@@ -139,7 +143,9 @@ async function showResource(detail: HTMLElement, uri: string, canSubscribe: bool
 
 /** `{name}`, `{+name}`, `{#name}` … of an RFC 6570 template (the names only). */
 function templateVariables(template: string): string[] {
-  return [...template.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((match) => match[1]!.split(',').map((name) => name.replace(/[*:].*$/, '')));
+  return [...template.matchAll(/\{[+#./;?&]?([^}]+)\}/g)].flatMap((match) =>
+    match[1]!.split(',').map((name) => name.replace(/[*:].*$/, '')),
+  );
 }
 
 function expand(template: string, values: Record<string, string>): string {
@@ -166,18 +172,37 @@ function showTemplate(detail: HTMLElement, template: Item, canSubscribe: boolean
     return h('div', { class: 'field' }, h('label', { for: id }, name), input, options);
   });
   const target = h('div', {});
-  const form = h('form', { 'aria-label': `Read from ${uriTemplate}` }, ...fields, h('div', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary' }, 'Read')));
+  const form = h(
+    'form',
+    { 'aria-label': `Read from ${uriTemplate}` },
+    ...fields,
+    h('div', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary' }, 'Read')),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const values = Object.fromEntries([...inputs].map(([name, input]) => [name, input.value]));
     void showResource(target, expand(uriTemplate, values), canSubscribe);
   });
-  fill(detail, h('h3', { class: 'mono' }, uriTemplate), typeof template.description === 'string' ? h('p', {}, template.description) : undefined, form, target);
+  fill(
+    detail,
+    h('h3', { class: 'mono' }, uriTemplate),
+    typeof template.description === 'string' ? h('p', {}, template.description) : undefined,
+    form,
+    target,
+  );
 }
 
 /** Asks the server to complete `name` (suggestions go into the field's datalist). */
-async function complete(ref: Item, name: string, input: HTMLInputElement, options: HTMLDataListElement, all: Map<string, HTMLInputElement>): Promise<void> {
-  const context = Object.fromEntries([...all].filter(([other, field]) => other !== name && field.value).map(([other, field]) => [other, field.value]));
+async function complete(
+  ref: Item,
+  name: string,
+  input: HTMLInputElement,
+  options: HTMLDataListElement,
+  all: Map<string, HTMLInputElement>,
+): Promise<void> {
+  const context = Object.fromEntries(
+    [...all].filter(([other, field]) => other !== name && field.value).map(([other, field]) => [other, field.value]),
+  );
   try {
     const result = await rpc<{ completion?: { values?: string[] } }>('complete', {
       ref,
@@ -213,10 +238,22 @@ function showPrompt(detail: HTMLElement, prompt: Item): void {
     inputs.set(String(argument.name), input);
     input.addEventListener('input', () => void complete({ type: 'ref/prompt', name }, String(argument.name), input, options, inputs));
     const label = `${String(argument.name)}${argument.required === true ? ' *' : ''}`;
-    return h('div', { class: 'field' }, h('label', { for: id }, label), input, options, typeof argument.description === 'string' ? h('small', { class: 'hint' }, argument.description) : undefined);
+    return h(
+      'div',
+      { class: 'field' },
+      h('label', { for: id }, label),
+      input,
+      options,
+      typeof argument.description === 'string' ? h('small', { class: 'hint' }, argument.description) : undefined,
+    );
   });
   const outcome = h('div', { 'aria-live': 'polite' });
-  const form = h('form', { 'aria-label': `Get ${name}` }, ...fields, h('div', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary' }, 'Get prompt')));
+  const form = h(
+    'form',
+    { 'aria-label': `Get ${name}` },
+    ...fields,
+    h('div', { class: 'buttons' }, h('button', { type: 'submit', class: 'primary' }, 'Get prompt')),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const values = Object.fromEntries([...inputs].filter(([, input]) => input.value !== '').map(([key, input]) => [key, input.value]));

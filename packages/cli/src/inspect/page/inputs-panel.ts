@@ -79,7 +79,9 @@ export class InputsPanel {
       card.append(
         h('p', {}, 'The server asks you to open this URL:'),
         h('p', { class: 'mono url' }, url),
-        safe ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, 'Open in a new tab') : h('p', { class: 'muted' }, 'Not an http(s) URL: not opened.'),
+        safe
+          ? h('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, 'Open in a new tab')
+          : h('p', { class: 'muted' }, 'Not an http(s) URL: not opened.'),
       );
       const form = h('form', {}, buttons());
       form.addEventListener('submit', (event) => (event.preventDefault(), void answer({ result: { action: 'accept' } })));
@@ -116,7 +118,12 @@ export class InputsPanel {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       void answer({
-        result: { role: 'assistant', content: { type: 'text', text: reply.value }, model: 'wiremcp-inspector (typed by the user)', stopReason: 'endTurn' },
+        result: {
+          role: 'assistant',
+          content: { type: 'text', text: reply.value },
+          model: 'wiremcp-inspector (typed by the user)',
+          stopReason: 'endTurn',
+        },
       });
     });
     card.append(form);
@@ -135,7 +142,10 @@ export class InputsPanel {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       this.roots = list.value;
-      const uris = list.value.split('\n').map((line) => line.trim()).filter(Boolean);
+      const uris = list.value
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
       void answer({ result: { roots: uris.map((uri) => ({ uri, name: uri.replace(/^file:\/\//, '') })) } });
     });
     card.append(form);

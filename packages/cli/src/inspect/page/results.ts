@@ -7,7 +7,8 @@ function block(item: Block): HTMLElement {
   if (item.type === 'text' && typeof item.text === 'string') return h('pre', { class: 'content-text' }, item.text);
   if ((item.type === 'image' || item.type === 'audio') && typeof item.data === 'string' && typeof item.mimeType === 'string') {
     const src = `data:${item.mimeType};base64,${item.data}`;
-    if (item.type === 'image' && /^image\/(png|jpeg|gif|webp)$/.test(item.mimeType)) return h('img', { src, alt: 'image content', class: 'content-image' });
+    if (item.type === 'image' && /^image\/(png|jpeg|gif|webp)$/.test(item.mimeType))
+      return h('img', { src, alt: 'image content', class: 'content-image' });
     return h('p', {}, `${item.type} (${item.mimeType}, ${Math.round((item.data.length * 3) / 4)} bytes)`);
   }
   return pre(item, { class: 'content-json' });
@@ -37,7 +38,9 @@ export function resourceContents(result: Block): HTMLElement {
         'div',
         {},
         h('h4', {}, `${String(item.uri)} ${typeof item.mimeType === 'string' ? `(${item.mimeType})` : ''}`),
-        typeof item.text === 'string' ? h('pre', { class: 'content-text' }, item.text) : pre({ ...item, blob: typeof item.blob === 'string' ? `${item.blob.length} base64 chars` : undefined }),
+        typeof item.text === 'string'
+          ? h('pre', { class: 'content-text' }, item.text)
+          : pre({ ...item, blob: typeof item.blob === 'string' ? `${item.blob.length} base64 chars` : undefined }),
       ),
     ),
   );
@@ -50,7 +53,9 @@ export function promptMessages(result: Block): HTMLElement {
     'div',
     { class: 'result' },
     typeof result.description === 'string' ? h('p', {}, result.description) : undefined,
-    ...messages.map((message) => h('div', { class: 'message' }, h('h4', {}, String(message.role)), block((message.content ?? {}) as Block))),
+    ...messages.map((message) =>
+      h('div', { class: 'message' }, h('h4', {}, String(message.role)), block((message.content ?? {}) as Block)),
+    ),
   );
 }
 

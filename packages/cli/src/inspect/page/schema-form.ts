@@ -94,7 +94,10 @@ function field(name: string, schema: Schema, required: boolean, id: string): Fie
 export function schemaForm(schema: unknown, label: string): SchemaForm {
   const prefix = `f${++formCount}`;
   const object = (typeof schema === 'object' && schema !== null ? schema : {}) as Schema;
-  const properties = (typeof object.properties === 'object' && object.properties !== null ? object.properties : {}) as Record<string, Schema>;
+  const properties = (typeof object.properties === 'object' && object.properties !== null ? object.properties : {}) as Record<
+    string,
+    Schema
+  >;
   const required = new Set(Array.isArray(object.required) ? object.required.map(String) : []);
   const fields: Field[] = [];
   const element = h('fieldset', { class: 'schema-form' }, h('legend', {}, label));

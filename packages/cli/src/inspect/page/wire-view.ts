@@ -97,7 +97,11 @@ export class WireView {
         h(
           'thead',
           {},
-          h('tr', {}, ...['#', 'ms', '', 'kind', 'what', 'latency', 'SSE id', 'Mcp-* headers'].map((title) => h('th', { scope: 'col' }, title))),
+          h(
+            'tr',
+            {},
+            ...['#', 'ms', '', 'kind', 'what', 'latency', 'SSE id', 'Mcp-* headers'].map((title) => h('th', { scope: 'col' }, title)),
+          ),
         ),
         this.#rows,
       ),
