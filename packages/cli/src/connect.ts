@@ -9,7 +9,8 @@ import { FileAuthStore, startLoopbackUserAgent, type LoopbackUserAgent } from '@
 import { McpClient, type EraPreference, type InputHandlers } from '@wiremcp/client';
 import type { Framing } from '@wiremcp/framing';
 import { isLocalError, isProtocolVersion, RpcError, type ProtocolVersion } from '@wiremcp/protocol';
-import { httpTransportFactory } from '@wiremcp/transport-http';
+import type { Transport } from '@wiremcp/jsonrpc';
+import { httpTransportFactory, type FetchLike } from '@wiremcp/transport-http';
 import { StdioClientTransport } from '@wiremcp/transport-stdio';
 import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
 import { trackServer } from './server-guard.js';
@@ -51,6 +52,8 @@ export interface ConnectionOptions {
    * kind given is declared, in the shape the negotiated revision defines, URL-mode elicitation included.
    */
   readonly answers?: InputHandlers;
+  /** Wraps the HTTP `fetch` (outside `trace`'s) and the stdio transport: the inspector records the wire this way. */
+  readonly tap?: { readonly fetch: (inner: FetchLike) => FetchLike; readonly transport: (inner: Transport) => Transport };
 }
 
 /** An open connection; `close()` ends it (and stops a stdio server). */
@@ -122,6 +125,13 @@ async function oauthProvider(url: URL, options: ConnectionOptions): Promise<{ pr
   return { provider, browser };
 }
 
+/** The `fetch` of an HTTP target: traced and tapped when asked, else the transport's default. */
+function fetchOption(options: ConnectionOptions): { fetch?: FetchLike } {
+  const traced = options.trace ? tracingFetch(options.trace) : undefined;
+  if (options.tap) return { fetch: options.tap.fetch(traced ?? ((input, init) => globalThis.fetch(input, init))) };
+  return traced ? { fetch: traced } : {};
+}
+
 /**
  * Connects to `target`; a {@link CliError} with the right exit code when it cannot. With `handlers` the client
  * answers the server's sampling, elicitation (form and URL mode) and roots requests, and declares them.
@@ -151,7 +161,7 @@ export async function connectTarget(target: Target, options: ConnectionOptions =
       const factory = httpTransportFactory(target.url, {
         headers,
         ...(auth ? { auth: auth.provider } : {}),
-        ...(options.trace ? { fetch: tracingFetch(options.trace) } : {}),
+        ...fetchOption(options),
       });
       await client.connect(factory, { serverKey: factory.serverKey });
     } else {
@@ -167,7 +177,8 @@ export async function connectTarget(target: Target, options: ConnectionOptions =
         stderr: options.serverStderr ?? 'pipe',
       });
       untrack = trackServer(stdio);
-      await client.connect(options.trace ? new TracingTransport(stdio, options.trace, framing) : stdio);
+      const traced = options.trace ? new TracingTransport(stdio, options.trace, framing) : stdio;
+      await client.connect(options.tap ? options.tap.transport(traced) : traced);
     }
   } catch (error) {
     await browser?.close();

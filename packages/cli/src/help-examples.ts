@@ -66,6 +66,11 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp dev src/server.ts --verbose                  # --verbose is given to the server',
     'wiremcp dev -e API_KEY=secret src/server.js          # a variable for the server',
   ],
+  inspect: [
+    'wiremcp inspect node server.js                       # prints http://127.0.0.1:<port>/?token=… : tools, resources, wire view',
+    'wiremcp inspect --open --port 6277 http://127.0.0.1:3000/mcp   # a fixed port, opened in the browser',
+    'wiremcp inspect --era legacy npx -y @wiremcp/server-everything',
+  ],
   host: ['wiremcp host status                                # the servers of the configuration found here, and what failed'],
   'host status': [
     'wiremcp host status                                  # mcp.json, .vscode/mcp.json, … from here up, then Cursor, VS Code, Claude Desktop',

@@ -242,6 +242,21 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
       done(import('./proxy.js').then(async ({ runProxy }) => runProxy(parseTarget(words), await connectionOptions(flags, io), serve)));
     });
 
+  withConnectionOptions(program.command('inspect').description('open a web inspector on a target (127.0.0.1, token in the URL)'))
+    .option('--port <port>', 'the port of the inspector on 127.0.0.1 (default: any free port)')
+    .option('--open', 'open the page in the default browser (default: print its URL)')
+    .argument('<target...>', 'a URL, or a command and its arguments')
+    .action((words: string[], flags: CommonFlags & { port?: string; open?: boolean }) => {
+      const port = integer(flags.port, '--port');
+      const serve = { ...(port === undefined ? {} : { port }), ...(flags.open ? { open: true } : {}) };
+      const write = { out: (text: string) => void io.stdout.write(text), err: (text: string) => void io.stderr.write(text) };
+      done(
+        import('./inspect/run-inspect.js').then(async (m) =>
+          m.runInspect(parseTarget(words), await connectionOptions(flags, io), serve, write),
+        ),
+      );
+    });
+
   const hostCommand = program.command('host').description('the servers of a host configuration (--config, or the usual locations)');
   hostCommand
     .command('status')

@@ -119,6 +119,8 @@ const ALLOWED: Record<string, string[]> = {
     'node:crypto',
     'node:fs',
     'node:fs/promises',
+    'node:http',
+    'node:net',
     'node:os',
     'node:path',
     'node:url',

@@ -1,0 +1,84 @@
+/**
+ * `wiremcp inspect`: connects to the target (recording the wire), starts the local inspector server, prints its
+ * URL (and opens it with `--open`), and serves the page until the process is stopped (Ctrl-C, SIGTERM). When the
+ * target goes away the page stays up, showing why, so that the wire view can still be read and downloaded.
+ */
+import { connectTarget, type ConnectionOptions } from '../connect.js';
+import { CLI_EXIT_CODES, CliError } from '../exit-codes.js';
+import { describeTarget, type Target } from '../target.js';
+import { startInspectorServer } from './inspector-server.js';
+import { InspectorSession } from './inspector-session.js';
+import { WireTransport, wireFetch } from './wire-log.js';
+
+/** How the inspector is served. */
+export interface InspectServeOptions {
+  /** The port on 127.0.0.1 (default: any free port). */
+  readonly port?: number;
+  /** Open the page in the default browser. */
+  readonly open?: boolean;
+  /** Stops serving when aborted (default: SIGINT or SIGTERM). */
+  readonly signal?: AbortSignal;
+}
+
+/** Where the command writes. */
+export interface InspectIo {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+function stopSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+    },
+  };
+}
+
+/** Runs the inspector; resolves with the exit code once stopped. */
+export async function runInspect(target: Target, options: ConnectionOptions, serve: InspectServeOptions, io: InspectIo): Promise<number> {
+  if (serve.port !== undefined && (serve.port < 0 || serve.port > 65535))
+    throw new CliError(`--port needs 0–65535, got ${serve.port}`, CLI_EXIT_CODES.usage);
+  const session = new InspectorSession(describeTarget(target));
+  const stop = serve.signal ? { signal: serve.signal, dispose: () => {} } : stopSignal();
+  try {
+    const connection = await connectTarget(
+      target,
+      {
+        ...options,
+        tap: { fetch: (inner) => wireFetch(session.wire, inner), transport: (inner) => new WireTransport(inner, session.wire) },
+      },
+      session.handlers,
+    );
+    session.attach(connection);
+    connection.client.onClose((error) =>
+      io.err(`wiremcp inspect: the connection ended${error ? ` (${error.message})` : ''}; the page stays up until Ctrl-C\n`),
+    );
+    let server;
+    try {
+      server = await startInspectorServer(session, serve.port === undefined ? {} : { port: serve.port });
+    } catch (error) {
+      await connection.close();
+      throw new CliError(`cannot serve the inspector: ${error instanceof Error ? error.message : String(error)}`, CLI_EXIT_CODES.usage);
+    }
+    io.out(
+      `wiremcp inspect: ${session.target} is open at\n  ${server.url}\n(only this URL, with its token, opens the page; Ctrl-C stops)\n`,
+    );
+    if (serve.open) {
+      const { openBrowser } = await import('@wiremcp/auth/node');
+      if (!(await openBrowser(server.url))) io.err('wiremcp inspect: could not open a browser; open the URL above\n');
+    }
+    if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true }));
+    session.markClosed('the inspector stopped');
+    await server.close();
+    await connection.close();
+    return CLI_EXIT_CODES.ok;
+  } finally {
+    stop.dispose();
+  }
+}
