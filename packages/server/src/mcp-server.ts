@@ -182,7 +182,7 @@ export class McpServer {
    */
   use(middleware: Middleware): this {
     if (typeof middleware !== 'function') throw new LocalError('INVALID_ARGUMENT', 'use() needs a middleware function');
-    this.#core.router.use(middleware);
+    this.#core.requestRouter.use(middleware);
     return this;
   }
 

@@ -77,6 +77,8 @@ export class ServerCore implements RouterHost, LegacyHost {
   readonly extensions = new Map<string, Readonly<Record<string, unknown>>>();
   /** Serves every request: the router, observed when the server has an `instrumentation`. */
   readonly router: RequestServer;
+  /** The router itself, where middleware is installed (inside the instrumentation: a span covers the middleware). */
+  readonly requestRouter: RequestRouter;
   /** Receives internal errors (never sent to clients): the `onInternalError` option, else stderr. */
   readonly report: InternalErrorReporter;
   readonly #capabilities = new Map<ProtocolVersion, Readonly<Record<string, unknown>>>();
@@ -100,6 +102,7 @@ export class ServerCore implements RouterHost, LegacyHost {
     const onInternalError = options.onInternalError;
     this.report = onInternalError ? (error) => onInternalError(error) : reportInternalError;
     const router = new RequestRouter(this);
+    this.requestRouter = router;
     this.router = options.instrumentation ? instrumentRouter(router, options.instrumentation, this.report) : router;
   }
 
