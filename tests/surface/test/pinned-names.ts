@@ -123,6 +123,12 @@ export const PINNED_NAMES: Record<string, string[]> = {
     'TaskStoreFullError',
     'TERMINAL_STATUSES',
     'TASKS_EXTENSION',
+    'MemoryBucketStore',
+    'RATE_LIMIT_EXAMPLES',
+    'RateLimitedError',
+    'boundedKey',
+    'parseRateLimits',
+    'rateLimit',
   ],
   client: [
     'ClientTasks',
@@ -278,7 +284,7 @@ export const PINNED_NAMES: Record<string, string[]> = {
     'WebSocketClientTransport',
   ],
   'transport-websocket/node': ['createWebSocketUpgrade', 'listenWebSocket', 'refuseUpgrade'],
-  redis: ['RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'RedisTaskStore', 'connectRedisState'],
+  redis: ['RedisBucketStore', 'RedisEventStore', 'RedisSessionBus', 'RedisSessionStore', 'RedisTaskStore', 'connectRedisState'],
   host: [
     'CONFIG_FORMATS',
     'Catalogue',
