@@ -108,7 +108,10 @@ describe('a request stream resumed on another process', () => {
     await probes[0].started.promise;
     await a.close(0);
     const events = await stream.all();
-    expect(events.at(-1)?.message).toMatchObject({ id: 1, error: { code: -32603, data: { reason: 'session-ended' } } });
+    const messages = events.filter((event) => event.message !== undefined);
+    expect(messages.at(-1)?.message).toMatchObject({ id: 1, error: { code: -32603, data: { reason: 'session-ended' } } });
+    // A closing handler ends its streams with a last retry hint, so that clients reconnect (to another process).
+    expect(events.at(-1)).toMatchObject({ retry: expect.any(Number) });
   });
 });
 
