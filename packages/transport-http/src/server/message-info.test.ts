@@ -17,7 +17,8 @@ describe('httpMessageInfo', () => {
     expect(info.headers).toMatchObject({ 'mcp-method': 'tools/call', 'x-trace': 'a' });
     expect(info.headers).toBe(info.headers);
     expect({ ...info }).toMatchObject({ headers: { 'x-trace': 'a' }, auth: { sub: 'alice' }, sessionId: 's1', principalKey: 'k' });
-    expect(Object.keys(httpMessageInfo(r, undefined))).toEqual(['headers']);
+    expect(Object.keys(httpMessageInfo(r, undefined)).sort()).toEqual(['headers', 'transport']);
+    expect(httpMessageInfo(r, undefined).transport).toBe('http');
   });
 
   test('every info is a fast-mode object of one shape (no per-request accessor)', () => {
