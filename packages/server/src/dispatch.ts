@@ -150,17 +150,23 @@ async function serveRequest(
     exchange.info,
     undefined,
   );
-  // Set while the answer is awaited: cancelling wakes it with `undefined`; unset again once the answer is in.
+  // One cancellation, whichever way the transport signals it (`cancellable`, or `signal` aborting): the handler's
+  // context is cancelled and the awaited answer woken with `undefined`; once the answer is in, it does nothing.
   let wake: ((response: undefined) => void) | undefined;
   let answered = false;
+  const cancel = (reason: unknown): void => {
+    if (answered || rpc.cancelled) return;
+    rpc.cancel(reason);
+    exchangeHost.abandon();
+    wake?.(undefined);
+  };
+  let onAbort: (() => void) | undefined;
   if (exchange.cancellable !== undefined) {
-    exchange.cancellable((reason) => {
-      if (answered || rpc.cancelled) return;
-      rpc.cancel(reason);
-      exchangeHost.abandon();
-      wake?.(undefined);
-    });
+    exchange.cancellable(cancel);
     if (rpc.cancelled) return undefined;
+  } else if (signal !== undefined) {
+    onAbort = () => cancel(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
   }
   let response: RpcResponse | undefined;
   let outcome: Outcome<JsonObject>;
@@ -169,7 +175,9 @@ async function serveRequest(
   } catch (error) {
     outcome = Promise.reject(error);
   }
-  if (exchange.cancellable !== undefined) {
+  if (exchange.cancellable === undefined && signal === undefined) {
+    response = await settle(host, rpc, outcome);
+  } else {
     // One promise settled by whichever comes first, the answer or the cancellation (no race of two promises).
     response = await new Promise<RpcResponse | undefined>((resolve) => {
       wake = resolve;
@@ -177,23 +185,7 @@ async function serveRequest(
       else void settle(host, rpc, outcome).then(resolve);
     });
     answered = true;
-  } else if (signal === undefined) {
-    response = await settle(host, rpc, outcome);
-  } else {
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<undefined>((resolve) => {
-      onAbort = () => {
-        rpc.cancel(signal.reason);
-        exchangeHost.abandon();
-        resolve(undefined);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-      response = await Promise.race([settle(host, rpc, outcome), aborted]);
-    } finally {
-      signal.removeEventListener('abort', onAbort!);
-    }
+    if (onAbort !== undefined) signal!.removeEventListener('abort', onAbort);
   }
   if (response === undefined || rpc.cancelled) return undefined;
   const flushed = exchangeHost.end(host.report, rpc);
