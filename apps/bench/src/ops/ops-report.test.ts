@@ -95,9 +95,43 @@ describe('renderOpsMarkdown', () => {
     expect(markdown).toContain('Command: `npm run bench -- ops --quick`');
     expect(markdown).toContain('- repetition 2, http/before: driver exited with 1');
     expect(markdown).not.toContain('stack');
+    // The zero-cost bound is about stdio only; this run compared HTTP with the other build.
+    expect(markdown).not.toContain('within 2%');
     expect(markdown).toContain('at the start of each repetition: 1.5, 2.5.');
     const empty = renderOpsMarkdown(report(noneMeasured));
     expect(empty).toContain('| stdio 2025-11-25: tracing ÷ nothing switched on | not measured |');
     expect(empty).not.toMatch(/NaN/);
+  });
+});
+
+describe('the zero-cost bound', () => {
+  it('reads the stdio comparison with the other build: calls/s ≥ 0.98×, CPU ≤ 1.02×, and says when nothing was measured', () => {
+    const stdioRows = selectOpsRows(opsRows('commit abc'), ['stdio/before']);
+    const stdioComparisons = opsComparisons(stdioRows);
+    const reps: OpsRepetition[] = [
+      { index: 0, order: [], loadAverage: [1, 1, 1], results: { 'stdio/off': result('pipe', 990, 10.5), 'stdio/before': result('pipe', 1000, 10) } },
+    ];
+    const markdown = renderOpsMarkdown({
+      meta: {
+        date: 'd',
+        command: 'c',
+        wallTimeSec: 1,
+        node: '20',
+        machine: 'm',
+        pinnedCpu: undefined,
+        loadAverage: { start: [1, 1, 1], end: [1, 1, 1] },
+        gitCommit: undefined,
+        against: 'commit abc',
+        repetitions: 1,
+        quick: true,
+      },
+      rows: stdioRows,
+      comparisons: stdioComparisons,
+      summary: summarizeOps(stdioRows, stdioComparisons, reps),
+      repetitions: reps,
+    });
+    const label = 'stdio 2025-11-25: this build (no middleware installed) ÷ before';
+    expect(markdown).toContain(`| ${label} | echo calls/s (loaded) | ≥ 0.98× | 0.990× (0.99–0.99, n=1) | within 2% |`);
+    expect(markdown).toContain(`| ${label} | echo server CPU µs/call (loaded) | ≤ 1.02× | 1.050× (1.05–1.05, n=1) | **not within 2%** |`);
   });
 });

@@ -101,6 +101,34 @@ function valueCell(s: Summary | undefined, unit: string): string {
 
 const loadText = (l: readonly number[]): string => l.map((x) => x.toFixed(2)).join(' ');
 
+/**
+ * The bound on a server with no middleware installed: over stdio, pipelined calls/s at least 0.98× and server CPU per
+ * call at most 1.02× the build it is compared with (`--against`), per tool. Empty without such a comparison.
+ */
+function zeroCostBound(report: OpsReport): string[] {
+  const lines: string[] = [];
+  report.comparisons.forEach((c, index) => {
+    if (!c.reference.startsWith('stdio') || !c.reference.endsWith('/before')) return;
+    for (const metric of OPS_METRICS.filter((m) => !m.key.endsWith('.p50'))) {
+      const ratio = report.summary.ratios[metric.key]![index]!;
+      const higher = metric.unit === 'calls/s';
+      const met = ratio.n === 0 ? 'not measured' : (higher ? ratio.median >= 0.98 : ratio.median <= 1.02) ? 'within 2%' : '**not within 2%**';
+      lines.push(`| ${c.label} | ${metric.label} | ${higher ? '≥ 0.98×' : '≤ 1.02×'} | ${ratioCell(ratio)} | ${met} |`);
+    }
+  });
+  if (lines.length === 0) return [];
+  return [
+    '',
+    '## No middleware installed: within 2% of the build before middleware (stdio, pipelined)',
+    '',
+    'The verdict reads the median; when the range is wider than the bound, it says little.',
+    '',
+    '| comparison | metric | bound | measured | verdict |',
+    '| --- | --- | --- | --- | --- |',
+    ...lines,
+  ];
+}
+
 /** Renders the run as markdown: the ratios first (what the bench is for), then the values they come from. */
 export function renderOpsMarkdown(report: OpsReport): string {
   const { meta, summary } = report;
@@ -126,6 +154,7 @@ export function renderOpsMarkdown(report: OpsReport): string {
   report.comparisons.forEach((c, index) => {
     out.push(`| ${c.label} | ${keys.map((key) => ratioCell(summary.ratios[key]![index]!)).join(' | ')} |`);
   });
+  out.push(...zeroCostBound(report));
   out.push('', '## Values (medians over repetitions)', '');
   out.push(`| row | ${OPS_METRICS.map((m) => m.label).join(' | ')} |`, `| --- | ${keys.map(() => '---:').join(' | ')} |`);
   for (const row of report.rows) {
