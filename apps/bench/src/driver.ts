@@ -33,7 +33,8 @@ async function opener(kind: ClientKind): Promise<SessionOpener> {
  */
 function serverCommand(kind: ServerKind, bundled: boolean, job?: DriverJob): { command: string; args: string[] } {
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  if (job?.serverScript !== undefined) return { command: process.execPath, args: [...nodeArgs, job.serverScript, ...(job.serverArgs ?? [])] };
+  if (job?.serverScript !== undefined)
+    return { command: process.execPath, args: [...nodeArgs, job.serverScript, ...(job.serverArgs ?? [])] };
   const file = bundled && kind !== 'baseline' ? `./bundle/${kind}/bin.js` : `./servers/${kind}-server.js`;
   return { command: process.execPath, args: [...nodeArgs, fileURLToPath(new URL(file, import.meta.url))] };
 }

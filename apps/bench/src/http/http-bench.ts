@@ -43,7 +43,15 @@ interface HttpOptions {
 }
 
 function parse(argv: readonly string[]): HttpOptions {
-  const options: HttpOptions = { quick: false, repetitions: undefined, only: [], pin: true, out: undefined, against: undefined, node: undefined };
+  const options: HttpOptions = {
+    quick: false,
+    repetitions: undefined,
+    only: [],
+    pin: true,
+    out: undefined,
+    against: undefined,
+    node: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const value = (): string => {
       const v = argv[++i];

@@ -92,7 +92,12 @@ export interface HttpTargetCheck {
  * The targets for wiremcp over HTTP. `suffix` is appended to every row id (`:node24` under `--node`), and `prefix`
  * to every target's name.
  */
-export function checkHttpTargets(repetitions: readonly HttpRepetition[], rowIds: ReadonlySet<string>, suffix = '', prefix = ''): HttpTargetCheck[] {
+export function checkHttpTargets(
+  repetitions: readonly HttpRepetition[],
+  rowIds: ReadonlySet<string>,
+  suffix = '',
+  prefix = '',
+): HttpTargetCheck[] {
   const checks: HttpTargetCheck[] = [];
   const metric = (key: string): HttpMetric => HTTP_METRICS.find((m) => m.key === key)!;
   const add = (

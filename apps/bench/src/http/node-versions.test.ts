@@ -21,7 +21,11 @@ describe('parseNodeList', () => {
 describe('resolveNode', () => {
   it("is this process's binary for this process's major version, without a cache or the network", () => {
     const major = Number(process.versions.node.split('.')[0]);
-    expect(resolveNode(major, '/nonexistent/never-written.json')).toEqual({ major, version: process.versions.node, execPath: process.execPath });
+    expect(resolveNode(major, '/nonexistent/never-written.json')).toEqual({
+      major,
+      version: process.versions.node,
+      execPath: process.execPath,
+    });
   });
 });
 

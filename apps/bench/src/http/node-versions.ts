@@ -16,7 +16,8 @@ export interface NodeBinary {
 export function parseNodeList(text: string): number[] {
   const majors: number[] = [];
   for (const part of text.split(',').map((s) => s.trim())) {
-    if (!/^\d{2}$/.test(part) || Number(part) < 18) throw new Error(`--node takes major versions such as 20,24; got ${JSON.stringify(part.slice(0, 20))}`);
+    if (!/^\d{2}$/.test(part) || Number(part) < 18)
+      throw new Error(`--node takes major versions such as 20,24; got ${JSON.stringify(part.slice(0, 20))}`);
     if (majors.includes(Number(part))) throw new Error(`--node names ${part} twice`);
     majors.push(Number(part));
   }

@@ -12,7 +12,16 @@ import type { DriverJob } from '../job.js';
 import { runDriver, runIsolated } from '../run-driver.js';
 import { clockTicks, commandLine, gitCommit, PACKAGE_ROOT, pinnedCpu } from '../run-env.js';
 import { rotate } from '../stats.js';
-import { OPS_USAGE, opsComparisons, opsRows, opsWorkloads, parseOpsOptions, selectOpsRows, type OpsOptions, type OpsRow } from './ops-plan.js';
+import {
+  OPS_USAGE,
+  opsComparisons,
+  opsRows,
+  opsWorkloads,
+  parseOpsOptions,
+  selectOpsRows,
+  type OpsOptions,
+  type OpsRow,
+} from './ops-plan.js';
 import { renderOpsMarkdown, summarizeOps, type OpsDriverResult, type OpsReport, type OpsRepetition } from './ops-report.js';
 
 const HTTP_DRIVER = fileURLToPath(new URL('../http/http-driver.js', import.meta.url));
@@ -28,7 +37,13 @@ interface Against {
   http: string;
 }
 
-function runRow(row: OpsRow, options: OpsOptions, against: Against | undefined, cpu: number | undefined, ticks: number): Promise<OpsDriverResult> {
+function runRow(
+  row: OpsRow,
+  options: OpsOptions,
+  against: Against | undefined,
+  cpu: number | undefined,
+  ticks: number,
+): Promise<OpsDriverResult> {
   const before = row.variant === 'before';
   const isolated = { timeoutMs: DRIVER_TIMEOUT_MS, cpu };
   if (row.transport === 'stdio') {
@@ -83,7 +98,9 @@ export async function runOpsBench(argv: readonly string[]): Promise<number> {
   const outDir = resolve(options.out ?? join(PACKAGE_ROOT, options.only.length === 0 ? 'results' : 'out'));
   const baseName = options.only.length === 0 ? 'ops' : 'ops-partial';
   const log = (line: string): boolean => process.stderr.write(`${line}\n`);
-  log(`bench ops: ${rows.length} rows × ${repetitions} repetitions${cpu === undefined ? ', not pinned' : `, each driver and its server on CPU ${cpu}`}`);
+  log(
+    `bench ops: ${rows.length} rows × ${repetitions} repetitions${cpu === undefined ? ', not pinned' : `, each driver and its server on CPU ${cpu}`}`,
+  );
 
   const records: OpsRepetition[] = [];
   for (let index = 0; index < repetitions; index++) {

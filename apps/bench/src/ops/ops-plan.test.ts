@@ -3,7 +3,9 @@ import { opsComparisons, opsRows, parseOpsOptions, selectOpsRows } from './ops-p
 
 describe('parseOpsOptions', () => {
   it('reads every option', () => {
-    expect(parseOpsOptions(['--quick', '--repetitions', '4', '--only', 'stdio,tracing', '--against', '../before', '--no-pin', '--out', 'x'])).toEqual({
+    expect(
+      parseOpsOptions(['--quick', '--repetitions', '4', '--only', 'stdio,tracing', '--against', '../before', '--no-pin', '--out', 'x']),
+    ).toEqual({
       help: false,
       quick: true,
       repetitions: 4,
@@ -54,23 +56,39 @@ describe('rows and comparisons', () => {
     ]);
     const comparisons = opsComparisons(rows);
     expect(comparisons).toHaveLength(12);
-    expect(comparisons[0]).toEqual({ label: 'stdio 2025-11-25: tracing ÷ nothing switched on', row: 'stdio/tracing', reference: 'stdio/off' });
+    expect(comparisons[0]).toEqual({
+      label: 'stdio 2025-11-25: tracing ÷ nothing switched on',
+      row: 'stdio/tracing',
+      reference: 'stdio/off',
+    });
     expect(comparisons.find((c) => c.row === 'http@2026/rate-limit')?.reference).toBe('http@2026/off');
   });
 
   it('with --against, compares this build with the other build (this build first, so 1.00 means no change)', () => {
     const rows = opsRows('commit 5231036');
-    expect(rows.filter((r) => r.variant === 'before').map((r) => r.id)).toEqual(['stdio/before', 'stdio@2026/before', 'http/before', 'http@2026/before']);
+    expect(rows.filter((r) => r.variant === 'before').map((r) => r.id)).toEqual([
+      'stdio/before',
+      'stdio@2026/before',
+      'http/before',
+      'http@2026/before',
+    ]);
     expect(rows.find((r) => r.id === 'stdio/before')?.label).toBe('stdio 2025-11-25: nothing switched on [commit 5231036]');
     const before = opsComparisons(rows).filter((c) => c.reference.endsWith('/before'));
-    expect(before[0]).toEqual({ label: 'stdio 2025-11-25: this build (no middleware installed) ÷ before', row: 'stdio/off', reference: 'stdio/before' });
+    expect(before[0]).toEqual({
+      label: 'stdio 2025-11-25: this build (no middleware installed) ÷ before',
+      row: 'stdio/off',
+      reference: 'stdio/before',
+    });
     expect(before).toHaveLength(4);
   });
 
   it('--only keeps the plain rows the selected ones are compared with, and refuses a filter that matches nothing', () => {
     const rows = selectOpsRows(opsRows('x'), ['stdio/tracing', 'http@2026/before']);
     expect(rows.map((r) => r.id)).toEqual(['stdio/off', 'stdio/tracing', 'http@2026/off', 'http@2026/before']);
-    expect(opsComparisons(rows).map((c) => `${c.row}÷${c.reference}`)).toEqual(['stdio/tracing÷stdio/off', 'http@2026/off÷http@2026/before']);
+    expect(opsComparisons(rows).map((c) => `${c.row}÷${c.reference}`)).toEqual([
+      'stdio/tracing÷stdio/off',
+      'http@2026/off÷http@2026/before',
+    ]);
     expect(() => selectOpsRows(opsRows(), ['websocket'])).toThrow('--only websocket matches no row');
   });
 });

@@ -56,7 +56,15 @@ compared with always run. Writes apps/bench/results/ops.md and .json (with --onl
 
 /** Parses argv (after `ops`); throws an Error with a readable message for bad input. */
 export function parseOpsOptions(argv: readonly string[]): OpsOptions {
-  const options: OpsOptions = { help: false, quick: false, repetitions: undefined, only: [], pin: true, out: undefined, against: undefined };
+  const options: OpsOptions = {
+    help: false,
+    quick: false,
+    repetitions: undefined,
+    only: [],
+    pin: true,
+    out: undefined,
+    against: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = (): string => {
@@ -78,7 +86,8 @@ export function parseOpsOptions(argv: readonly string[]): OpsOptions {
       case '--repetitions': {
         const text = value();
         const n = Number(text);
-        if (!Number.isInteger(n) || n < 1 || n > 20) throw new Error(`--repetitions must be an integer from 1 to 20, got ${text.slice(0, 20)}`);
+        if (!Number.isInteger(n) || n < 1 || n > 20)
+          throw new Error(`--repetitions must be an integer from 1 to 20, got ${text.slice(0, 20)}`);
         options.repetitions = n;
         break;
       }
@@ -134,7 +143,13 @@ export function opsRows(against?: string): OpsRow[] {
   const rows: OpsRow[] = [];
   for (const [transport, era] of TRANSPORT_ERAS) {
     for (const variant of OPS_VARIANTS) {
-      rows.push({ id: `${prefix(transport, era)}/${variant}`, label: `${describe(transport, era)}: ${VARIANT_NAMES[variant]}`, transport, era, variant });
+      rows.push({
+        id: `${prefix(transport, era)}/${variant}`,
+        label: `${describe(transport, era)}: ${VARIANT_NAMES[variant]}`,
+        transport,
+        era,
+        variant,
+      });
       if (variant === 'off' && against !== undefined) {
         const label = `${describe(transport, era)}: ${VARIANT_NAMES.before} [${against}]`;
         rows.push({ id: `${prefix(transport, era)}/before`, label, transport, era, variant: 'before' });
@@ -153,7 +168,8 @@ export function referenceOf(row: OpsRow): string {
 export function selectOpsRows(rows: readonly OpsRow[], only: readonly string[]): OpsRow[] {
   if (only.length === 0) return [...rows];
   const wanted = rows.filter((row) => only.some((f) => row.id.includes(f)));
-  if (wanted.length === 0) throw new Error(`--only ${only.join(',').slice(0, 80)} matches no row (ids: ${rows.map((r) => r.id).join(', ')})`);
+  if (wanted.length === 0)
+    throw new Error(`--only ${only.join(',').slice(0, 80)} matches no row (ids: ${rows.map((r) => r.id).join(', ')})`);
   const ids = new Set(wanted.flatMap((row) => [row.id, referenceOf(row)]));
   return rows.filter((row) => ids.has(row.id));
 }
@@ -169,7 +185,8 @@ export function opsComparisons(rows: readonly OpsRow[]): OpsComparison[] {
     const plain = referenceOf(row);
     if (row.variant === 'off' || !ids.has(plain)) continue;
     const where = describe(row.transport, row.era);
-    if (row.variant === 'before') out.push({ label: `${where}: this build (no middleware installed) ÷ before`, row: plain, reference: row.id });
+    if (row.variant === 'before')
+      out.push({ label: `${where}: this build (no middleware installed) ÷ before`, row: plain, reference: row.id });
     else out.push({ label: `${where}: ${VARIANT_NAMES[row.variant]} ÷ nothing switched on`, row: row.id, reference: plain });
   }
   return out;

@@ -69,7 +69,9 @@ describe('summarizeOps', () => {
 
 describe('renderOpsMarkdown', () => {
   it('shows ratios with range and count, marks what was not measured, and lists failures apart', () => {
-    const noneMeasured: OpsRepetition[] = [{ index: 0, order: [], loadAverage: [3, 2, 1], results: { 'http/before': { error: 'timed out' } } }];
+    const noneMeasured: OpsRepetition[] = [
+      { index: 0, order: [], loadAverage: [3, 2, 1], results: { 'http/before': { error: 'timed out' } } },
+    ];
     const report = (reps: OpsRepetition[]): OpsReport => ({
       meta: {
         date: '2026-11-29T07:00:00.000Z',
@@ -109,7 +111,12 @@ describe('the zero-cost bound', () => {
     const stdioRows = selectOpsRows(opsRows('commit abc'), ['stdio/before']);
     const stdioComparisons = opsComparisons(stdioRows);
     const reps: OpsRepetition[] = [
-      { index: 0, order: [], loadAverage: [1, 1, 1], results: { 'stdio/off': result('pipe', 990, 10.5), 'stdio/before': result('pipe', 1000, 10) } },
+      {
+        index: 0,
+        order: [],
+        loadAverage: [1, 1, 1],
+        results: { 'stdio/off': result('pipe', 990, 10.5), 'stdio/before': result('pipe', 1000, 10) },
+      },
     ];
     const markdown = renderOpsMarkdown({
       meta: {

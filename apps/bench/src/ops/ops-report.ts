@@ -50,7 +50,11 @@ export interface OpsSummary {
 }
 
 /** Summarises every metric of every row and every comparison (failed repetitions are left out and counted by n). */
-export function summarizeOps(rows: readonly OpsRow[], comparisons: readonly OpsComparison[], repetitions: readonly OpsRepetition[]): OpsSummary {
+export function summarizeOps(
+  rows: readonly OpsRow[],
+  comparisons: readonly OpsComparison[],
+  repetitions: readonly OpsRepetition[],
+): OpsSummary {
   const summary: OpsSummary = { values: {}, ratios: {} };
   for (const metric of OPS_METRICS) {
     const perRepetition = repetitions.map((repetition) =>
@@ -112,7 +116,8 @@ function zeroCostBound(report: OpsReport): string[] {
     for (const metric of OPS_METRICS.filter((m) => !m.key.endsWith('.p50'))) {
       const ratio = report.summary.ratios[metric.key]![index]!;
       const higher = metric.unit === 'calls/s';
-      const met = ratio.n === 0 ? 'not measured' : (higher ? ratio.median >= 0.98 : ratio.median <= 1.02) ? 'within 2%' : '**not within 2%**';
+      const met =
+        ratio.n === 0 ? 'not measured' : (higher ? ratio.median >= 0.98 : ratio.median <= 1.02) ? 'within 2%' : '**not within 2%**';
       lines.push(`| ${c.label} | ${metric.label} | ${higher ? '≥ 0.98×' : '≤ 1.02×'} | ${ratioCell(ratio)} | ${met} |`);
     }
   });
@@ -160,7 +165,11 @@ export function renderOpsMarkdown(report: OpsReport): string {
   for (const row of report.rows) {
     out.push(`| ${row.label} | ${OPS_METRICS.map((m) => valueCell(summary.values[m.key]?.[row.id], m.unit)).join(' | ')} |`);
   }
-  out.push('', `Load average (1 min) at the start of each repetition: ${report.repetitions.map((r) => r.loadAverage[0]!.toFixed(1)).join(', ')}.`, '');
+  out.push(
+    '',
+    `Load average (1 min) at the start of each repetition: ${report.repetitions.map((r) => r.loadAverage[0]!.toFixed(1)).join(', ')}.`,
+    '',
+  );
   const failures = report.repetitions.flatMap((r) =>
     Object.entries(r.results)
       .filter((entry): entry is [string, { error: string }] => 'error' in entry[1])
