@@ -144,6 +144,15 @@ if (process.argv[2] === 'http') {
   });
   process.exit();
 }
+if (process.argv[2] === 'ops') {
+  // What tracing, metrics, a rate limiter and middleware cost (src/ops/).
+  const { runOpsBench } = await import('./ops/ops-bench.js');
+  process.exitCode = await runOpsBench(process.argv.slice(3)).catch((error: unknown) => {
+    process.stderr.write(`bench ops: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  });
+  process.exit();
+}
 if (process.argv[2] === 'filesystem') {
   // A benchmark of its own: the filesystem server beside the official one (src/filesystem/).
   const { runFilesystemBench } = await import('./filesystem/fs-bench.js');

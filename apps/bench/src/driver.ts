@@ -31,8 +31,10 @@ async function opener(kind: ClientKind): Promise<SessionOpener> {
  * (`dist/bundle/<kind>/bin.js`, esbuild, as the bins ship), for cold starts; the load phases run the tsc output, so
  * that profiles still name the package each function comes from. The baseline is one file either way.
  */
-function serverCommand(kind: ServerKind, bundled: boolean): { command: string; args: string[] } {
+function serverCommand(kind: ServerKind, bundled: boolean, job?: DriverJob): { command: string; args: string[] } {
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  if (job?.serverScript !== undefined)
+    return { command: process.execPath, args: [...nodeArgs, job.serverScript, ...(job.serverArgs ?? [])] };
   const file = bundled && kind !== 'baseline' ? `./bundle/${kind}/bin.js` : `./servers/${kind}-server.js`;
   return { command: process.execPath, args: [...nodeArgs, fileURLToPath(new URL(file, import.meta.url))] };
 }
@@ -153,7 +155,7 @@ async function run(job: DriverJob): Promise<DriverResult> {
   }
 
   if (job.load) {
-    const session = await open(serverCommand(job.server, false), job.era);
+    const session = await open(serverCommand(job.server, false, job), job.era);
     try {
       await session.listTools();
       for (const tool of TOOLS) {

@@ -14,6 +14,12 @@ export interface DriverJob {
   /** Run the load session (sequential and pipelined phases). */
   load: boolean;
   clockTicksPerSec: number;
+  /**
+   * The load phase's server script instead of this bench's `servers/<server>-server.js` (the overhead bench's
+   * variants, or a server built in another checkout), and its arguments.
+   */
+  serverScript?: string;
+  serverArgs?: string[];
 }
 
 /** One timed phase (one tool, sequential or pipelined). */

@@ -29,6 +29,8 @@ export interface RunDriverOptions {
   nodeArgs?: string[];
   /** Run the process (and the server it spawns: affinity is inherited) on this CPU only, through `taskset`. */
   cpu?: number | undefined;
+  /** The node binary to run the script with (default: this process's); a driver starts its server with the same. */
+  execPath?: string | undefined;
 }
 
 /** Runs `job` in a fresh driver process; resolves with its result or rejects with the end of its stderr. */
@@ -42,7 +44,7 @@ export function runDriver(job: DriverJob, options: RunDriverOptions): Promise<Dr
  */
 export function runIsolated<T>(script: string, args: string[], options: RunDriverOptions): Promise<T> {
   return new Promise((resolve, reject) => {
-    const command = [process.execPath, ...(options.nodeArgs ?? []), script, ...args];
+    const command = [options.execPath ?? process.execPath, ...(options.nodeArgs ?? []), script, ...args];
     if (options.cpu !== undefined) command.unshift('taskset', '-c', String(options.cpu));
     const child = spawn(command[0]!, command.slice(1), {
       detached: true,

@@ -12,6 +12,7 @@ import { runIsolated } from '../run-driver.js';
 import { clockTicks, commandLine, gitCommit, PACKAGE_ROOT, packageVersion, pinnedCpu } from '../run-env.js';
 import { rotate } from '../stats.js';
 import { HTTP_FULL, HTTP_QUICK, HTTP_ROWS, withAgainstRows, type HttpDriverResult, type HttpJob, type HttpRow } from './http-plan.js';
+import { parseNodeList, resolveNode, withNodeRows, type NodeBinary } from './node-versions.js';
 import { checkHttpTargets, renderHttpMarkdown, summarizeHttp, type HttpReport, type HttpRepetition } from './http-report.js';
 
 const DRIVER = fileURLToPath(new URL('./http-driver.js', import.meta.url));
@@ -19,14 +20,17 @@ const DRIVER = fileURLToPath(new URL('./http-driver.js', import.meta.url));
 const DRIVER_TIMEOUT_MS = 90_000;
 
 /** Usage of `npm run bench -- http`. */
-export const HTTP_USAGE = `Usage: npm run bench -- http [--quick] [--repetitions <n>] [--only <ids>] [--no-pin] [--out <dir>] [--against <checkout>]
+export const HTTP_USAGE = `Usage: npm run bench -- http [--quick] [--repetitions <n>] [--only <ids>] [--no-pin] [--out <dir>] [--against <checkout>] [--node <majors>]
 
 Streamable HTTP side by side: raw client → hand-written node:http / wiremcp / SDK v1 / SDK v2 sessionful /
 SDK v2 createMcpHandler, and the wiremcp and SDK v2 client ↔ server pairs, in the 2025-11-25 (session) and
 2026-07-28 (stateless) eras. Default: 3 repetitions (about 4 minutes); --quick: 1 short repetition.
 --only takes comma-separated substrings of row ids (the baselines always run). --against <checkout> adds, after each
 wiremcp server row, the same row served by the wiremcp server built in another checkout (its apps/bench built), and
-compares each row of this build with that twin: before and after a change, side by side in one run.`;
+compares each row of this build with that twin: before and after a change, side by side in one run.
+--node 20,24 runs every row (driver and server) on each of these Node versions, a row's versions next to each other,
+each compared with the baseline on the same version; a version other than this process's comes from the npm registry
+once (npx -y -p node@24), its path kept in apps/bench/out/node-paths.json.`;
 
 interface HttpOptions {
   quick: boolean;
@@ -35,10 +39,19 @@ interface HttpOptions {
   pin: boolean;
   out: string | undefined;
   against: string | undefined;
+  node: number[] | undefined;
 }
 
 function parse(argv: readonly string[]): HttpOptions {
-  const options: HttpOptions = { quick: false, repetitions: undefined, only: [], pin: true, out: undefined, against: undefined };
+  const options: HttpOptions = {
+    quick: false,
+    repetitions: undefined,
+    only: [],
+    pin: true,
+    out: undefined,
+    against: undefined,
+    node: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const value = (): string => {
       const v = argv[++i];
@@ -71,6 +84,9 @@ function parse(argv: readonly string[]): HttpOptions {
       case '--against':
         options.against = value();
         break;
+      case '--node':
+        options.node = parseNodeList(value());
+        break;
       default:
         throw new Error(`unknown option ${argv[i]}\n\n${HTTP_USAGE}`);
     }
@@ -86,15 +102,18 @@ function selectRows(only: readonly string[]): HttpRow[] {
   return HTTP_ROWS.filter((row) => ids.has(row.id));
 }
 
-/** The built wiremcp HTTP server of the checkout at `dir` (`--against`); throws a readable error when it is not built. */
-function againstScript(dir: string): string {
-  const script = resolve(dir, 'apps/bench/dist/http/servers/wiremcp-http.js');
+/**
+ * A built bench server of the checkout at `dir` (`--against`; by default the wiremcp HTTP server); throws a readable
+ * error when it is not built.
+ */
+export function againstScript(dir: string, file = 'apps/bench/dist/http/servers/wiremcp-http.js'): string {
+  const script = resolve(dir, file);
   if (!existsSync(script)) throw new Error(`--against ${dir}: ${script} is missing (build that checkout first)`);
   return script;
 }
 
 /** How the other checkout is named in the table: its commit when it is a git checkout, else its path. */
-function againstName(dir: string): string {
+export function againstName(dir: string): string {
   try {
     const commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD'], {
       encoding: 'utf8',
@@ -112,8 +131,10 @@ export async function runHttpBench(argv: readonly string[]): Promise<number> {
   const started = performance.now();
   const startLoad = loadavg();
   const selected = selectRows(options.only);
-  const rows =
+  const compared =
     options.against === undefined ? selected : withAgainstRows(selected, againstScript(options.against), againstName(options.against));
+  const nodes: NodeBinary[] | undefined = options.node?.map((major) => resolveNode(major, join(PACKAGE_ROOT, 'out', 'node-paths.json')));
+  const rows = nodes === undefined ? compared : withNodeRows(compared, nodes);
   const workload = options.quick ? HTTP_QUICK : HTTP_FULL;
   const repetitions = options.repetitions ?? (options.quick ? 1 : 3);
   const ticks = clockTicks();
@@ -134,8 +155,13 @@ export async function runHttpBench(argv: readonly string[]): Promise<number> {
       const t0 = performance.now();
       const job: HttpJob = { client: row.client, server: row.server, era: row.era, heap: row.heap, workload, clockTicksPerSec: ticks };
       if (row.serverScript !== undefined) job.serverScript = row.serverScript;
+      if (row.serverArgs !== undefined) job.serverArgs = row.serverArgs;
       try {
-        record.results[row.id] = await runIsolated<HttpDriverResult>(DRIVER, [JSON.stringify(job)], { timeoutMs: DRIVER_TIMEOUT_MS, cpu });
+        record.results[row.id] = await runIsolated<HttpDriverResult>(DRIVER, [JSON.stringify(job)], {
+          timeoutMs: DRIVER_TIMEOUT_MS,
+          cpu,
+          execPath: row.node?.execPath,
+        });
         log(`  [${index + 1}/${repetitions}] ${row.id.padEnd(30)} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -152,7 +178,7 @@ export async function runHttpBench(argv: readonly string[]): Promise<number> {
       date: new Date().toISOString(),
       command: commandLine(),
       wallTimeSec: (performance.now() - started) / 1000,
-      node: process.versions.node,
+      node: nodes === undefined ? process.versions.node : nodes.map((n) => n.version).join(' and ') + ' (each row names its Node)',
       machine: `${type()} ${release()} · ${cpuInfo[0]?.model.trim() ?? 'unknown CPU'}, ${cpuInfo.length} cores`,
       pinnedCpu: cpu,
       loadAverage: { start: startLoad, end: loadavg() },
@@ -172,7 +198,10 @@ export async function runHttpBench(argv: readonly string[]): Promise<number> {
     },
     rows,
     summary: summarizeHttp(rows, records),
-    targets: checkHttpTargets(records, new Set(rows.map((r) => r.id))),
+    targets:
+      nodes === undefined
+        ? checkHttpTargets(records, new Set(rows.map((r) => r.id)))
+        : nodes.flatMap((n) => checkHttpTargets(records, new Set(rows.map((r) => r.id)), `:node${n.major}`, `Node ${n.major}: `)),
     repetitions: records,
   };
   mkdirSync(outDir, { recursive: true });

@@ -25,10 +25,10 @@ interface Server {
 }
 
 /** `BENCH_SERVER_NODE_ARGS` (space-separated node flags, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`) reach the server. */
-async function startServer(file: string, scriptPath?: string): Promise<Server> {
+async function startServer(file: string, scriptPath?: string, scriptArgs: readonly string[] = []): Promise<Server> {
   const script = scriptPath ?? fileURLToPath(new URL(`./servers/${file}`, import.meta.url));
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const child = spawn(process.execPath, [...nodeArgs, '--expose-gc', script], {
+  const child = spawn(process.execPath, [...nodeArgs, '--expose-gc', script, ...scriptArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: serverEnvironment(),
   });
@@ -168,7 +168,7 @@ async function caller(job: HttpJob, url: URL): Promise<{ call: Call; raw: HttpBe
 }
 
 async function run(job: HttpJob): Promise<HttpDriverResult> {
-  const server = await startServer(HTTP_SERVER_FILES[job.server], job.serverScript);
+  const server = await startServer(HTTP_SERVER_FILES[job.server], job.serverScript, job.serverArgs);
   const w = job.workload;
   const meter: Meter = { pid: server.child.pid!, ticks: job.clockTicksPerSec };
   const result: HttpDriverResult = { phases: {} };

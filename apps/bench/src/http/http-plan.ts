@@ -31,6 +31,10 @@ export interface HttpRow {
   heap: boolean;
   /** The server's script when it is not this checkout's (`--against`: the wiremcp server of another build). */
   serverScript?: string;
+  /** Arguments of the server's script. */
+  serverArgs?: string[];
+  /** The node binary the row's driver and server run on (`--node`), and its major version; default: the bench's. */
+  node?: { major: number; execPath: string };
 }
 
 const NAMES: Record<HttpClientKind | HttpServerKind, string> = {
@@ -116,6 +120,7 @@ export interface HttpJob {
   clockTicksPerSec: number;
   /** See {@link HttpRow.serverScript}. */
   serverScript?: string;
+  serverArgs?: string[];
 }
 
 /** What a driver prints. */

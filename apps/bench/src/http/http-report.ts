@@ -88,18 +88,29 @@ export interface HttpTargetCheck {
   met: boolean | undefined;
 }
 
-/** The targets for wiremcp over HTTP. */
-export function checkHttpTargets(repetitions: readonly HttpRepetition[], rowIds: ReadonlySet<string>): HttpTargetCheck[] {
+/**
+ * The targets for wiremcp over HTTP. `suffix` is appended to every row id (`:node24` under `--node`), and `prefix`
+ * to every target's name.
+ */
+export function checkHttpTargets(
+  repetitions: readonly HttpRepetition[],
+  rowIds: ReadonlySet<string>,
+  suffix = '',
+  prefix = '',
+): HttpTargetCheck[] {
   const checks: HttpTargetCheck[] = [];
   const metric = (key: string): HttpMetric => HTTP_METRICS.find((m) => m.key === key)!;
   const add = (
-    target: string,
-    row: string,
+    name: string,
+    rowId: string,
     key: string,
-    reference: string | undefined,
+    referenceId: string | undefined,
     comparison: '>=' | '<=',
     threshold: number,
   ): void => {
+    const row = rowId + suffix;
+    const reference = referenceId === undefined ? undefined : referenceId + suffix;
+    const target = prefix + name;
     if (!rowIds.has(row) || (reference !== undefined && !rowIds.has(reference))) return;
     const values = byRepetition(repetitions, metric(key));
     const measured = reference === undefined ? summarize(values.map((v) => v[row])) : medianRatio(values, row, reference);
@@ -201,7 +212,7 @@ export function renderHttpMarkdown(report: HttpReport): string {
       .join(', ')}.`,
     '',
     'Each cell: the median over repetitions, and in parentheses the median of the per-repetition ratios to the raw client → ' +
-      'hand-written node:http server of the same era. Raw-client rows run 32 workers on keep-alive sockets (2025-11-25: one ' +
+      'hand-written node:http server of the same era (and Node version, when rows name one). Raw-client rows run 32 workers on keep-alive sockets (2025-11-25: one ' +
       'session per worker); pair rows run one MCP client with 32 calls in flight. See [../README.md](../README.md#streamable-http).',
     '',
     '## Targets (wiremcp)',

@@ -1,6 +1,6 @@
 // The workload's two tools on a wiremcp McpServer, as its README writes them (JSON Schema input, an outputSchema for
 // conjugate); the stdio and HTTP bench servers serve the same server.
-import { McpServer } from '@wiremcp/server';
+import { McpServer, type ServerOptions } from '@wiremcp/server';
 import {
   CONJUGATE_DESCRIPTION,
   CONJUGATE_INPUT_SCHEMA,
@@ -12,9 +12,9 @@ import {
   type ConjugateArgs,
 } from '../workload.js';
 
-/** An McpServer named `name` with the `echo` and `conjugate` tools. */
-export function workloadServer(name: string): McpServer {
-  const server = new McpServer({ name, version: '1.0.0' });
+/** An McpServer named `name` with the `echo` and `conjugate` tools (and `options`, e.g. instrumentation). */
+export function workloadServer(name: string, options?: ServerOptions): McpServer {
+  const server = new McpServer({ name, version: '1.0.0' }, options);
   server.registerTool({ name: 'echo', description: ECHO_DESCRIPTION, inputSchema: ECHO_INPUT_SCHEMA }, ({ text }: { text: string }) => ({
     content: [{ type: 'text', text }],
   }));
