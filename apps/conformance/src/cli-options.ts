@@ -37,6 +37,8 @@ export interface CliOptions {
   /** The client command for the official suite's client leg. */
   readonly officialClient?: string;
   readonly plain: boolean;
+  /** Where to write the run's events as NDJSON (`-`: standard output, the text then goes to standard error). */
+  readonly events?: string;
   readonly help: boolean;
 }
 
@@ -106,6 +108,8 @@ Output:
                          servers/everything), its client leg with --official-client (or wiremcp's client)
   --official-client <c>  the client command for the official suite's client leg (with --official)
   --plain                plain progress lines even on a terminal (also when CI is set)
+  --events <file>        also write the run as NDJSON events, each cell as it finishes (with its failing step
+                         and transcript); - writes them to stdout and the text to stderr
   --list                 list the cells that would run (a --command/--url server is started and probed
                          first), and why others do not; run nothing
   -h, --help             this text
@@ -136,6 +140,7 @@ const OPTIONS = {
   official: { type: 'boolean' },
   'official-client': { type: 'string' },
   plain: { type: 'boolean' },
+  events: { type: 'string' },
   list: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -217,6 +222,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (v.official && v['official-results'] !== undefined) throw new UsageError('give --official or --official-results, not both');
   const name = v.name ?? 'external';
   if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new UsageError('--name takes a kebab-case id');
+  if (v.events === '') throw new UsageError('--events takes a file, or - for standard output');
   return {
     servers: list(v.server),
     transports: expandedTransports,
@@ -240,6 +246,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     official: v.official ?? false,
     ...(v['official-client'] === undefined ? {} : { officialClient: v['official-client'] }),
     plain: v.plain ?? false,
+    ...(v.events === undefined ? {} : { events: v.events }),
     help: v.help ?? false,
   };
 }

@@ -6,6 +6,7 @@
  * way out — including on Ctrl-C.
  */
 import { HELP, parseCliOptions, UsageError } from './cli-options.js';
+import { openEventSink, type EventSink } from './report/run-events.js';
 import { runConformance } from './run-conformance.js';
 import { killAllServers } from './session/child-processes.js';
 
@@ -50,10 +51,14 @@ async function main(): Promise<number> {
     process.exit(2);
   };
   process.on('beforeExit', stalled);
+  let events: EventSink | undefined;
   try {
+    events = options.events === undefined ? undefined : openEventSink(options.events);
+    // With the events on stdout, the text goes to stderr: stdout then carries nothing but events.
+    const out = options.events === '-' ? process.stderr : process.stdout;
     const { exitCode } = await runConformance(
       options,
-      { out: process.stdout, err: process.stderr },
+      { out, err: process.stderr, ...(events ? { events } : {}) },
       ['wiremcp-conformance', ...argv],
       controller.signal,
     );
@@ -62,6 +67,7 @@ async function main(): Promise<number> {
     process.stderr.write(`wiremcp-conformance: ${(error as Error).message}\n${error instanceof UsageError ? HINT : ''}`);
     return 2;
   } finally {
+    events?.close();
     clearInterval(keepAlive);
     process.removeListener('beforeExit', stalled);
   }

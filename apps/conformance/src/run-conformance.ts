@@ -16,6 +16,7 @@ import { formatCellList } from './report/list-cells.js';
 import { officialResultsFor } from './official/include.js';
 import type { OfficialSuiteResults } from './report/official-suite.js';
 import { formatDuration, Progress } from './report/progress.js';
+import { countByStatus, type EventSink } from './report/run-events.js';
 import { buildReport, type ReportTarget, type RunReport } from './report/run-report.js';
 import { exitCodeOf, formatSummary, testedCount } from './report/summary.js';
 import { writeReports } from './report/write-reports.js';
@@ -36,6 +37,8 @@ import type { Target } from './targets/target.js';
 export interface RunIo {
   readonly out: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   readonly err: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** The run's events (`--events`), as they happen. */
+  readonly events?: EventSink;
 }
 
 /** The outcome of a run: the exit code and, unless listing, the report. */
@@ -156,6 +159,7 @@ export async function runConformance(
     }
     const runnable = cells.filter((cell) => cell.skip === undefined && cell.notApplicable === undefined && cell.error === undefined).length;
     const progress = new Progress(cells.length, { stream: io.err, runnable, ...(options.plain ? { plain: true } : {}) });
+    io.events?.write({ type: 'start', cells: cells.length, runnable, targets: prepared.targets.map((target) => target.id) });
     if (runnable > 0) log(`running ${cells.length} cells: ${runnable} to run, ${cells.length - runnable} that do not apply or cannot run`);
     const listed = (result: Parameters<typeof entryCovers>[1]): boolean => entries.some((entry) => entryCovers(entry, result));
     const results = await runMatrix(
@@ -171,7 +175,10 @@ export async function runConformance(
           }),
         ...(signal ? { signal } : {}),
       },
-      (result) => runnable > 0 && progress.cellDone(result, listed(result)),
+      (result) => {
+        io.events?.write({ type: 'cell', result, expected: listed(result) });
+        if (runnable > 0) progress.cellDone(result, listed(result));
+      },
     );
     if (runnable > 0) progress.finish();
     const outcome = applyBaseline(results, entries, writtenFor(registry));
@@ -215,6 +222,7 @@ export async function runConformance(
       `\nresults: ${written.results}${written.html ? `\nreport:  ${written.html}` : ''}${written.junit ? `\njunit:   ${written.junit}` : ''}\n`,
     );
     if (signal?.aborted) io.out.write('\ninterrupted: the run is incomplete.\n');
+    io.events?.write({ type: 'end', exitCode, counts: countByStatus(results), aborted: signal?.aborted ?? false });
     return { exitCode, report };
   } finally {
     await Promise.all([...hosts.values()].map((host) => host.close()));

@@ -66,6 +66,11 @@ export interface TranscriptEntry {
 export interface StepFailure {
   /** Index of the step in the scenario (-1: after the last step, or before the first). */
   readonly step: number;
+  /**
+   * When the step started, on the clock of the transcript's `at`: the step's own messages are the transcript entries
+   * from then on (the cell stops at its failing step).
+   */
+  readonly stepAt?: number;
   /** The step's action and name, e.g. `expect: tools/list answers 4 tools`. */
   readonly stepLabel: string;
   /** One readable sentence. */

@@ -105,6 +105,7 @@ export async function runCell(cell: Cell, session: CellSession, context: CellCon
   let skipReason: string | undefined;
   let errorReason: string | undefined;
   let current = -1;
+  let currentAt: number | undefined;
   let checks = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const env = {
@@ -118,10 +119,12 @@ export async function runCell(cell: Cell, session: CellSession, context: CellCon
       current = index;
       if (!conditionHolds(step.when, cell)) continue;
       if (isCheck(step)) checks += 1;
+      currentAt = session.log.now();
       await runStep(state, env, step);
       await state.ingest();
     }
     current = -1;
+    currentAt = session.log.now();
     // Whatever already arrived is checked too: a late schema violation is still a violation.
     await state.ingest();
   };
@@ -139,11 +142,12 @@ export async function runCell(cell: Cell, session: CellSession, context: CellCon
     ]);
   } catch (error) {
     const label = current >= 0 ? stepLabel(scenario.steps[current]!) : '(after the last step)';
+    const at = currentAt === undefined ? {} : { stepAt: currentAt };
     if (error instanceof CellSkipped) skipReason = error.reason;
     else if (error instanceof StartupFailed) errorReason = error.message;
-    else if (error instanceof StepFailed) failure = { step: current, stepLabel: label, ...error.failure };
+    else if (error instanceof StepFailed) failure = { step: current, stepLabel: label, ...at, ...error.failure };
     else if (error instanceof CellTimeout)
-      failure = { step: current, stepLabel: label, message: `the cell did not finish within ${limitMs} ms` };
+      failure = { step: current, stepLabel: label, ...at, message: `the cell did not finish within ${limitMs} ms` };
     else errorReason = `harness error at step ${current} (${label}): ${(error as Error).stack ?? String(error)}`;
   } finally {
     clearTimeout(timer);
