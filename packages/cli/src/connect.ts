@@ -31,6 +31,8 @@ export interface ConnectionOptions {
    * `@wiremcp/transport-stdio` (PATH, HOME, USER, locale…), or of this process's whole environment with `inheritEnv`.
    */
   readonly env?: readonly string[];
+  /** The working directory of a stdio server (default: this process's). */
+  readonly cwd?: string;
   /** Hands a stdio server this process's whole environment (tokens and all) instead of the safe default set. */
   readonly inheritEnv?: boolean;
   /** The stdio framing (default `ndjson`). */
@@ -174,6 +176,7 @@ export async function connectTarget(target: Target, options: ConnectionOptions =
         // The safe default set unless asked: a server need not see the tokens and keys of the shell that started it.
         env: options.inheritEnv ? { ...process.env, ...parseEnv(options.env) } : parseEnv(options.env),
         framing,
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
         stderr: options.serverStderr ?? 'pipe',
       });
       untrack = trackServer(stdio);

@@ -245,15 +245,21 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
   withConnectionOptions(program.command('inspect').description('open a web inspector on a target (127.0.0.1, token in the URL)'))
     .option('--port <port>', 'the port of the inspector on 127.0.0.1 (default: any free port)')
     .option('--open', 'open the page in the default browser (default: print its URL)')
-    .argument('<target...>', 'a URL, or a command and its arguments')
+    .argument('<target...>', 'a URL, or a command and its arguments; with --config, the name of a configured server')
     .action((words: string[], flags: CommonFlags & { port?: string; open?: boolean }) => {
       const port = integer(flags.port, '--port');
       const serve = { ...(port === undefined ? {} : { port }), ...(flags.open ? { open: true } : {}) };
       const write = { out: (text: string) => void io.stdout.write(text), err: (text: string) => void io.stderr.write(text) };
+      const root = program.opts<RootFlags>();
       done(
-        import('./inspect/run-inspect.js').then(async (m) =>
-          m.runInspect(parseTarget(words), await connectionOptions(flags, io), serve, write),
-        ),
+        import('./inspect/run-inspect.js').then(async (m) => {
+          const options = await connectionOptions(flags, io);
+          if (!root.config?.length) return m.runInspect(parseTarget(words), options, serve, write);
+          const { configTarget } = await import('./inspect/config-target.js');
+          const files = root.config;
+          const chosen = await configTarget({ files, ...(root.input ? { inputs: root.input } : {}), cwd: io.cwd, warn: write.err, words, options });
+          return m.runInspect(chosen.target, chosen.options, { ...serve, label: chosen.label }, write);
+        }),
       );
     });
 

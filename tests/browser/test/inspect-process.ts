@@ -21,9 +21,9 @@ export interface InspectProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `wiremcp inspect <args>`; resolves once it printed its URL (rejects if it exits first). */
-export function startInspect(args: readonly string[]): Promise<InspectProcess> {
-  const child = spawn(process.execPath, [WIREMCP_BIN, 'inspect', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `wiremcp [rootArgs] inspect <args>`; resolves once it printed its URL (rejects if it exits first). */
+export function startInspect(args: readonly string[], rootArgs: readonly string[] = []): Promise<InspectProcess> {
+  const child = spawn(process.execPath, [WIREMCP_BIN, ...rootArgs, 'inspect', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -3,7 +3,7 @@
  * page may ask for (a closed list: nothing reaches another server), the server's requests (sampling, elicitation,
  * roots) waiting for an answer from the page, and the events the page follows (wire entries, notifications, inputs).
  */
-import type { InputHandlers } from '@wiremcp/client';
+import type { InputHandlers, McpClient } from '@wiremcp/client';
 import { createSchemaCompiler, type SchemaCompiler } from '@wiremcp/json-schema';
 import type { Connection } from '../connect.js';
 import { WireLog, type WireEntry } from './wire-log.js';
@@ -14,7 +14,13 @@ export type InspectorEvent =
   | { readonly type: 'notification'; readonly method: string; readonly params: unknown }
   | { readonly type: 'input'; readonly id: number; readonly method: string; readonly params: unknown }
   | { readonly type: 'input-done'; readonly id: number; readonly outcome: 'answered' | 'cancelled' }
-  | { readonly type: 'closed'; readonly reason: string };
+  | { readonly type: 'closed'; readonly reason: string }
+  | { readonly type: 'conformance'; readonly run: number; readonly event: Record<string, unknown> }
+  | { readonly type: 'task'; readonly task: Record<string, unknown> }
+  | { readonly type: 'task-lost'; readonly taskId: string; readonly reason: string };
+
+/** An operation added to the closed list (`InspectorSession.extend`): it gets the page's params. */
+export type ExtraOperation = (params: Record<string, unknown>) => unknown;
 
 /** A failure the page is told about, with the HTTP status it gets. */
 export class InspectorError extends Error {
@@ -74,6 +80,7 @@ export class InspectorSession {
   readonly #pending = new Map<number, PendingInput>();
   readonly #compiler: SchemaCompiler = createSchemaCompiler();
   #tools = new Map<string, { inputSchema?: object }>();
+  readonly #extra = new Map<string, ExtraOperation>();
   #connection: Connection | undefined;
   #nextInput = 1;
   #closed: string | undefined;
@@ -119,6 +126,35 @@ export class InspectorSession {
   /** The inputs still waiting, for a page that (re)connects. */
   pendingInputs(): InspectorEvent[] {
     return [...this.#pending].map(([id, { method, params }]) => ({ type: 'input' as const, id, method, params }));
+  }
+
+  /**
+   * Adds operations the page may ask for (the Conformance tab's), by name; they run whether or not the target is
+   * still connected. Names already taken are refused.
+   */
+  extend(operations: Readonly<Record<string, ExtraOperation>>): void {
+    for (const [name, operation] of Object.entries(operations)) {
+      if (TARGET_OPERATIONS.has(name) || this.#extra.has(name) || ['state', 'wire', 'answer'].includes(name))
+        throw new Error(`the inspector operation ${name} exists already`);
+      this.#extra.set(name, operation);
+    }
+  }
+
+  /** The connected client, for added operations; an {@link InspectorError} (409) once the connection is gone. */
+  connectedClient(): McpClient {
+    const client = this.#connection?.client;
+    if (!client || this.#closed !== undefined) throw new InspectorError(`not connected: ${this.#closed ?? 'connecting'}`, 409);
+    return client;
+  }
+
+  /** Validation errors of a call of tool `name` with `args` (the tools must have been listed). */
+  validateCall(name: string, args: Record<string, unknown>): Promise<readonly string[]> {
+    return this.#validate(name, args);
+  }
+
+  /** Sends `event` to every page. */
+  publish(event: InspectorEvent): void {
+    this.#emit(event);
   }
 
   #emit(event: InspectorEvent): void {
@@ -168,6 +204,8 @@ export class InspectorSession {
     if (op === 'state') return this.state();
     if (op === 'wire') return { entries: this.wire.entries(), dropped: this.wire.dropped };
     if (op === 'answer') return this.#answer(p);
+    const extra = this.#extra.get(op);
+    if (extra) return await extra(p);
     if (!TARGET_OPERATIONS.has(op)) throw new InspectorError(`unknown operation ${JSON.stringify(op.slice(0, 40))}`, 404);
     const client = this.#connection?.client;
     if (!client || this.#closed !== undefined) throw new InspectorError(`not connected: ${this.#closed ?? 'connecting'}`, 409);

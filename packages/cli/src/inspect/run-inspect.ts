@@ -6,8 +6,10 @@
 import { connectTarget, type ConnectionOptions } from '../connect.js';
 import { CLI_EXIT_CODES, CliError } from '../exit-codes.js';
 import { describeTarget, type Target } from '../target.js';
+import { ConformanceRun, conformanceTarget, locateConformanceApp } from './conformance-run.js';
 import { startInspectorServer } from './inspector-server.js';
-import { InspectorSession } from './inspector-session.js';
+import { InspectorSession, type InspectorEvent } from './inspector-session.js';
+import { InspectorTasks } from './inspector-tasks.js';
 import { WireTransport, wireFetch } from './wire-log.js';
 
 /** How the inspector is served. */
@@ -16,6 +18,8 @@ export interface InspectServeOptions {
   readonly port?: number;
   /** Open the page in the default browser. */
   readonly open?: boolean;
+  /** How the page and the terminal name the target (default: its command line or URL). */
+  readonly label?: string;
   /** Stops serving when aborted (default: SIGINT or SIGTERM). */
   readonly signal?: AbortSignal;
 }
@@ -44,7 +48,20 @@ function stopSignal(): { signal: AbortSignal; dispose(): void } {
 export async function runInspect(target: Target, options: ConnectionOptions, serve: InspectServeOptions, io: InspectIo): Promise<number> {
   if (serve.port !== undefined && (serve.port < 0 || serve.port > 65535))
     throw new CliError(`--port needs 0–65535, got ${serve.port}`, CLI_EXIT_CODES.usage);
-  const session = new InspectorSession(describeTarget(target));
+  const session = new InspectorSession(serve.label ?? describeTarget(target));
+  // The Conformance tab runs the checkout's conformance app against this same target (see conformance-run.ts).
+  const conformance = new ConformanceRun({
+    app: locateConformanceApp(),
+    target: conformanceTarget(target, options, options.cwd),
+    emit: (event) => session.publish(event as InspectorEvent),
+  });
+  session.extend(conformance.operations);
+  const tasks = new InspectorTasks({
+    client: () => session.connectedClient(),
+    validate: (name, args) => session.validateCall(name, args),
+    publish: (event) => session.publish(event),
+  });
+  session.extend(tasks.operations);
   const stop = serve.signal ? { signal: serve.signal, dispose: () => {} } : stopSignal();
   try {
     const connection = await connectTarget(
@@ -75,6 +92,8 @@ export async function runInspect(target: Target, options: ConnectionOptions, ser
     }
     if (!stop.signal.aborted) await new Promise((resolve) => stop.signal.addEventListener('abort', resolve, { once: true }));
     session.markClosed('the inspector stopped');
+    conformance.dispose();
+    tasks.dispose();
     await server.close();
     await connection.close();
     return CLI_EXIT_CODES.ok;

@@ -1,18 +1,20 @@
 /**
  * The inspector page (no framework: the DOM API, a few small modules, one esbuild bundle served by the CLI; it
- * needs nothing from the network). Tabs for the server, tools, resources, prompts and the wire view, with the
- * arrow keys moving between tabs; the server's requests appear above the tabs until answered.
+ * needs nothing from the network). Tabs for the server, tools, resources, prompts, tasks, the wire view and
+ * conformance runs, with the arrow keys moving between tabs; the server's requests appear above the tabs until answered.
  */
 import { followEvents, rpc } from './api.js';
+import { ConformancePanel } from './conformance-panel.js';
 import { resourcesPanel, promptsPanel, resourceUpdated, toolsPanel } from './catalog-panels.js';
 import { announce, fill, h, pre } from './dom.js';
 import { InputsPanel } from './inputs-panel.js';
 import { errorBox } from './results.js';
+import { TasksPanel } from './tasks-panel.js';
 import { WireView, type WireEntry } from './wire-view.js';
 
 type State = Record<string, unknown> & { serverCapabilities?: Record<string, unknown> | null };
 
-const TABS = ['Server', 'Tools', 'Resources', 'Prompts', 'Wire'] as const;
+const TABS = ['Server', 'Tools', 'Resources', 'Prompts', 'Tasks', 'Wire', 'Conformance'] as const;
 type Tab = (typeof TABS)[number];
 
 const header = h('header', {});
@@ -24,6 +26,8 @@ const loaded = new Set<Tab>();
 let state: State = {};
 
 const wire = new WireView((count) => (tabs.get('Wire')!.textContent = `Wire (${count})`));
+const conformance = new ConformancePanel();
+const tasks = new TasksPanel();
 const inputs = new InputsPanel((count) => (document.title = count ? `(${count}) wiremcp inspect` : 'wiremcp inspect'));
 
 function select(tab: Tab, focus = false): void {
@@ -41,6 +45,8 @@ function select(tab: Tab, focus = false): void {
     if (tab === 'Resources')
       void resourcesPanel(panel, Boolean((state.serverCapabilities?.resources as { subscribe?: boolean } | undefined)?.subscribe));
     if (tab === 'Prompts') void promptsPanel(panel);
+    if (tab === 'Conformance') void conformance.load();
+    if (tab === 'Tasks') void tasks.load();
   }
 }
 
@@ -60,6 +66,8 @@ for (const tab of TABS) {
   panels.set(tab, h('section', { role: 'tabpanel', id: `panel-${id}`, 'aria-labelledby': `tab-${id}`, tabindex: 0 }));
 }
 panels.get('Wire')!.append(wire.element);
+panels.get('Conformance')!.append(conformance.element);
+panels.get('Tasks')!.append(tasks.element);
 
 function showState(): void {
   const info = (state.serverInfo ?? {}) as Record<string, unknown>;
@@ -106,12 +114,19 @@ function onEvent(event: Record<string, unknown>): void {
       return inputs.add(event.id as number, String(event.method), (event.params ?? {}) as Record<string, unknown>);
     case 'input-done':
       return inputs.done(event.id as number, String(event.outcome));
+    case 'conformance':
+      return loaded.has('Conformance') ? conformance.onEvent(Number(event.run), (event.event ?? {}) as Record<string, unknown>) : undefined;
+    case 'task':
+      return tasks.onTask((event.task ?? {}) as Record<string, unknown>);
+    case 'task-lost':
+      return tasks.onLost(String(event.taskId), String(event.reason));
     case 'closed':
       state = { ...state, closed: event.reason };
       showState();
       return announce(`The connection closed: ${String(event.reason)}`);
     case 'notification': {
       const params = (event.params ?? {}) as Record<string, unknown>;
+      if (event.method === 'notifications/tasks/status') tasks.onTask(params);
       if (event.method === 'notifications/resources/updated' && typeof params.uri === 'string') resourceUpdated(params.uri);
       if (event.method === 'notifications/tools/list_changed' && loaded.has('Tools')) void toolsPanel(panels.get('Tools')!);
       if (event.method === 'notifications/prompts/list_changed' && loaded.has('Prompts')) void promptsPanel(panels.get('Prompts')!);

@@ -1,0 +1,124 @@
+/**
+ * The inspector's Conformance tab in Chromium: the real `wiremcp inspect` (built bin), its target named by a host
+ * configuration (`--config mcp.json inspect <name>`), runs the checkout's conformance app against that target and
+ * shows the report live. Against the official everything server (a known defect: an unknown tool is answered as an
+ * `isError` result, not the JSON-RPC error -32602) the failing cells appear with their step, and the link opens the
+ * wire of that step. A target that dies in the middle of a run ends the run with its cells counted as errors or
+ * failures, the page says so and can run again; the inspector keeps serving. Screenshots go to `tests/browser/artifacts/`.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { assertBuilt, EVERYTHING, startHttpServer, stopAllServers } from '../../auth/test/server-process.js';
+import { launchChromium, type Browser } from './chromium.js';
+import { startInspect, WIREMCP_BIN, type InspectProcess } from './inspect-process.js';
+
+const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
+const CONFORMANCE_APP = fileURLToPath(new URL('../../../apps/conformance/dist/cli.js', import.meta.url));
+const requireFromCli = createRequire(fileURLToPath(new URL('../../../packages/cli/package.json', import.meta.url)));
+const OFFICIAL_EVERYTHING = join(dirname(requireFromCli.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
+
+let browser: Browser | undefined;
+let dir: string | undefined;
+const inspectors: InspectProcess[] = [];
+
+beforeAll(async () => {
+  assertBuilt(EVERYTHING);
+  assertBuilt({ dist: WIREMCP_BIN });
+  assertBuilt({ dist: CONFORMANCE_APP });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  dir = mkdtempSync(join(tmpdir(), 'wiremcp-inspect-conformance-'));
+  browser = await launchChromium();
+}, 600_000); // a first run installs Chromium with apt-get (minutes)
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(inspectors.map((inspector) => inspector.stop()));
+  await stopAllServers();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function inspect(args: readonly string[]): Promise<InspectProcess> {
+  const inspector = await startInspect(args);
+  inspectors.push(inspector);
+  return inspector;
+}
+
+const counts = (page: Page) => page.getByLabel('Conformance counts');
+const count = async (page: Page, status: string): Promise<number> =>
+  Number(/^(\d+)/.exec((await counts(page).locator(`[data-status="${status}"]`).textContent()) ?? '')?.[1] ?? NaN);
+
+async function runConformance(page: Page, scenarios: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Conformance' }).click();
+  await page.getByLabel(/^Scenarios/).fill(scenarios);
+  await page.getByRole('button', { name: 'Run conformance' }).click();
+}
+
+describe('the Conformance tab of wiremcp inspect', () => {
+  test('a configured server: the report fills live, a failing step links to its wire', { timeout: 180_000 }, async () => {
+    const config = join(dir!, 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { official: { type: 'stdio', command: 'node', args: [OFFICIAL_EVERYTHING, 'stdio'] } } }));
+    const configured = await startConfigured(config, 'official');
+    const page = await browser!.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    try {
+      await page.goto(configured.url);
+      await expect.poll(() => page.locator('header').textContent()).toContain(`official (${config})`);
+      await runConformance(page, 'tools-call-unknown-tool, tools-list');
+      await page.getByText(/^the run finished \(exit code 1\)$/).waitFor({ timeout: 150_000 });
+      expect(await count(page, 'fail')).toBeGreaterThanOrEqual(1);
+      expect(await count(page, 'pass')).toBeGreaterThanOrEqual(1);
+      expect(Number.isNaN(await count(page, 'not-exercised'))).toBe(false);
+      expect(Number.isNaN(await count(page, 'not-applicable'))).toBe(false);
+      const failed = page.locator('tr.conf-fail').first();
+      expect(await failed.textContent()).toContain('tools-call-unknown-tool');
+      await failed.getByRole('link', { name: 'wire of this step' }).click();
+      const wire = page.locator('details[open] .conf-wire');
+      await wire.waitFor();
+      expect(await wire.textContent()).toContain('tools/call');
+      expect(await wire.textContent()).toContain('isError');
+      await page.screenshot({ path: `${ARTIFACTS}inspect-conformance.png`, fullPage: true });
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+      expect(await configured.stop()).toBe(143);
+    }
+  });
+
+  test('the target dies mid-run: the run ends, the page says so, the inspector keeps serving', { timeout: 180_000 }, async () => {
+    const server = await startHttpServer(EVERYTHING, []);
+    const inspector = await inspect([server.url]);
+    const page = await browser!.context.newPage();
+    try {
+      await page.goto(inspector.url);
+      await runConformance(page, 'tools/*, resources/*, prompts/*');
+      // Live: cells are counted while the run goes on (the target is stopped only once one has passed).
+      await expect.poll(() => count(page, 'pass'), { timeout: 120_000 }).toBeGreaterThanOrEqual(1);
+      await server.stop();
+      await page.getByText(/^the run finished \(exit code [13]\)$/).waitFor({ timeout: 150_000 });
+      expect((await count(page, 'error')) + (await count(page, 'fail'))).toBeGreaterThanOrEqual(1);
+      await page.screenshot({ path: `${ARTIFACTS}inspect-conformance-target-died.png`, fullPage: true });
+      // Another run can start (it fails at once: the server is gone) and the page still answers.
+      await page.getByRole('button', { name: 'Run conformance' }).and(page.locator(':enabled')).waitFor();
+      await page.reload();
+      await expect.poll(() => page.locator('header').textContent()).toContain(server.url);
+      await page.getByRole('tab', { name: 'Conformance' }).click();
+      // The finished run is still shown after a reload (the page reads the events kept by the inspector).
+      await page.getByText(/^the run finished \(exit code [13]\)$/).waitFor();
+    } finally {
+      await page.close();
+      expect(await inspector.stop()).toBe(143);
+    }
+  });
+});
+
+/** `wiremcp --config <file> inspect <name>`, started as a user does. */
+async function startConfigured(config: string, name: string): Promise<InspectProcess> {
+  const inspector = await startInspect([name], ['--config', config]);
+  inspectors.push(inspector);
+  return inspector;
+}
