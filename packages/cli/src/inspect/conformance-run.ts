@@ -22,7 +22,7 @@ const MAX_KEPT_EVENTS = 20_000;
 /** How much of the app's standard error is kept, for a run that fails to start or ends early. */
 const STDERR_TAIL = 8000;
 /** Scenario globs and revisions the page may pass: the app's own syntax, nothing that could be another option. */
-const SCENARIO_GLOB = /^[A-Za-z0-9*_.\/-]{1,120}$/;
+const SCENARIO_GLOB = /^[A-Za-z0-9*_./-]{1,120}$/;
 const REVISION = /^(legacy|modern|\d{4}-\d{2}-\d{2})$/;
 
 /** How the app reaches the target: its command-line arguments, and the working directory and variables of a stdio server. */

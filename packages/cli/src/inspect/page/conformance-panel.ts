@@ -37,9 +37,21 @@ function summaryOf(entry: Transcript[number]): string {
   return typeof entry.message === 'string' ? entry.message.slice(0, 120) : 'message';
 }
 
-/** The wire of a step: its transcript entries as rows (time, direction, summary, the message itself). */
+const idOf = (entry: Transcript[number]): string | undefined => {
+  const id = (entry.message as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : undefined;
+};
+
+/**
+ * The wire of a step: its transcript entries (from the step's start) as rows — time, direction, summary, the message
+ * itself — with, before them, the earlier requests that the step's answers answer (an `expect` step checks the answer
+ * to a request sent by the step before it).
+ */
 function stepWire(transcript: Transcript, from: number | undefined): HTMLElement {
-  const entries = from === undefined ? transcript : transcript.filter((entry) => entry.at >= from);
+  const own = from === undefined ? transcript : transcript.filter((entry) => entry.at >= from);
+  const answered = new Set(own.filter((entry) => entry.dir === 'in').map(idOf));
+  const asked = from === undefined ? [] : transcript.filter((entry) => entry.at < from && entry.dir === 'out' && idOf(entry) !== undefined && answered.has(idOf(entry)));
+  const entries = [...asked, ...own];
   const arrow = { out: '→ server', in: '← server', note: 'note' } as const;
   return h(
     'table',
@@ -59,7 +71,7 @@ function stepWire(transcript: Transcript, from: number | undefined): HTMLElement
 /** The tab's state and elements. */
 export class ConformancePanel {
   readonly element = h('div', { class: 'conformance' });
-  readonly #counts = h('p', { class: 'conf-counts', role: 'status', 'aria-label': 'Conformance counts' });
+  readonly #countLine = h('p', { class: 'conf-counts', role: 'status', 'aria-label': 'Conformance counts' });
   readonly #rows = h('tbody', {});
   readonly #outcome = h('div', { 'aria-live': 'polite' });
   readonly #start = h('button', { type: 'submit', class: 'primary' }, 'Run conformance');
@@ -97,7 +109,7 @@ export class ConformancePanel {
       h('h2', {}, 'Conformance'),
       h('p', { class: 'muted' }, 'Runs the conformance app of this checkout against the inspected server: every scenario over every transport and revision it speaks, cell by cell.'),
       form,
-      this.#counts,
+      this.#countLine,
       this.#outcome,
       table,
     );
@@ -157,7 +169,7 @@ export class ConformancePanel {
   #showCounts(): void {
     const done = [...this.#counts.values()].reduce((sum, count) => sum + count, 0);
     fill(
-      this.#counts,
+      this.#countLine,
       `${done}${this.#total ? `/${this.#total}` : ''} cells · `,
       ...STATUSES.flatMap(([status, words], index) => [
         index ? ' · ' : '',
