@@ -128,6 +128,10 @@ export class ConformanceRun {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.#child = child;
+    // However this process ends (the CLI's signal handling exits without waiting for us), the run ends with it: on
+    // SIGTERM the app stops its cells and its servers.
+    const onExit = (): void => void child.kill('SIGTERM');
+    process.on('exit', onExit);
     this.#run += 1;
     this.#events = [];
     this.#dropped = 0;
@@ -170,6 +174,7 @@ export class ConformanceRun {
     const finish = (code: number | null, signal: NodeJS.Signals | null, error?: Error): void => {
       if (this.#child !== child) return;
       this.#child = undefined;
+      process.off('exit', onExit);
       rmSync(out, { recursive: true, force: true });
       const how = error ? `could not start: ${error.message}` : signal ? `was killed (${signal})` : `exited with ${String(code)}`;
       record({
