@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PACKAGE_ROOT } from './paths.js';
 import { freePort, waitForPort } from './session/open-session.js';
+import type { CellResult } from './runner/cell-types.js';
 import { CLI, runCli, stopStarted, type CliRun } from './testing/run-cli.test-util.js';
 
 const OFFICIAL_EVERYTHING = join(PACKAGE_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -106,6 +107,37 @@ describe('wiremcp-conformance', () => {
     expect(official!.knownAs).toBeUndefined();
     expect(stderr).toContain('add --name official-everything to apply its baseline entries and scenarios');
     expect(report!.cells.some((cell) => cell.area === 'official-everything')).toBe(false);
+  }, 120_000);
+
+  test('--events -: stdout carries one event per line (start, each cell, end), a failure says when its step started', async () => {
+    const { code, stdout, stderr } = await cli([
+      '--command',
+      `node ${OFFICIAL_EVERYTHING} stdio`,
+      '--scenario',
+      'tools-call-unknown-tool,tools-list',
+      '--revision',
+      '2025-11-25',
+      '--transport',
+      'stdio-ndjson',
+      '--no-baseline',
+      '--events',
+      '-',
+    ]);
+    expect(code).toBe(1); // the official server answers an unknown tool with an isError result (servers#4159)
+    const events = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown> & { result?: CellResult });
+    expect(events.map((event) => event.type)).toEqual(['start', 'cell', 'cell', 'end']);
+    expect(events[0]).toMatchObject({ cells: 2, runnable: 2, targets: ['external'] });
+    expect(events.at(-1)).toMatchObject({ exitCode: 1, aborted: false, counts: { pass: 1, fail: 1, 'not-exercised': 0 } });
+    const failed = events.find((event) => event.result?.status === 'fail')!.result!;
+    expect(failed.scenario).toBe('tools-call-unknown-tool');
+    const stepAt = failed.failure!.stepAt!;
+    expect(typeof stepAt).toBe('number');
+    // The step's own messages: the answer that failed the check came after the step started.
+    expect(failed.transcript!.some((entry) => entry.dir === 'in' && entry.at >= stepAt)).toBe(true);
+    expect(stderr).toContain('results:'); // the text went to stderr
   }, 120_000);
 
   test('the baseline of a registry server applies when the user names it; SHOULD-level findings are warnings', async () => {
