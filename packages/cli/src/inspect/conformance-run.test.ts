@@ -107,7 +107,7 @@ describe('ConformanceRun', () => {
     );
     const { run, events, exited } = runner(file);
     run.start({});
-    await expect.poll(() => events.length).toBe(1);
+    await expect.poll(() => events.length, { timeout: 15_000 }).toBe(1);
     expect(() => run.start({})).toThrow(new InspectorError('a conformance run is already running', 409));
     run.stop();
     expect(await exited()).toMatchObject({ code: 130, complete: true });
