@@ -60,7 +60,10 @@ async function runConformance(page: Page, scenarios: string): Promise<void> {
 describe('the Conformance tab of wiremcp inspect', () => {
   test('a configured server: the report fills live, a failing step links to its wire', { timeout: 180_000 }, async () => {
     const config = join(dir!, 'mcp.json');
-    writeFileSync(config, JSON.stringify({ mcpServers: { official: { type: 'stdio', command: 'node', args: [OFFICIAL_EVERYTHING, 'stdio'] } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { official: { type: 'stdio', command: 'node', args: [OFFICIAL_EVERYTHING, 'stdio'] } } }),
+    );
     const configured = await startConfigured(config, 'official');
     const page = await browser!.context.newPage();
     const errors: string[] = [];

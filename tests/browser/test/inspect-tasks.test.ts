@@ -41,47 +41,60 @@ const row = (page: Page, index = 0) => page.getByRole('table', { name: 'Tasks' }
 async function startTask(page: Page, tool: string, fill: Record<string, string> = {}): Promise<void> {
   await page.getByRole('tab', { name: 'Tasks' }).click();
   await panel(page).getByLabel('Tool', { exact: true }).selectOption(tool);
-  for (const [label, value] of Object.entries(fill)) await panel(page).getByLabel(new RegExp(`^${label}\\b`)).fill(value);
+  for (const [label, value] of Object.entries(fill))
+    await panel(page)
+      .getByLabel(new RegExp(`^${label}\\b`))
+      .fill(value);
   await page.getByRole('button', { name: 'Start as task' }).click();
 }
 
 describe('the Tasks tab of wiremcp inspect', () => {
-  test('2025-11-25 over HTTP: start, list, cancel, a live status change, a result; the server gone: lost', { timeout: 120_000 }, async () => {
-    const server = await startHttpServer(EVERYTHING, []);
-    const inspector = await inspect(['--era', 'legacy', server.url]);
-    const page = await browser!.context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
-    try {
-      await page.goto(inspector.url);
-      await startTask(page, 'slow_compute', { seconds: '60' });
-      await expect.poll(() => row(page).textContent()).toContain('working');
-      await page.getByRole('button', { name: 'List tasks (tasks/list)' }).click();
-      await expect.poll(() => page.getByRole('table', { name: 'Tasks' }).locator('tbody tr').count()).toBe(1);
-      await row(page).getByRole('button', { name: /^Cancel / }).click();
-      await expect.poll(() => row(page).locator('td').nth(2).textContent()).toBe('cancelled');
+  test(
+    '2025-11-25 over HTTP: start, list, cancel, a live status change, a result; the server gone: lost',
+    { timeout: 120_000 },
+    async () => {
+      const server = await startHttpServer(EVERYTHING, []);
+      const inspector = await inspect(['--era', 'legacy', server.url]);
+      const page = await browser!.context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      try {
+        await page.goto(inspector.url);
+        await startTask(page, 'slow_compute', { seconds: '60' });
+        await expect.poll(() => row(page).textContent()).toContain('working');
+        await page.getByRole('button', { name: 'List tasks (tasks/list)' }).click();
+        await expect.poll(() => page.getByRole('table', { name: 'Tasks' }).locator('tbody tr').count()).toBe(1);
+        await row(page)
+          .getByRole('button', { name: /^Cancel / })
+          .click();
+        await expect.poll(() => row(page).locator('td').nth(2).textContent()).toBe('cancelled');
 
-      // failing_job ends by itself after about a second: the row changes without a click.
-      await startTask(page, 'failing_job');
-      await expect.poll(() => row(page).locator('td').nth(1).textContent()).toBe('failing_job');
-      await expect.poll(() => row(page).locator('td').nth(2).textContent(), { timeout: 30_000 }).toMatch(/^(completed|failed)$/);
-      await row(page).getByRole('button', { name: /^Result / }).click();
-      await panel(page).getByText(/failed \(as this fixture always does\)/).waitFor();
-      await page.screenshot({ path: `${ARTIFACTS}inspect-tasks.png`, fullPage: true });
+        // failing_job ends by itself after about a second: the row changes without a click.
+        await startTask(page, 'failing_job');
+        await expect.poll(() => row(page).locator('td').nth(1).textContent()).toBe('failing_job');
+        await expect.poll(() => row(page).locator('td').nth(2).textContent(), { timeout: 30_000 }).toMatch(/^(completed|failed)$/);
+        await row(page)
+          .getByRole('button', { name: /^Result / })
+          .click();
+        await panel(page)
+          .getByText(/failed \(as this fixture always does\)/)
+          .waitFor();
+        await page.screenshot({ path: `${ARTIFACTS}inspect-tasks.png`, fullPage: true });
 
-      // A watched task whose server stops: reported lost, with the reason.
-      await startTask(page, 'slow_compute', { seconds: '60' });
-      await expect.poll(() => row(page).textContent()).toContain('working');
-      await server.stop();
-      await expect.poll(() => row(page).locator('td').nth(2).textContent(), { timeout: 30_000 }).toBe('lost');
-      expect(await row(page).locator('td').nth(3).textContent()).toMatch(/^the server stopped answering: /);
-      await page.screenshot({ path: `${ARTIFACTS}inspect-tasks-lost.png`, fullPage: true });
-      expect(errors).toEqual([]);
-    } finally {
-      await page.close();
-      expect(await inspector.stop()).toBe(143);
-    }
-  });
+        // A watched task whose server stops: reported lost, with the reason.
+        await startTask(page, 'slow_compute', { seconds: '60' });
+        await expect.poll(() => row(page).textContent()).toContain('working');
+        await server.stop();
+        await expect.poll(() => row(page).locator('td').nth(2).textContent(), { timeout: 30_000 }).toBe('lost');
+        expect(await row(page).locator('td').nth(3).textContent()).toMatch(/^the server stopped answering: /);
+        await page.screenshot({ path: `${ARTIFACTS}inspect-tasks-lost.png`, fullPage: true });
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+        expect(await inspector.stop()).toBe(143);
+      }
+    },
+  );
 
   test('2026-07-28 over stdio: the tasks extension, a live status change; no tasks/list in this era', { timeout: 120_000 }, async () => {
     const inspector = await inspect(['node', EVERYTHING.script]);

@@ -10,7 +10,19 @@ import type { CellResult } from '../runner/cell-types.js';
 import { countByStatus, openEventSink } from './run-events.js';
 
 const cell = (status: CellResult['status']): CellResult =>
-  ({ scenario: 's', area: 'a', title: 't', spec: [], level: 'must', file: 'f', server: 'x', transport: 'stdio-ndjson', revision: '2025-11-25', status, durationMs: 1 }) as CellResult;
+  ({
+    scenario: 's',
+    area: 'a',
+    title: 't',
+    spec: [],
+    level: 'must',
+    file: 'f',
+    server: 'x',
+    transport: 'stdio-ndjson',
+    revision: '2025-11-25',
+    status,
+    durationMs: 1,
+  }) as CellResult;
 
 describe('run events', () => {
   test('a file gets one line per event; writes after close are dropped', () => {

@@ -42,11 +42,15 @@ describe('configTarget', () => {
   });
 
   test('refusals: an unknown name (the configured ones listed), a disabled server, extra words, target flags', async () => {
-    await expect(configTarget({ ...base, words: ['nope'] })).rejects.toThrow(`no server named "nope" in ${file} (configured: files, remote, off)`);
+    await expect(configTarget({ ...base, words: ['nope'] })).rejects.toThrow(
+      `no server named "nope" in ${file} (configured: files, remote, off)`,
+    );
     await expect(configTarget({ ...base, words: ['off'] })).rejects.toThrow(/disabled/);
     await expect(configTarget({ ...base, words: ['files', 'extra'] })).rejects.toThrow(/the name of one configured server/);
     await expect(configTarget({ ...base, words: [] })).rejects.toThrow(CliError);
-    await expect(configTarget({ ...base, words: ['files'], options: { headers: ['A: b'] } })).rejects.toThrow(/--header applies to a target/);
+    await expect(configTarget({ ...base, words: ['files'], options: { headers: ['A: b'] } })).rejects.toThrow(
+      /--header applies to a target/,
+    );
     await expect(configTarget({ ...base, words: ['files'], options: { env: ['A=b'] } })).rejects.toThrow(/--env applies to a target/);
   });
 });

@@ -36,7 +36,10 @@ function pick(servers: readonly ServerConfig[], name: string, files: readonly st
   const server = servers.find((candidate) => candidate.name === name);
   if (server === undefined) {
     const names = servers.map((candidate) => candidate.name).join(', ') || 'none';
-    throw new CliError(`no server named ${JSON.stringify(name.slice(0, 100))} in ${files.join(', ')} (configured: ${names})`, CLI_EXIT_CODES.usage);
+    throw new CliError(
+      `no server named ${JSON.stringify(name.slice(0, 100))} in ${files.join(', ')} (configured: ${names})`,
+      CLI_EXIT_CODES.usage,
+    );
   }
   if (server.disabled) throw new CliError(`the server ${JSON.stringify(name)} is disabled in ${server.source.file}`, CLI_EXIT_CODES.usage);
   return server;
@@ -60,7 +63,8 @@ export async function configTarget(input: ConfigTargetInput): Promise<ConfigTarg
   });
   const server = pick(config.servers, input.words[0]!, config.files);
   const label = `${server.name} (${server.source.file})`;
-  const timeout = input.options.timeoutMs === undefined && server.requestTimeoutMs !== undefined ? { timeoutMs: server.requestTimeoutMs } : {};
+  const timeout =
+    input.options.timeoutMs === undefined && server.requestTimeoutMs !== undefined ? { timeoutMs: server.requestTimeoutMs } : {};
   if (server.transport === 'stdio') {
     if (server.command === undefined) throw new CliError(`the server ${JSON.stringify(server.name)} has no command`, CLI_EXIT_CODES.usage);
     return {
@@ -76,7 +80,9 @@ export async function configTarget(input: ConfigTargetInput): Promise<ConfigTarg
   }
   if (server.url === undefined) throw new CliError(`the server ${JSON.stringify(server.name)} has no url`, CLI_EXIT_CODES.usage);
   if (server.transport !== 'http')
-    input.warn(`wiremcp inspect: ${server.name} is configured as ${server.transport}; the inspector detects the transport as a client does\n`);
+    input.warn(
+      `wiremcp inspect: ${server.name} is configured as ${server.transport}; the inspector detects the transport as a client does\n`,
+    );
   return {
     target: { kind: 'http', url: new URL(server.url) },
     options: {

@@ -33,7 +33,10 @@ const failing = {
   transcript: [{ at: 6, dir: 'in', message: { jsonrpc: '2.0', id: 2, result: { isError: true } } }],
 };
 
-function runner(file: string | undefined, target = conformanceTarget({ kind: 'stdio', command: 'node', args: ['my server.js'] }, { env: ['GIVEN=yes'] }, dir)) {
+function runner(
+  file: string | undefined,
+  target = conformanceTarget({ kind: 'stdio', command: 'node', args: ['my server.js'] }, { env: ['GIVEN=yes'] }, dir),
+) {
   const events: Record<string, unknown>[] = [];
   const run = new ConformanceRun({ app: file, target, emit: (event) => events.push(event) });
   const exited = (): Promise<Record<string, unknown>> =>
@@ -123,7 +126,10 @@ describe('ConformanceRun', () => {
   });
 
   test('no app, or a target the app cannot reach as the inspector does: the tab says why and nothing starts', () => {
-    expect(runner(undefined).run.state()).toMatchObject({ available: false, reason: expect.stringContaining('apps/conformance/dist/cli.js') });
+    expect(runner(undefined).run.state()).toMatchObject({
+      available: false,
+      reason: expect.stringContaining('apps/conformance/dist/cli.js'),
+    });
     const headers = conformanceTarget({ kind: 'http', url: new URL('http://127.0.0.1:9/mcp') }, { headers: ['Authorization: Bearer x'] });
     expect(headers).toBe('the conformance app cannot send the HTTP headers this target needs');
     const { run } = runner(app('never2', ''), headers);
@@ -134,7 +140,9 @@ describe('ConformanceRun', () => {
       refused = error;
     }
     expect(refused).toMatchObject({ status: 409, message: headers });
-    expect(conformanceTarget({ kind: 'http', url: new URL('http://127.0.0.1:9/mcp') }, {})).toEqual({ args: ['--url', 'http://127.0.0.1:9/mcp'] });
+    expect(conformanceTarget({ kind: 'http', url: new URL('http://127.0.0.1:9/mcp') }, {})).toEqual({
+      args: ['--url', 'http://127.0.0.1:9/mcp'],
+    });
   });
 
   test('words are quoted for the app the way a shell would read them', () => {

@@ -102,7 +102,14 @@ export class ConformanceRun {
         : typeof target === 'string'
           ? target
           : undefined;
-    return { available: unavailable === undefined, ...(unavailable ? { reason: unavailable } : {}), running: this.#child !== undefined, run: this.#run, events: this.#events, dropped: this.#dropped };
+    return {
+      available: unavailable === undefined,
+      ...(unavailable ? { reason: unavailable } : {}),
+      running: this.#child !== undefined,
+      run: this.#run,
+      events: this.#events,
+      dropped: this.#dropped,
+    };
   }
 
   /** Starts a run (narrowed by `scenario` globs and `revision`s); refused while one runs. */
@@ -121,7 +128,20 @@ export class ConformanceRun {
       for (const value of values as string[]) narrow.push(`--${key}`, value);
     }
     const out = mkdtempSync(join(tmpdir(), 'wiremcp-inspect-conformance-'));
-    const args = [app, ...target.args, '--name', 'inspected', '--no-baseline', '--no-html', '--out', out, '--plain', '--events', '-', ...narrow];
+    const args = [
+      app,
+      ...target.args,
+      '--name',
+      'inspected',
+      '--no-baseline',
+      '--no-html',
+      '--out',
+      out,
+      '--plain',
+      '--events',
+      '-',
+      ...narrow,
+    ];
     const child = spawn(process.execPath, args, {
       cwd: target.cwd ?? process.cwd(),
       env: { ...process.env, ...target.env },

@@ -40,7 +40,9 @@ function setUp(gets: (() => ClientTask)[], start: { task?: ClientTask; result?: 
 }
 
 const statuses = (events: InspectorEvent[]): string[] =>
-  events.map((event) => (event.type === 'task' ? String(event.task.status) : event.type === 'task-lost' ? `lost: ${event.reason}` : event.type));
+  events.map((event) =>
+    event.type === 'task' ? String(event.task.status) : event.type === 'task-lost' ? `lost: ${event.reason}` : event.type,
+  );
 
 beforeEach(() => void vi.useFakeTimers());
 afterEach(() => void vi.useRealTimers());
@@ -69,7 +71,9 @@ describe('InspectorTasks', () => {
 
   test('invalid arguments never reach the server; an answer at once is a result, not watched', async () => {
     const invalid = setUp([]);
-    expect(await invalid.tasks.operations['task-call']({ name: 'slow', arguments: { bad: 1 } })).toEqual({ invalid: ['bad: must not be there'] });
+    expect(await invalid.tasks.operations['task-call']({ name: 'slow', arguments: { bad: 1 } })).toEqual({
+      invalid: ['bad: must not be there'],
+    });
     expect(invalid.calls).toEqual([]);
     const direct = setUp([], { result: { content: [] } });
     expect(await direct.tasks.operations['task-call']({ name: 'slow' })).toEqual({ result: { content: [] } });

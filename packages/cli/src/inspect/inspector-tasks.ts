@@ -96,12 +96,17 @@ export class InspectorTasks {
           await new Promise((resolve) => setTimeout(resolve, wait));
           if (controller.signal.aborted) return;
           const task = await this.#host.client().tasks.get(first.taskId, { signal: controller.signal });
-          if (task.status !== last.status || task.statusMessage !== last.statusMessage || task.lastUpdatedAt !== last.lastUpdatedAt) this.#publish(task);
+          if (task.status !== last.status || task.statusMessage !== last.statusMessage || task.lastUpdatedAt !== last.lastUpdatedAt)
+            this.#publish(task);
           last = task;
         }
       } catch (error) {
         if (!controller.signal.aborted)
-          this.#host.publish({ type: 'task-lost', taskId: first.taskId, reason: error instanceof Error ? error.message.slice(0, 500) : String(error) });
+          this.#host.publish({
+            type: 'task-lost',
+            taskId: first.taskId,
+            reason: error instanceof Error ? error.message.slice(0, 500) : String(error),
+          });
       } finally {
         this.#watched.delete(first.taskId);
       }

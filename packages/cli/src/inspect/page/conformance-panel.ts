@@ -50,7 +50,10 @@ const idOf = (entry: Transcript[number]): string | undefined => {
 function stepWire(transcript: Transcript, from: number | undefined): HTMLElement {
   const own = from === undefined ? transcript : transcript.filter((entry) => entry.at >= from);
   const answered = new Set(own.filter((entry) => entry.dir === 'in').map(idOf));
-  const asked = from === undefined ? [] : transcript.filter((entry) => entry.at < from && entry.dir === 'out' && idOf(entry) !== undefined && answered.has(idOf(entry)));
+  const asked =
+    from === undefined
+      ? []
+      : transcript.filter((entry) => entry.at < from && entry.dir === 'out' && idOf(entry) !== undefined && answered.has(idOf(entry)));
   const entries = [...asked, ...own];
   const arrow = { out: '→ server', in: '← server', note: 'note' } as const;
   return h(
@@ -60,10 +63,18 @@ function stepWire(transcript: Transcript, from: number | undefined): HTMLElement
     h(
       'tbody',
       {},
-      ...entries.flatMap((entry) => [
-        h('tr', {}, h('td', {}, String(entry.at)), h('td', {}, arrow[entry.dir] ?? String(entry.dir)), h('td', { class: 'mono' }, summaryOf(entry))),
-        entry.message === undefined ? undefined : h('tr', { class: 'details' }, h('td', { colspan: 3 }, pre(entry.message))),
-      ]).filter((row): row is HTMLTableRowElement => row !== undefined),
+      ...entries
+        .flatMap((entry) => [
+          h(
+            'tr',
+            {},
+            h('td', {}, String(entry.at)),
+            h('td', {}, arrow[entry.dir] ?? String(entry.dir)),
+            h('td', { class: 'mono' }, summaryOf(entry)),
+          ),
+          entry.message === undefined ? undefined : h('tr', { class: 'details' }, h('td', { colspan: 3 }, pre(entry.message))),
+        ])
+        .filter((row): row is HTMLTableRowElement => row !== undefined),
     ),
   );
 }
@@ -97,17 +108,28 @@ export class ConformancePanel {
       event.preventDefault();
       void this.#begin();
     });
-    this.#stop.addEventListener('click', () => void rpc('conformance-stop').catch((error: Error) => fill(this.#outcome, errorBox(error.message))));
+    this.#stop.addEventListener(
+      'click',
+      () => void rpc('conformance-stop').catch((error: Error) => fill(this.#outcome, errorBox(error.message))),
+    );
     const table = h(
       'table',
       { class: 'conf-table', 'aria-label': 'Conformance cells' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Scenario'), h('th', {}, 'Transport'), h('th', {}, 'Revision'), h('th', {}, 'Status'), h('th', {}, 'Why'))),
+      h(
+        'thead',
+        {},
+        h('tr', {}, h('th', {}, 'Scenario'), h('th', {}, 'Transport'), h('th', {}, 'Revision'), h('th', {}, 'Status'), h('th', {}, 'Why')),
+      ),
       this.#rows,
     );
     fill(
       this.element,
       h('h2', {}, 'Conformance'),
-      h('p', { class: 'muted' }, 'Runs the conformance app of this checkout against the inspected server: every scenario over every transport and revision it speaks, cell by cell.'),
+      h(
+        'p',
+        { class: 'muted' },
+        'Runs the conformance app of this checkout against the inspected server: every scenario over every transport and revision it speaks, cell by cell.',
+      ),
       form,
       this.#countLine,
       this.#outcome,
@@ -142,7 +164,10 @@ export class ConformancePanel {
     this.#busy(true);
     fill(this.#outcome, h('p', { class: 'muted' }, 'Starting the conformance app…'));
     try {
-      const { run } = await rpc<{ run: number }>('conformance-start', { scenario: list(this.#scenarios.value), revision: list(this.#revisions.value) });
+      const { run } = await rpc<{ run: number }>('conformance-start', {
+        scenario: list(this.#scenarios.value),
+        revision: list(this.#revisions.value),
+      });
       if (run !== this.#run) this.#reset(run);
       announce('Conformance run started');
     } catch (error) {
@@ -182,7 +207,14 @@ export class ConformancePanel {
     if (event.type === 'start') {
       this.#total = Number(event.cells) || 0;
       this.#busy(true);
-      fill(this.#outcome, h('p', { class: 'muted' }, `${String(event.runnable)} of ${String(event.cells)} cells to run; the others do not apply or cannot run.`));
+      fill(
+        this.#outcome,
+        h(
+          'p',
+          { class: 'muted' },
+          `${String(event.runnable)} of ${String(event.cells)} cells to run; the others do not apply or cannot run.`,
+        ),
+      );
     } else if (event.type === 'cell') this.#cell((event.result ?? {}) as Record<string, unknown>);
     else if (event.type === 'end') announce(`Conformance run finished: exit code ${String(event.exitCode)}`);
     else if (event.type === 'exit') {
@@ -190,7 +222,9 @@ export class ConformancePanel {
       fill(
         this.#outcome,
         event.complete === true ? h('p', { class: 'muted' }, String(event.message)) : errorBox(String(event.message)),
-        event.complete !== true && typeof event.stderr === 'string' && event.stderr ? pre(event.stderr, { 'aria-label': 'Conformance app errors' }) : undefined,
+        event.complete !== true && typeof event.stderr === 'string' && event.stderr
+          ? pre(event.stderr, { 'aria-label': 'Conformance app errors' })
+          : undefined,
       );
     }
     this.#showCounts();
@@ -200,7 +234,11 @@ export class ConformancePanel {
     const status = String(result.status);
     this.#counts.set(status, (this.#counts.get(status) ?? 0) + 1);
     const failure = result.failure as { step?: number; stepLabel?: string; message?: string; stepAt?: number } | undefined;
-    const why = failure ? `${String(failure.stepLabel ?? '')}: ${String(failure.message ?? '')}` : typeof result.reason === 'string' ? result.reason : '';
+    const why = failure
+      ? `${String(failure.stepLabel ?? '')}: ${String(failure.message ?? '')}`
+      : typeof result.reason === 'string'
+        ? result.reason
+        : '';
     const label = STATUSES.find(([name]) => name === status)?.[1] ?? status;
     const row = h(
       'tr',

@@ -28,7 +28,14 @@ export class TasksPanel {
 
   constructor() {
     const start = h('button', { type: 'submit', class: 'primary' }, 'Start as task');
-    const form = h('form', { 'aria-label': 'Start a task' }, h('label', { for: 'task-tool' }, 'Tool'), this.#picker, this.#formSlot, h('div', { class: 'buttons' }, start));
+    const form = h(
+      'form',
+      { 'aria-label': 'Start a task' },
+      h('label', { for: 'task-tool' }, 'Tool'),
+      this.#picker,
+      this.#formSlot,
+      h('div', { class: 'buttons' }, start),
+    );
     this.#picker.addEventListener('change', () => this.#chooseTool());
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -45,7 +52,20 @@ export class TasksPanel {
       h(
         'table',
         { class: 'conf-table', 'aria-label': 'Tasks' },
-        h('thead', {}, h('tr', {}, h('th', {}, 'Task'), h('th', {}, 'Tool'), h('th', {}, 'Status'), h('th', {}, 'Message'), h('th', {}, 'Updated'), h('th', {}, ''))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', {}, 'Task'),
+            h('th', {}, 'Tool'),
+            h('th', {}, 'Status'),
+            h('th', {}, 'Message'),
+            h('th', {}, 'Updated'),
+            h('th', {}, ''),
+          ),
+        ),
         this.#rows,
       ),
     );
@@ -57,7 +77,12 @@ export class TasksPanel {
       const { tools } = await rpc<{ tools: Tool[] }>('tools');
       const capable = tools.filter((tool) => ['optional', 'required'].includes(String(tool.execution?.taskSupport)));
       for (const tool of capable) this.#tools.set(String(tool.name), tool);
-      fill(this.#picker, ...capable.map((tool) => h('option', { value: String(tool.name) }, `${String(tool.name)} (${String(tool.execution?.taskSupport)})`)));
+      fill(
+        this.#picker,
+        ...capable.map((tool) =>
+          h('option', { value: String(tool.name) }, `${String(tool.name)} (${String(tool.execution?.taskSupport)})`),
+        ),
+      );
       if (capable.length === 0) fill(this.#outcome, h('p', { class: 'muted' }, 'The server offers no tool that runs as a task.'));
       this.#chooseTool();
     } catch (error) {
@@ -130,14 +155,22 @@ export class TasksPanel {
     if (!name) return fill(this.#outcome, errorBox('Choose a tool.'));
     if (read.problems.length) return fill(this.#outcome, errorBox(read.problems.join('; ')));
     try {
-      const answer = await rpc<{ task?: Task; result?: Record<string, unknown>; invalid?: string[] }>('task-call', { name, arguments: read.value });
+      const answer = await rpc<{ task?: Task; result?: Record<string, unknown>; invalid?: string[] }>('task-call', {
+        name,
+        arguments: read.value,
+      });
       if (answer.invalid) return fill(this.#outcome, errorBox(`The arguments do not match the input schema: ${answer.invalid.join('; ')}`));
       if (answer.task && typeof answer.task.taskId === 'string') {
         this.#names.set(answer.task.taskId, name);
         this.onTask(answer.task);
         fill(this.#row(answer.task.taskId).children[1]!, name);
         fill(this.#outcome, h('p', { class: 'muted' }, `${name} runs as task ${answer.task.taskId}.`));
-      } else fill(this.#outcome, h('p', { class: 'muted' }, `${name} answered at once (the server chose not to start a task):`), toolResult(answer.result ?? {}));
+      } else
+        fill(
+          this.#outcome,
+          h('p', { class: 'muted' }, `${name} answered at once (the server chose not to start a task):`),
+          toolResult(answer.result ?? {}),
+        );
     } catch (error) {
       fill(this.#outcome, errorBox(message(error)));
     }
