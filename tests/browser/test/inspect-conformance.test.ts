@@ -88,7 +88,8 @@ describe('the Conformance tab of wiremcp inspect', () => {
       expect(errors).toEqual([]);
     } finally {
       await page.close();
-      expect(await configured.stop()).toBe(143);
+      const code = await configured.stop();
+      expect({ code, stderr: configured.stderr() }).toMatchObject({ code: 143 });
     }
   });
 

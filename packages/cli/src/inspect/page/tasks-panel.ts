@@ -117,7 +117,7 @@ export class TasksPanel {
   }
 
   #row(taskId: string): HTMLTableRowElement {
-    const existing = [...this.#rows.children].find((row) => (row as HTMLElement).dataset.taskId === taskId);
+    const existing = Array.from(this.#rows.children).find((row) => (row as HTMLElement).dataset.taskId === taskId);
     if (existing) return existing as HTMLTableRowElement;
     const act = (label: string, run: () => Promise<void>): HTMLButtonElement => {
       const button = h('button', { type: 'button', 'aria-label': `${label} ${taskId}` }, label);
