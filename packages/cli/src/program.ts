@@ -257,7 +257,14 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
           if (!root.config?.length) return m.runInspect(parseTarget(words), options, serve, write);
           const { configTarget } = await import('./inspect/config-target.js');
           const files = root.config;
-          const chosen = await configTarget({ files, ...(root.input ? { inputs: root.input } : {}), cwd: io.cwd, warn: write.err, words, options });
+          const chosen = await configTarget({
+            files,
+            ...(root.input ? { inputs: root.input } : {}),
+            cwd: io.cwd,
+            warn: write.err,
+            words,
+            options,
+          });
           return m.runInspect(chosen.target, chosen.options, { ...serve, label: chosen.label }, write);
         }),
       );
