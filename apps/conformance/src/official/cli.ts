@@ -83,14 +83,14 @@ async function main(): Promise<number> {
   let code = 3;
   try {
     code = await runOfficialCommand({
-    ...(runtimes.length > 0 ? { runtimes: runtimes.filter(isRuntimeName) } : {}),
-    ...(values.url === undefined ? {} : { url: values.url }),
-    ...(values['client-command'] === undefined ? {} : { clientCommand: values['client-command'] }),
-    server: values['client-only'] !== true,
-    client: values['server-only'] !== true,
-    ...(values['expected-failures'] === undefined ? {} : { expectedFailures: values['expected-failures'] }),
-    noExpectedFailures: values['no-expected-failures'] === true,
-    ...(values.out === undefined ? {} : { out: values.out }),
+      ...(runtimes.length > 0 ? { runtimes: runtimes.filter(isRuntimeName) } : {}),
+      ...(values.url === undefined ? {} : { url: values.url }),
+      ...(values['client-command'] === undefined ? {} : { clientCommand: values['client-command'] }),
+      server: values['client-only'] !== true,
+      client: values['server-only'] !== true,
+      ...(values['expected-failures'] === undefined ? {} : { expectedFailures: values['expected-failures'] }),
+      noExpectedFailures: values['no-expected-failures'] === true,
+      ...(values.out === undefined ? {} : { out: values.out }),
       log,
       print: (line) => process.stdout.write(`${line}\n`),
     });

@@ -112,7 +112,9 @@ export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
     child.once('error', (error) => (state.stderr += `\n${error.message}`));
     return state;
   });
-  options.log(`mixed load started for at most ${options.seconds} s: ${running.map((state) => state.part).join(', ')} (load ${started.toFixed(1)})`);
+  options.log(
+    `mixed load started for at most ${options.seconds} s: ${running.map((state) => state.part).join(', ')} (load ${started.toFixed(1)})`,
+  );
   // Should this process end without stop(), the groups die with it (process.kill is synchronous, fit for 'exit').
   const killAll = (): void => running.forEach((state) => killGroup(state.child));
   process.once('exit', killAll);
