@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isRuntimeName, RUNTIMES } from '../runtimes/runtime-servers.js';
 import { runOfficialCommand } from './command.js';
+import { startMixedLoad } from './mixed-load.js';
 
 const HELP = `Usage: conformance:official [options]
 
@@ -25,10 +26,18 @@ Runs the official MCP conformance suite (both legs, revisions 2025-11-25 and 202
   --expected-failures <f>   expected failures (default apps/conformance/official-expected-failures.yaml)
   --no-expected-failures    expect nothing to fail
   --out <dir>               where official-results.json goes (default apps/conformance/out)
+  --under-load <seconds>    run beside a mixed load (a package install, a TypeScript build, batches of process
+                            starts, a CPU burner per core, fsync'd disk writes), stopped when the run ends and
+                            after <seconds> at most; exit 3 when a part of the load never completed a round
   -h, --help                print this text
+
+Examples:
+  npm run conformance:official
+  npm run conformance:official -- --client-only --under-load 420
+  node apps/conformance/dist/official/cli.js --url http://localhost:3001/mcp --server-only
 `;
 
-function main(): Promise<number> {
+async function main(): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -41,40 +50,60 @@ function main(): Promise<number> {
         'expected-failures': { type: 'string' },
         'no-expected-failures': { type: 'boolean' },
         out: { type: 'string' },
+        'under-load': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n${HELP}`);
-    return Promise.resolve(2);
+    return 2;
   }
   if (values.help) {
     process.stdout.write(HELP);
-    return Promise.resolve(0);
+    return 0;
   }
   if (values['server-only'] && values['client-only']) {
     process.stderr.write('--server-only and --client-only exclude each other\n');
-    return Promise.resolve(2);
+    return 2;
   }
   const runtimes = values.runtimes === undefined ? [] : values.runtimes === 'all' ? Object.keys(RUNTIMES) : values.runtimes.split(',');
   const unknown = runtimes.filter((name) => !isRuntimeName(name));
   if (unknown.length > 0) {
     process.stderr.write(`--runtimes: unknown runtime ${unknown.join(', ')} (known: ${Object.keys(RUNTIMES).join(', ')}, all)\n`);
-    return Promise.resolve(2);
+    return 2;
   }
-  return runOfficialCommand({
-    ...(runtimes.length > 0 ? { runtimes: runtimes.filter(isRuntimeName) } : {}),
-    ...(values.url === undefined ? {} : { url: values.url }),
-    ...(values['client-command'] === undefined ? {} : { clientCommand: values['client-command'] }),
-    server: values['client-only'] !== true,
-    client: values['server-only'] !== true,
-    ...(values['expected-failures'] === undefined ? {} : { expectedFailures: values['expected-failures'] }),
-    noExpectedFailures: values['no-expected-failures'] === true,
-    ...(values.out === undefined ? {} : { out: values.out }),
-    log: (line) => process.stderr.write(`[official] ${line}\n`),
-    print: (line) => process.stdout.write(`${line}\n`),
-  });
+  const seconds = values['under-load'] === undefined ? undefined : Number(values['under-load']);
+  if (seconds !== undefined && !(Number.isInteger(seconds) && seconds >= 10 && seconds <= 3600)) {
+    process.stderr.write(`--under-load: a whole number of seconds from 10 to 3600, not '${values['under-load']}'\n`);
+    return 2;
+  }
+  const log = (line: string): void => void process.stderr.write(`[official] ${line}\n`);
+  const load = seconds === undefined ? undefined : startMixedLoad({ seconds, log });
+  let code = 3;
+  try {
+    code = await runOfficialCommand({
+      ...(runtimes.length > 0 ? { runtimes: runtimes.filter(isRuntimeName) } : {}),
+      ...(values.url === undefined ? {} : { url: values.url }),
+      ...(values['client-command'] === undefined ? {} : { clientCommand: values['client-command'] }),
+      server: values['client-only'] !== true,
+      client: values['server-only'] !== true,
+      ...(values['expected-failures'] === undefined ? {} : { expectedFailures: values['expected-failures'] }),
+      noExpectedFailures: values['no-expected-failures'] === true,
+      ...(values.out === undefined ? {} : { out: values.out }),
+      log,
+      print: (line) => process.stdout.write(`${line}\n`),
+    });
+  } finally {
+    const report = await load?.stop();
+    if (report !== undefined && report.idle.length > 0) {
+      log(`the load was lighter than asked: ${report.idle.join(', ')} never completed a round`);
+      for (const part of report.parts.filter((entry) => report.idle.includes(entry.part) && entry.stderr !== ''))
+        log(`${part.part}: ${part.stderr}`);
+      code = 3;
+    }
+  }
+  return code;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

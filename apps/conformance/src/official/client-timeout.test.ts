@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { clientTimeLimitMs } from './client/time-limit.js';
 import { clientFailureReports, clientTimeouts } from './run-official.js';
 
 describe('the client leg under load', () => {
@@ -32,5 +33,14 @@ describe('the client leg under load', () => {
     expect(clientFailureReports('all passed')).toBe('');
     const long = clientFailureReports(`Client exited with code 1\nStderr:\n${'x'.repeat(10_000)}`, 100);
     expect(long).toMatch(/^Client exited with code 1[\s\S]{75}\n… \(\d+ more characters\)$/);
+  });
+
+  test("the client program's own limits follow the suite's per-scenario limit, less a margin, never below a floor", () => {
+    expect(clientTimeLimitMs({ WIREMCP_CONFORMANCE_TIMEOUT_MS: '120000' })).toBe(115_000);
+    // Without the variable (the suite run by hand): the suite's own default of 30 s.
+    expect(clientTimeLimitMs({})).toBe(25_000);
+    expect(clientTimeLimitMs({ WIREMCP_CONFORMANCE_TIMEOUT_MS: '1000' })).toBe(5_000);
+    // Not a whole number of milliseconds: ignored, not NaN.
+    expect(clientTimeLimitMs({ WIREMCP_CONFORMANCE_TIMEOUT_MS: '2m' })).toBe(25_000);
   });
 });

@@ -16,8 +16,13 @@ import type { RuntimeName } from '../runtimes/runtime-servers.js';
 export const DEFAULT_OFFICIAL_EXPECTED_FAILURES: string = join(PACKAGE_ROOT, 'official-expected-failures.yaml');
 /** Where the results go, and where `npm start` looks for them. */
 export const OFFICIAL_RESULTS_FILE = 'official-results.json';
-/** The client program the client leg spawns by default (this app's, built). */
-export const OFFICIAL_CLIENT_PROGRAM: string = join(PACKAGE_ROOT, 'dist', 'official', 'client', 'main.js');
+/**
+ * The client program the client leg spawns by default: this app's (`src/official/client/main.ts`), bundled into one
+ * file started through the bins' compile-cache launcher (scripts/bundle-bin.mjs --code-cache). The suite starts every
+ * client scenario of a run at once, dozens of programs; each one resolving and reading its ~100 modules through the ESM
+ * loader and compiling them cost most of its start, which on a busy 2-core machine ate into the scenario's time.
+ */
+export const OFFICIAL_CLIENT_PROGRAM: string = join(PACKAGE_ROOT, 'dist', 'official', 'client-bundle', 'bin.js');
 
 /** What to run. */
 export interface OfficialCommandOptions {

@@ -120,10 +120,9 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
   const suite = ensureOfficialSuite(options.log);
   const runs: LegRun[] = [];
   if (options.serverUrl !== undefined) runs.push(...legRuns('server', ['--url', options.serverUrl], options.scoredOnly));
-  if (options.clientCommand !== undefined) {
-    const timeout = String(options.clientTimeoutMs ?? CLIENT_SCENARIO_TIMEOUT_MS);
-    runs.push(...legRuns('client', ['--command', options.clientCommand, '--timeout', timeout]));
-  }
+  const clientTimeout = String(options.clientTimeoutMs ?? CLIENT_SCENARIO_TIMEOUT_MS);
+  if (options.clientCommand !== undefined)
+    runs.push(...legRuns('client', ['--command', options.clientCommand, '--timeout', clientTimeout]));
   if (options.clientCommand !== undefined && !suite.netns) {
     options.log('no network namespace available (unshare -n): the client leg runs with the suite mocks on every interface');
   }
@@ -133,7 +132,14 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
     for (const run of runs) {
       const dir = join(scratch, `${outcomes.length}`);
       const began = Date.now();
-      const result = await runOfficialSuite(suite, [...run.args, '-o', dir], run.leg === 'client', options.runTimeoutMs ?? 300_000);
+      // The client program's own limits follow the suite's per-scenario one (see client/time-limit.ts).
+      const env = run.leg === 'client' ? { ...suite.env, WIREMCP_CONFORMANCE_TIMEOUT_MS: clientTimeout } : suite.env;
+      const result = await runOfficialSuite(
+        { ...suite, env },
+        [...run.args, '-o', dir],
+        run.leg === 'client',
+        options.runTimeoutMs ?? 300_000,
+      );
       const found = readOutcomes(dir, run.leg);
       options.log(
         `${run.leg} ${run.suite}: ${found.size} scenarios in ${((Date.now() - began) / 1000).toFixed(1)} s (exit ${result.exitCode})`,

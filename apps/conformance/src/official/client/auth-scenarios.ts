@@ -20,6 +20,7 @@ import {
 import { McpClient } from '@wiremcp/client';
 import type { ProtocolVersion } from '@wiremcp/protocol';
 import { httpTransportFactory } from '@wiremcp/transport-http';
+import { clientTimeLimitMs } from './time-limit.js';
 
 /** The Client ID Metadata Document URL the suite's authorization servers accept as a client_id. */
 export const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
@@ -84,7 +85,7 @@ async function grantFor(scenario: string, context: AuthContext): Promise<OAuthGr
       // Every other scenario is the interactive flow; pre-registered credentials come first when the suite gives some.
       return authorizationCodeGrant({
         redirectUri: REDIRECT_URI,
-        userAgent: automaticUserAgent(),
+        userAgent: automaticUserAgent({ fetchPolicy: { timeoutMs: clientTimeLimitMs() } }),
         clientName: 'wiremcp conformance client',
         clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
         ...(context.client_id !== undefined
@@ -108,10 +109,16 @@ async function grantFor(scenario: string, context: AuthContext): Promise<OAuthGr
 export async function runAuthScenario(scenario: string, serverUrl: string): Promise<void> {
   const context = readContext();
   const version = (process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2025-11-25') as ProtocolVersion;
-  const auth = new McpOAuthProvider({ serverUrl, grant: await grantFor(scenario, context), protocolVersion: version });
+  const limit = clientTimeLimitMs();
+  const auth = new McpOAuthProvider({
+    serverUrl,
+    grant: await grantFor(scenario, context),
+    protocolVersion: version,
+    fetchPolicy: { timeoutMs: limit },
+  });
   const client = new McpClient(
     { name: 'wiremcp-conformance-client', version: '0.1.0' },
-    { era: version === '2026-07-28' ? 'modern' : 'legacy', protocolVersion: version },
+    { era: version === '2026-07-28' ? 'modern' : 'legacy', protocolVersion: version, requestTimeoutMs: limit },
   );
   try {
     await client.connect(httpTransportFactory(serverUrl, { auth, legacySse: false }));

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * The conformance client program the official MCP conformance suite spawns for its client leg: the scenario in
  * `MCP_CONFORMANCE_SCENARIO`, the revision in `MCP_CONFORMANCE_PROTOCOL_VERSION`, scenario data (JSON) in

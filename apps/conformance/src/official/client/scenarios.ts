@@ -8,6 +8,7 @@ import { McpClient, type ClientOptions, type InputHandlers } from '@wiremcp/clie
 import { SkillsClient } from '@wiremcp/ext-skills';
 import type { ProtocolVersion } from '@wiremcp/protocol';
 import { httpTransportFactory } from '@wiremcp/transport-http';
+import { clientTimeLimitMs } from './time-limit.js';
 
 /** One run of the program. */
 export interface ClientScenarioRun {
@@ -40,7 +41,7 @@ function clientFor(run: ClientScenarioRun, options: ClientOptions = {}): McpClie
       handlers: HANDLERS,
       era: modern ? 'modern' : 'legacy',
       protocolVersion: run.protocolVersion as ProtocolVersion,
-      requestTimeoutMs: 20_000,
+      requestTimeoutMs: clientTimeLimitMs(),
       onError: () => undefined,
       ...options,
     },

@@ -1,0 +1,48 @@
+// The mixed load that the client leg is checked beside: bounded by its own deadline, stopped at once by stop(), and
+// honest about parts that did nothing. Only the light parts run here (a burner per core for two seconds at most).
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { describe, expect, test } from 'vitest';
+import { startMixedLoad } from './mixed-load.js';
+
+/**
+ * True when no live process is left in the group. Zombies do not count: killed children of the group's shell are
+ * orphans, and where PID 1 does not reap (a container's plain entry process) they stay listed, doing nothing.
+ */
+function gone(group: number): boolean {
+  const table = execFileSync('ps', ['-eo', 'pgid=,stat='], { encoding: 'utf8' });
+  return !table.split('\n').some((line) => {
+    const [pgid, stat] = line.trim().split(/\s+/);
+    return Number(pgid) === group && stat !== undefined && !stat.startsWith('Z');
+  });
+}
+
+describe('mixed load', () => {
+  test('every part ends by itself at the deadline, even without stop()', async () => {
+    const lines: string[] = [];
+    const load = startMixedLoad({ seconds: 2, parts: ['cpu', 'processes'], log: (line) => lines.push(line) });
+    await load.ended;
+    const report = await load.stop();
+    const cpu = report.parts.find((part) => part.part === 'cpu')!;
+    // Each burner ran to the deadline and said so.
+    expect(cpu.rounds).toBe(Math.max(1, availableParallelism()));
+    expect(report.parts.find((part) => part.part === 'processes')!.rounds).toBeGreaterThan(0);
+    expect(report.idle).toEqual([]);
+    expect(report.groups.every(gone)).toBe(true);
+    expect(lines.at(-1)).toMatch(/^mixed load stopped \(load [\d.]+ → [\d.]+\): cpu \d+ round\(s\); processes \d+ round\(s\)/);
+  }, 60_000);
+
+  test('stop() ends every process group at once, long before the deadline, and says which parts never finished a round', async () => {
+    const load = startMixedLoad({ seconds: 600, parts: ['cpu', 'disk'], log: () => undefined });
+    const report = await load.stop();
+    await load.ended;
+    expect(report.groups).toHaveLength(2);
+    expect(report.groups.every(gone)).toBe(true);
+    // The burners were killed, not finished; cpu is never counted idle (its round is the whole run).
+    expect(report.parts.find((part) => part.part === 'cpu')!.rounds).toBe(0);
+    // Stopped before it could write 128 MB: the report says the disk part never did its work.
+    expect(report.idle).toEqual(['disk']);
+    // A second stop() is the same report, not a second kill.
+    expect(await load.stop()).toBe(report);
+  }, 60_000);
+});

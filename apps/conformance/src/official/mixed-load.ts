@@ -1,0 +1,157 @@
+/**
+ * A bounded mixed load, the kind a shared CI machine puts beside a test run: a package install into a scratch
+ * directory, a TypeScript build, batches of short-lived processes, CPU-bound processes and disk writes flushed with
+ * fsync. It is how the official suite's client leg is checked on a busy machine (`conformance:official --under-load`).
+ *
+ * Each part is a shell loop in its own process group that stops by itself at the deadline, so the load is bounded
+ * even if this process is killed; `stop()` ends every group at once (SIGKILL to the group: pnpm, tsc and their
+ * children too) and removes the scratch directory. Each part reports its rounds, and the load says which parts never
+ * completed one: a load that did not run is not a load a result was obtained under.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../paths.js';
+
+/** What to start. */
+export interface MixedLoadOptions {
+  /** Hard limit in seconds: every part stops by itself then, whether or not `stop()` is called. */
+  readonly seconds: number;
+  /** Progress lines. */
+  readonly log: (line: string) => void;
+  /** Only these parts (default all of {@link MIXED_LOAD_PARTS}). */
+  readonly parts?: readonly MixedLoadPart[];
+}
+
+/** The parts of the load. */
+export const MIXED_LOAD_PARTS = ['install', 'build', 'processes', 'cpu', 'disk'] as const;
+/** One part of the load. */
+export type MixedLoadPart = (typeof MIXED_LOAD_PARTS)[number];
+
+/** What a part did. */
+export interface MixedLoadPartReport {
+  readonly part: MixedLoadPart;
+  /** Rounds that completed (a round of `cpu` is one burner that ran to the deadline or was stopped). */
+  readonly rounds: number;
+  /** Rounds whose command failed (counted apart: they loaded the machine less than a good round). */
+  readonly failed: number;
+  /** The part's last stderr, bounded. */
+  readonly stderr: string;
+}
+
+/** A running load. */
+export interface MixedLoad {
+  /** Stops every part (idempotent) and says what each did. */
+  stop(): Promise<MixedLoadReport>;
+  /** Settles when every part's loop has ended: at the deadline by itself, or at `stop()`. */
+  readonly ended: Promise<void>;
+}
+
+/** What the load did. */
+export interface MixedLoadReport {
+  readonly parts: readonly MixedLoadPartReport[];
+  /** Parts that never completed a round: the load was lighter than asked. */
+  readonly idle: readonly MixedLoadPart[];
+  /** One-minute load average at the start and at the stop. */
+  readonly loadAverage: readonly [number, number];
+  readonly seconds: number;
+  /** The parts' process groups (all ended by the time the report is made). */
+  readonly groups: readonly number[];
+}
+
+/** Packages the workspace already has in its pnpm store: the install is a real one, without the network's pace. */
+const INSTALLED = { ajv: '8.20.0', yaml: '2.9.1', zod: '4.6.7', esbuild: '0.28.2' };
+
+/** A loop that runs `command` until the deadline, printing `ok` or `fail` per round. */
+function loop(end: number, command: string): string {
+  return `while [ "$(date +%s)" -lt ${end} ]; do if ${command}; then echo ok; else echo fail; fi; done`;
+}
+
+function scripts(end: number): Record<MixedLoadPart, string> {
+  const cores = Math.max(1, availableParallelism());
+  const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const burn = `const end = ${end * 1000}; while (Date.now() < end) {}`;
+  return {
+    install: loop(
+      end,
+      `{ rm -rf node_modules && npx -y pnpm@10.34.8 install --prefer-offline --ignore-scripts --lockfile=false --reporter=silent >/dev/null; }`,
+    ),
+    build: loop(end, `"${process.execPath}" "${tsc}" -p "${join(REPO_ROOT, 'apps', 'conformance', 'tsconfig.build.json')}" --noEmit`),
+    processes: loop(end, `{ ${Array.from({ length: 8 }, () => `"${process.execPath}" -e 0 &`).join(' ')} wait; }`),
+    // One burner per core, each to the deadline. (Not under `timeout`: it makes its own process group, which the stop
+    // would then miss.)
+    cpu: `${Array.from({ length: cores }, () => `"${process.execPath}" -e '${burn}' && echo ok &`).join(' ')} wait`,
+    disk: loop(end, `{ dd if=/dev/zero of=disk.bin bs=1M count=128 conv=fsync status=none && rm -f disk.bin; }`),
+  };
+}
+
+/** Starts the load; it runs until `stop()` or `seconds`, whichever comes first. */
+export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
+  const scratch = mkdtempSync(join(tmpdir(), 'wiremcp-mixed-load-'));
+  writeFileSync(
+    join(scratch, 'package.json'),
+    `${JSON.stringify({ name: 'mixed-load', private: true, dependencies: INSTALLED }, null, 2)}\n`,
+  );
+  const end = Math.ceil(Date.now() / 1000) + options.seconds;
+  const started = loadavg()[0]!;
+  const all = scripts(end);
+  const running = (options.parts ?? MIXED_LOAD_PARTS).map((part) => {
+    const child = spawn('sh', ['-c', all[part]], { cwd: scratch, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const state = { part, child, rounds: 0, failed: 0, stderr: '', exited: new Promise<void>((done) => child.once('close', () => done())) };
+    let pending = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
+        if (line === 'ok') state.rounds++;
+        else if (line === 'fail') state.failed++;
+      }
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (state.stderr = (state.stderr + chunk).slice(-2_000)));
+    child.once('error', (error) => (state.stderr += `\n${error.message}`));
+    return state;
+  });
+  options.log(
+    `mixed load started for at most ${options.seconds} s: ${running.map((state) => state.part).join(', ')} (load ${started.toFixed(1)})`,
+  );
+  // Should this process end without stop(), the groups die with it (process.kill is synchronous, fit for 'exit').
+  const killAll = (): void => running.forEach((state) => killGroup(state.child));
+  process.once('exit', killAll);
+  let report: Promise<MixedLoadReport> | undefined;
+  return {
+    ended: Promise.all(running.map((state) => state.exited)).then(() => undefined),
+    stop() {
+      report ??= (async () => {
+        const stopped = loadavg()[0]!;
+        killAll();
+        process.off('exit', killAll);
+        await Promise.all(running.map((state) => state.exited));
+        rmSync(scratch, { recursive: true, force: true });
+        const parts = running.map(({ part, rounds, failed, stderr }) => ({ part, rounds, failed, stderr: stderr.trim() }));
+        const result: MixedLoadReport = {
+          parts,
+          idle: parts.filter((entry) => entry.rounds === 0 && entry.part !== 'cpu').map((entry) => entry.part),
+          loadAverage: [started, stopped],
+          seconds: options.seconds,
+          groups: running.flatMap((state) => (state.child.pid === undefined ? [] : [state.child.pid])),
+        };
+        options.log(
+          `mixed load stopped (load ${started.toFixed(1)} → ${stopped.toFixed(1)}): ` +
+            parts.map((entry) => `${entry.part} ${entry.rounds} round(s)${entry.failed ? `, ${entry.failed} failed` : ''}`).join('; '),
+        );
+        return result;
+      })();
+      return report;
+    },
+  };
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
