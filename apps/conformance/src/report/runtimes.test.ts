@@ -42,7 +42,7 @@ test('official server-leg runs become runtime rows; a runtime without runs is "n
   expect(text).toMatch(/workerd 1\.20261117\.1\s+60 passed, 1 failed, 1 expected failures, 0 not exercised/);
 });
 
-test('the browser tests\' files make the Chromium row: failures, skipped tests and a failed set-up all count against it', () => {
+test("the browser tests' files make the Chromium row: failures, skipped tests and a failed set-up all count against it", () => {
   const dir = join(out, 'runtimes');
   mkdirSync(dir);
   const write = (name: string, content: unknown): void => writeFileSync(join(dir, name), JSON.stringify(content));

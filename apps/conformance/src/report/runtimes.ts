@@ -49,7 +49,8 @@ function officialRow(official: OfficialSuiteResults | undefined, runtime: string
     const on = /^ on (\S+) (\S+)/.exec(run.server.slice(SERVER_LEG.length));
     return title === undefined ? run.server === SERVER_LEG : on?.[1] === title;
   });
-  if (runs.length === 0) return { runtime, check, status: 'not-run', passed: 0, failed: 0, expectedFailed: 0, notExercised: 0, command: OFFICIAL_COMMAND };
+  if (runs.length === 0)
+    return { runtime, check, status: 'not-run', passed: 0, failed: 0, expectedFailed: 0, notExercised: 0, command: OFFICIAL_COMMAND };
   const version = title === undefined ? undefined : /^ on \S+ (\S+)/.exec(runs[0]!.server.slice(SERVER_LEG.length))?.[1];
   const count = (...statuses: string[]): number =>
     runs.reduce((sum, run) => sum + run.scenarios.filter((scenario) => statuses.includes(scenario.status)).length, 0);
@@ -79,9 +80,22 @@ interface BrowserResults {
 function chromiumRow(outDir: string): RuntimeRow {
   const check = 'tests/browser: client page, OAuth popup, server in a worker';
   const directory = join(outDir, 'runtimes');
-  const files = existsSync(directory) ? readdirSync(directory).filter((name) => /^chromium\..+\.json$/.test(name)).sort() : [];
+  const files = existsSync(directory)
+    ? readdirSync(directory)
+        .filter((name) => /^chromium\..+\.json$/.test(name))
+        .sort()
+    : [];
   if (files.length === 0)
-    return { runtime: 'Chromium', check, status: 'not-run', passed: 0, failed: 0, expectedFailed: 0, notExercised: 0, command: BROWSER_COMMAND };
+    return {
+      runtime: 'Chromium',
+      check,
+      status: 'not-run',
+      passed: 0,
+      failed: 0,
+      expectedFailed: 0,
+      notExercised: 0,
+      command: BROWSER_COMMAND,
+    };
   let passed = 0;
   let failed = 0;
   let notExercised = 0;

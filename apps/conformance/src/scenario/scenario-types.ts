@@ -6,12 +6,7 @@
 
 /** A transport of the matrix. */
 export type TransportId =
-  | 'stdio-ndjson'
-  | 'stdio-content-length'
-  | 'streamable-http'
-  | 'streamable-http-stateless'
-  | 'http-sse'
-  | 'websocket';
+  'stdio-ndjson' | 'stdio-content-length' | 'streamable-http' | 'streamable-http-stateless' | 'http-sse' | 'websocket';
 
 /** Every transport, in matrix order. */
 export const TRANSPORTS: readonly TransportId[] = [
