@@ -36,7 +36,9 @@ function stateOf(task: TaskLike): string {
 
 /** Registers the hook that writes this test file's results for the report; `file` is the caller's `import.meta.url`. */
 export function recordChromiumResults(file: string): void {
-  afterAll((_context, suite) => {
+  // vitest reads the first parameter's destructuring to know which fixtures a hook uses: none here.
+  // eslint-disable-next-line no-empty-pattern
+  afterAll(({}, suite) => {
     const task = suite as unknown as TaskLike;
     const name = basename(fileURLToPath(file), '.test.ts');
     let version: string | undefined;
@@ -56,7 +58,7 @@ export function recordChromiumResults(file: string): void {
           ...(version === undefined ? {} : { version }),
           file: `tests/browser/test/${name}.test.ts`,
           finishedAt: new Date().toISOString(),
-          tests: leaves(task),
+          tests: (task.tasks ?? []).flatMap((child) => leaves(child)),
           ...(errors.length > 0 ? { errors } : {}),
         },
         null,
