@@ -37,7 +37,6 @@ function stateOf(task: TaskLike): string {
 /** Registers the hook that writes this test file's results for the report; `file` is the caller's `import.meta.url`. */
 export function recordChromiumResults(file: string): void {
   // vitest reads the first parameter's destructuring to know which fixtures a hook uses: none here.
-  // eslint-disable-next-line no-empty-pattern
   afterAll(({}, suite) => {
     const task = suite as unknown as TaskLike;
     const name = basename(fileURLToPath(file), '.test.ts');
