@@ -74,7 +74,7 @@ exits non-zero on an unexpected failure or a stale baseline entry.
 Selection (repeatable, or comma-separated):
   --server <id>          reference servers from servers.yaml (default: those marked default)
   --transport <t>        stdio-ndjson, stdio-content-length, streamable-http, streamable-http-stateless,
-                         http-sse, or a family: stdio, http
+                         http-sse, websocket, or a family: stdio, http
   --revision <r>         2024-11-05 … 2026-07-28, or legacy / modern
   --scenario <glob>      scenario ids, area/id or areas; * is a wildcard (e.g. 'tools/*', '*cancel*')
 

@@ -17,6 +17,7 @@ import { officialResultsFor } from './official/include.js';
 import type { OfficialSuiteResults } from './report/official-suite.js';
 import { formatDuration, Progress } from './report/progress.js';
 import { countByStatus, type EventSink } from './report/run-events.js';
+import { formatRuntimeRows, runtimeRows } from './report/runtimes.js';
 import { buildReport, type ReportTarget, type RunReport } from './report/run-report.js';
 import { exitCodeOf, formatSummary, testedCount } from './report/summary.js';
 import { writeReports } from './report/write-reports.js';
@@ -183,6 +184,9 @@ export async function runConformance(
     if (runnable > 0) progress.finish();
     const outcome = applyBaseline(results, entries, writtenFor(registry));
     const durationMs = Date.now() - startedAt.getTime();
+    const outDir = resolve(options.out ?? DEFAULT_OUT_DIR);
+    // The runtime rows are about wiremcp's own servers and client: not shown for a --command/--url server.
+    const runtimes = options.command === undefined && options.url === undefined ? runtimeRows(official, outDir) : undefined;
     const exitCode = signal?.aborted ? 1 : exitCodeOf(results, errors.length);
     const report = buildReport({
       startedAt: startedAt.toISOString(),
@@ -204,9 +208,11 @@ export async function runConformance(
       },
       cells: results,
       ...(official ? { officialSuite: official } : {}),
+      ...(runtimes ? { runtimes } : {}),
     });
     io.out.write(`${formatSummary(results, durationMs)}\n`);
     if (outcome.elsewhere.length > 0) io.out.write(`${formatElsewhere(outcome.elsewhere)}\n`);
+    if (runtimes) io.out.write(`\n${formatRuntimeRows(runtimes)}\n`);
     const ran = results.filter((result) => result.process !== undefined).length;
     if (ran > 0) io.out.write(`${ran} cells ran on ${report.processes} server processes\n`);
     if (errors.length > 0) io.out.write(`\n${errors.length} scenario file(s) failed to load (see above): the run fails.\n`);
@@ -214,7 +220,7 @@ export async function runConformance(
       if (target.unavailable) io.out.write(`\nnote: ${target.id} was skipped: ${target.unavailable}\n`);
     if (testedCount(results) === 0 && !signal?.aborted)
       io.out.write('\nnothing was tested: every cell was not applicable, skipped or could not run (the run fails).\n');
-    const written = writeReports(report, resolve(options.out ?? DEFAULT_OUT_DIR), {
+    const written = writeReports(report, outDir, {
       html: options.html,
       ...(options.junit ? { junit: options.junit } : {}),
     });

@@ -8,8 +8,11 @@ import type { Request as PageRequest } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { assertBuilt, EVERYTHING, startHttpServer, stopAllServers, type ServerProcess } from '../../auth/test/server-process.js';
 import { launchChromium, type Browser } from './chromium.js';
+import { recordChromiumResults } from './runtime-results.js';
 import { startPageServer, type PageServer } from './page-server.js';
 import type { ClientRun } from './pages/client.js';
+
+recordChromiumResults(import.meta.url);
 
 let browser: Browser | undefined;
 let pages: PageServer | undefined;

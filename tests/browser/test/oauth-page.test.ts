@@ -10,10 +10,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { LOGIN_PASSWORD, startOpenIdProvider, type OpenIdProvider } from '../../auth/test/openid-provider.js';
 import { assertBuilt, EVERYTHING, startHttpServer, stopAllServers, type ServerProcess } from '../../auth/test/server-process.js';
 import { launchChromium, type Browser } from './chromium.js';
+import { recordChromiumResults } from './runtime-results.js';
 import { startPageServer, type PageServer } from './page-server.js';
 import type { OAuthRun, OAuthSetup } from './pages/oauth.js';
 
 const CLIENT_ID = 'browser-app';
+
+recordChromiumResults(import.meta.url);
 
 let browser: Browser | undefined;
 let pages: PageServer | undefined;

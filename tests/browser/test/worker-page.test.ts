@@ -6,8 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium, type Browser } from './chromium.js';
+import { recordChromiumResults } from './runtime-results.js';
 import { startPageServer, type PageServer } from './page-server.js';
 import type { HostileRun, WorkerRun } from './pages/worker.js';
+
+recordChromiumResults(import.meta.url);
 
 let browser: Browser | undefined;
 let pages: PageServer | undefined;

@@ -2,7 +2,8 @@
  * HTTP transports (Streamable HTTP, stateful or stateless, and the HTTP+SSE transport of 2024-11-05): one server
  * can hold many sessions at once, so a registry server is started once per server × transport — at warm-up — and
  * every cell opens its own session on it; cells run in parallel. A `process: fresh` scenario gets a server process
- * of its own. A `--url` server is reached as it is (the app cannot restart it).
+ * of its own. A `--url` server is reached as it is (the app cannot restart it). WebSocket works the same way: one
+ * server process per server (started with `--ws`), one connection per cell.
  */
 import type { Cell, CellResult } from '../runner/cell-types.js';
 import { errorResult } from '../runner/run-cell.js';

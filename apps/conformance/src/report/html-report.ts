@@ -117,6 +117,19 @@ function officialSection(report: RunReport): string {
   return `<h2>Official conformance suite</h2><p class="small">${h(`${suite.tool} ${suite.version}`)}${suite.command ? ` — <code>${h(suite.command)}</code>` : ''} (reported beside the matrix; it does not change the exit code)</p>${runs.join('\n')}`;
 }
 
+function runtimesSection(report: RunReport): string {
+  const rows = report.runtimes;
+  if (!rows) return '';
+  const cells = rows.map((row) => {
+    const name = `${row.runtime}${row.version ? ` ${row.version}` : ''}`;
+    if (row.status === 'not-run')
+      return `<tr class="skip"><td>${h(name)}</td><td>${h(row.check)}</td><td colspan="4"><b>not run</b> — <code>${h(row.command)}</code></td><td></td></tr>`;
+    const problems = (row.problems ?? []).map((problem) => `<br><span class="small">${h(problem)}</span>`).join('');
+    return `<tr class="${row.failed > 0 ? 'fail' : row.passed > 0 ? 'pass' : 'skip'}"><td>${h(name)}</td><td>${h(row.check)}${problems}</td><td>${row.passed}</td><td>${row.failed}</td><td>${row.expectedFailed}</td><td>${row.notExercised}</td><td>${h(row.at ?? '')}</td></tr>`;
+  });
+  return `<h2>Runtimes</h2><p class="small">The everything server's <code>createHttpHandler</code> on each runtime's own HTTP server, checked by the official suite's server leg, and the client and server in Chromium pages (<code>tests/browser</code>). A runtime without results is not run, never passed.</p><table><tr><th>runtime</th><th>what ran</th><th>passed</th><th>failed</th><th>expected failures</th><th>not exercised</th><th>when</th></tr>${cells.join('')}</table>`;
+}
+
 function reasonsTable(report: RunReport, status: 'skip' | 'not-applicable' | 'not-exercised'): string {
   const reasons = new Map<string, number>();
   for (const cell of report.cells)
@@ -163,6 +176,7 @@ export function renderHtmlReport(report: RunReport): string {
     `<h2>Summary</h2><p class="small">${h(COUNTS_LEGEND)}</p><table><tr><th>server</th><th>transport</th>${revisions.map((r) => `<th>${h(r)}</th>`).join('')}<th>total</th></tr>${summary}</table>`,
     `<h2>By area</h2><table><tr><th>area</th><th>cells</th></tr>${areas}</table>`,
     officialSection(report),
+    runtimesSection(report),
   ];
   if (report.scenarioErrors.length > 0) {
     const lines = report.scenarioErrors.flatMap((e) =>

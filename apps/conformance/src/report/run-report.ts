@@ -6,6 +6,7 @@ import type { CellResult } from '../runner/cell-types.js';
 import type { ScenarioLoadError } from '../scenario/scenario-types.js';
 import type { BaselineEntry } from './baseline.js';
 import type { OfficialSuiteResults } from './official-suite.js';
+import type { RuntimeRow } from './runtimes.js';
 import { areaCounts, countStatuses, summaryRows, testedCount, type StatusCounts, type SummaryRow } from './summary.js';
 
 /**
@@ -71,6 +72,8 @@ export interface RunReport {
   };
   readonly cells: readonly CellResult[];
   readonly officialSuite?: OfficialSuiteResults;
+  /** Where the web-standard core was checked besides Node (runs of wiremcp's own servers only). */
+  readonly runtimes?: readonly RuntimeRow[];
 }
 
 const MAX_STRING = 4000;

@@ -205,7 +205,14 @@ export class CellState implements CheckContext {
         throw new StepFailed({ message: event.message });
       case 'exit':
         this.exit = { code: event.code, signal: event.signal };
-        this.#record({ at: event.at, dir: 'note', text: `server exited (code ${event.code}, signal ${event.signal})` });
+        this.#record({
+          at: event.at,
+          dir: 'note',
+          text:
+            this.session.transport === 'websocket'
+              ? `the server closed the WebSocket connection (code ${event.code}${event.signal ? `, reason ${JSON.stringify(event.signal)}` : ''})`
+              : `server exited (code ${event.code}, signal ${event.signal})`,
+        });
         return;
       case 'http':
         if (event.status >= 300) this.httpNotes.push(`HTTP ${event.status}${event.body ? `: ${event.body.slice(0, 200)}` : ''}`);

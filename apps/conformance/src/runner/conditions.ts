@@ -3,7 +3,7 @@
  */
 import { eraOf, revisionMatches } from '../scenario/selectors.js';
 import type { Step, StepCondition } from '../scenario/scenario-types.js';
-import { isStdioTransport } from '../scenario/scenario-types.js';
+import { transportFamily } from '../scenario/scenario-types.js';
 import type { Cell } from './cell-types.js';
 
 /** True when the condition holds in the cell (no condition always holds). */
@@ -12,7 +12,7 @@ export function conditionHolds(condition: StepCondition | undefined, cell: Pick<
   if (condition.era && condition.era !== eraOf(cell.revision)) return false;
   if (condition.revisions && !condition.revisions.some((selector) => revisionMatches(selector, cell.revision))) return false;
   if (condition.transports) {
-    const family = isStdioTransport(cell.transport.id) ? 'stdio' : 'http';
+    const family = transportFamily(cell.transport.id);
     if (!condition.transports.includes(cell.transport.id) && !condition.transports.includes(family)) return false;
   }
   if (condition.features && !condition.features.every((feature) => cell.features.has(feature))) return false;

@@ -8,7 +8,7 @@
  * when the server could not be started or reached.
  */
 import type { ProtocolVersion } from '@wiremcp/protocol';
-import type { Scenario, TransportId } from '../scenario/scenario-types.js';
+import { isHttpTransport, isStdioTransport, type Scenario, type TransportId } from '../scenario/scenario-types.js';
 import type { Target } from '../targets/target.js';
 import type { Cell } from './cell-types.js';
 
@@ -61,6 +61,21 @@ function requirementGap(scenario: Scenario, capabilities: ReadonlySet<string>, f
 /** Why a target, or one of its transports, cannot be started or reached (from the warm-up), by target id then transport id or `*`. */
 export type TargetErrors = ReadonlyMap<string, ReadonlyMap<string, string>>;
 
+/**
+ * Why a scenario written for other transports does not apply over WebSocket, or undefined when it does (or the
+ * transport is not WebSocket: cells of other transports a scenario does not name are left out of the matrix, as
+ * before). WebSocket cells of such scenarios are counted "not applicable", so that its row says what it leaves out.
+ */
+export function offWireReason(scenario: Scenario, transport: TransportId): string | undefined {
+  if (transport !== 'websocket' || scenario.transports.includes(transport)) return undefined;
+  const named = scenario.transports.join(', ');
+  if (scenario.transports.every(isStdioTransport))
+    return `checks stdio itself (${named}): its byte-stream framing or the process's lifecycle; a WebSocket text frame carries one message`;
+  if (scenario.transports.every(isHttpTransport))
+    return `checks HTTP itself (${named}): status codes, headers, sessions or streams, which WebSocket does not have`;
+  return `written for ${named} only (its description says why WebSocket is left out)`;
+}
+
 /** Builds the cells of the matrix, in scenario × server × transport × revision order. */
 export function planMatrix(
   scenarios: readonly Scenario[],
@@ -78,7 +93,8 @@ export function planMatrix(
       const ids = scenario.servers.kind === 'ids' ? scenario.servers.ids : undefined;
       if (ids && !ids.includes(target.id) && !(target.knownAs !== undefined && ids.includes(target.knownAs))) continue;
       for (const transport of target.transports) {
-        if (!scenario.transports.includes(transport.id)) continue;
+        const offWire = offWireReason(scenario, transport.id);
+        if (!scenario.transports.includes(transport.id) && offWire === undefined) continue;
         if (filter.transports?.length && !filter.transports.includes(transport.id)) continue;
         for (const revision of scenario.revisions) {
           if (!target.revisions.includes(revision)) continue;
@@ -102,7 +118,7 @@ export function planMatrix(
             (error === undefined && elsewhere === undefined && target.capabilities === undefined && probe === undefined
               ? 'the server was not probed for this revision'
               : undefined);
-          const notApplicable = elsewhere ?? probe?.unsupported ?? requirementGap(scenario, capabilities, features);
+          const notApplicable = offWire ?? elsewhere ?? probe?.unsupported ?? requirementGap(scenario, capabilities, features);
           cells.push({
             scenario,
             target,

@@ -7,7 +7,7 @@ import type { CellContext } from '../hosts/host.js';
 import { eraOf } from '../scenario/selectors.js';
 import { stepAction } from '../scenario/load-scenarios.js';
 import type { Step } from '../scenario/scenario-types.js';
-import { isStdioTransport } from '../scenario/scenario-types.js';
+import { isHttpTransport } from '../scenario/scenario-types.js';
 import type { CellSession } from '../session/cell-session.js';
 import { CellSkipped, CellState, StartupFailed, StepFailed } from './cell-state.js';
 import type { Cell, CellResult, StepFailure } from './cell-types.js';
@@ -109,7 +109,7 @@ export async function runCell(cell: Cell, session: CellSession, context: CellCon
   let checks = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const env = {
-    isHttp: !isStdioTransport(cell.transport.id),
+    isHttp: isHttpTransport(cell.transport.id),
     defaultTimeoutMs: Math.round(scenario.timeoutMs * scale),
     timeoutScale: scale,
     startupTimeoutMs: options.startupTimeoutMs,

@@ -54,7 +54,7 @@ describe('a valid scenario', () => {
       level: 'must',
       revisions: ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25'],
       servers: { kind: 'any' },
-      transports: ['stdio-ndjson', 'stdio-content-length', 'streamable-http', 'streamable-http-stateless', 'http-sse'],
+      transports: ['stdio-ndjson', 'stdio-content-length', 'streamable-http', 'streamable-http-stateless', 'http-sse', 'websocket'],
       timeoutMs: 5000,
       file: 'lifecycle/ping-basic.yaml',
     });

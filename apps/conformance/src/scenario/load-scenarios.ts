@@ -9,7 +9,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { checkPattern } from '../match/operators.js';
 import { expandRevisions, expandTransports } from './selectors.js';
 import type { Scenario, ScenarioLoadError, ServerSelector, Step, TransportId } from './scenario-types.js';
-import { isStdioTransport } from './scenario-types.js';
+import { isHttpTransport, isStdioTransport } from './scenario-types.js';
 import { loadYamlFile, type YamlProblem } from './yaml-file.js';
 
 /** The actions a step can have; a step has exactly one. */
@@ -106,7 +106,7 @@ function checkSteps(raw: RawScenario, transports: readonly TransportId[], proble
     if (action === 'expect') patterns.push([`${at}/expect`, step['expect']]);
     if (action === 'http' && (step['http'] as { response?: unknown }).response !== undefined)
       patterns.push([`${at}/http/response`, (step['http'] as { response?: unknown }).response]);
-    if (action === 'http' && transports.some((transport) => isStdioTransport(transport)))
+    if (action === 'http' && transports.some((transport) => !isHttpTransport(transport)))
       problems.push({
         path: `${at}/http`,
         message: 'http works on HTTP transports only: add "transports: [http]" (or [streamable-http-any]) to the scenario',

@@ -5,7 +5,8 @@
  */
 
 /** A transport of the matrix. */
-export type TransportId = 'stdio-ndjson' | 'stdio-content-length' | 'streamable-http' | 'streamable-http-stateless' | 'http-sse';
+export type TransportId =
+  'stdio-ndjson' | 'stdio-content-length' | 'streamable-http' | 'streamable-http-stateless' | 'http-sse' | 'websocket';
 
 /** Every transport, in matrix order. */
 export const TRANSPORTS: readonly TransportId[] = [
@@ -14,6 +15,7 @@ export const TRANSPORTS: readonly TransportId[] = [
   'streamable-http',
   'streamable-http-stateless',
   'http-sse',
+  'websocket',
 ];
 
 /** Transport families a scenario may name instead of single transports. */
@@ -22,11 +24,22 @@ export const TRANSPORT_FAMILIES: Readonly<Record<string, readonly TransportId[]>
   stdio: ['stdio-ndjson', 'stdio-content-length'],
   http: ['streamable-http', 'streamable-http-stateless', 'http-sse'],
   'streamable-http-any': ['streamable-http', 'streamable-http-stateless'],
+  websocket: ['websocket'],
 };
 
 /** True for the stdio transports (a child process, bytes on stdin/stdout). */
 export function isStdioTransport(transport: TransportId): boolean {
   return transport === 'stdio-ndjson' || transport === 'stdio-content-length';
+}
+
+/** True for the HTTP transports (requests and responses with status codes and headers). */
+export function isHttpTransport(transport: TransportId): boolean {
+  return transport === 'streamable-http' || transport === 'streamable-http-stateless' || transport === 'http-sse';
+}
+
+/** The family of a transport, as step conditions name it: `stdio`, `http` or `websocket`. */
+export function transportFamily(transport: TransportId): 'stdio' | 'http' | 'websocket' {
+  return isStdioTransport(transport) ? 'stdio' : isHttpTransport(transport) ? 'http' : 'websocket';
 }
 
 /** Which servers a scenario applies to. */

@@ -1,6 +1,6 @@
 /**
- * Opening raw sessions outside a cell: a stdio server process, an HTTP server the app starts on a free loopback
- * port, or a session with an HTTP endpoint.
+ * Opening raw sessions outside a cell: a stdio server process, an HTTP (or WebSocket) server the app starts on a
+ * free loopback port, or a session with such an endpoint.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createServer, connect } from 'node:net';
@@ -11,6 +11,7 @@ import { HttpSession } from './http-session.js';
 import type { RawSession } from './session.js';
 import { SseSession } from './sse-session.js';
 import { StdioSession } from './stdio-session.js';
+import { WebSocketSession } from './websocket-session.js';
 
 /** A free TCP port on 127.0.0.1 (the OS picks it; there is a small window before the server binds it). */
 export function freePort(): Promise<number> {
@@ -92,8 +93,9 @@ export async function startHttpServer(
   return { url: substitutePort(transport.url, port), child, stderr: () => stderr, stop: () => stopServer(child, 200) };
 }
 
-/** A session with an HTTP endpoint: Streamable HTTP, or the HTTP+SSE transport of 2024-11-05. */
+/** A session with a network endpoint: Streamable HTTP, the HTTP+SSE transport of 2024-11-05, or WebSocket (one connection). */
 export function connectHttp(url: string, transport: TransportId, note = ''): RawSession {
+  if (transport === 'websocket') return new WebSocketSession(url, note);
   return transport === 'http-sse' ? new SseSession(url, note) : new HttpSession(url, transport, note);
 }
 

@@ -41,9 +41,16 @@ function externalTarget(options: CliOptions): Target {
     };
   }
   const url = options.url!;
+  // A ws:// or wss:// URL is a WebSocket endpoint: every revision on one connection per cell.
+  const webSocket = /^wss?:\/\//i.test(url);
+  if (webSocket) {
+    if (transports !== undefined && !transports.includes('websocket'))
+      throw new TargetSelectionError('--url is a WebSocket URL (ws://, wss://): --transport must include websocket');
+    return { ...common, title: `--url ${url}`, transports: [{ id: 'websocket', kind: 'http' as const, url }] };
+  }
   if (transports !== undefined) {
     // A forced transport carries every revision: the user chose the wire.
-    const ids = transports.filter((id) => !id.startsWith('stdio'));
+    const ids = transports.filter((id) => !id.startsWith('stdio') && id !== 'websocket');
     if (ids.length === 0) throw new TargetSelectionError('--url reaches an HTTP server: --transport must name an HTTP transport');
     return { ...common, title: `--url ${url}`, transports: ids.map((id) => ({ id, kind: 'http' as const, url })) };
   }

@@ -15,6 +15,7 @@ export type TargetTransport =
     }
   | {
       readonly id: TransportId;
+      /** A network endpoint the app reaches by URL: HTTP, or WebSocket (`ws://…`, one connection per session). */
       readonly kind: 'http';
       /** The URL, with `{{port}}` when the app starts the server. */
       readonly url: string;
