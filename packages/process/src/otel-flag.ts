@@ -138,7 +138,17 @@ async function loadSdk(protocol: OtelSettings['protocol']) {
       protocol === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : import('@opentelemetry/exporter-trace-otlp-proto'),
       import('@wiremcp/otel'),
     ]);
-    return { api, hooks, core, resources, sdk, exporter, otel };
+    // CommonJS packages: their exports are the namespace's default (Node's named-export detection misses some).
+    const commonJs = <T>(module: T): T => (module as { default?: T }).default ?? module;
+    return {
+      api: commonJs(api),
+      hooks: commonJs(hooks),
+      core: commonJs(core),
+      resources: commonJs(resources),
+      sdk: commonJs(sdk),
+      exporter: commonJs(exporter),
+      otel,
+    };
   } catch (error) {
     throw new Error(`--otel needs the OpenTelemetry SDK: npm install ${OTEL_PACKAGES.join(' ')}`, { cause: error });
   }

@@ -92,13 +92,12 @@ async function grammar(env: Record<string, string>): Promise<{ client: McpClient
     shutdownTimeoutMs: 3000,
   });
   cleanups.push(() => transport.close());
-  let stderr = '';
-  transport.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-16_384)));
-  const ended = new Promise<void>((resolve) => transport.stderr!.once('end', resolve));
   const client = new McpClient({ name: 'otel-test', version: '1.0.0' }, { onError: () => {} });
   cleanups.push(() => client.close());
   await client.connect(transport);
-  return { client, stderr: () => stderr, ended };
+  // Spawned once connected: the transport keeps the tail of its stderr.
+  const ended = new Promise<void>((resolve) => transport.stderr!.once('end', resolve));
+  return { client, stderr: () => transport.stderrTail, ended };
 }
 
 const spans = (exports: Export[]): OtlpSpan[] =>
@@ -179,7 +178,7 @@ test('an OTLP protocol the exporter cannot speak, or a bad sampler, is refused a
     env: { PATH: process.env.PATH ?? '', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' },
     input: '',
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 60_000,
   });
   expect(grpc.status).toBe(1);
   expect(grpc.stdout).toBe('');
@@ -188,11 +187,11 @@ test('an OTLP protocol the exporter cannot speak, or a bad sampler, is refused a
     env: { PATH: process.env.PATH ?? '', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' },
     input: '',
     encoding: 'utf8',
-    timeout: 30_000,
+    timeout: 60_000,
   });
   expect(sampler.status).toBe(1);
   expect(sampler.stderr).toContain('OTEL_TRACES_SAMPLER_ARG');
-});
+}, 120_000);
 
 test('OTEL_SDK_DISABLED=true: the server serves and says that nothing is exported', async () => {
   const { client, stderr, ended } = await grammar({ OTEL_SDK_DISABLED: 'true' });
@@ -213,7 +212,7 @@ test('without --otel no OpenTelemetry module is loaded; with it the SDK is (the 
       env: { PATH: process.env.PATH ?? '', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' },
       input: '',
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: 60_000,
     });
     expect(child.status).toBe(0);
     return Number(/otel-modules=(\d+)/.exec(child.stderr)?.[1]);
@@ -221,7 +220,7 @@ test('without --otel no OpenTelemetry module is loaded; with it the SDK is (the 
   expect(run([])).toBe(0);
   expect(run(['--metrics', '127.0.0.1:0'])).toBe(0);
   expect(run(['--otel'])).toBeGreaterThan(0);
-});
+}, 180_000);
 
 test('a tool call through wiremcp proxy into the server is one trace: proxy server span → proxy client span → server span', async () => {
   const otlp = await collector();

@@ -31,17 +31,11 @@ async function start(server: string, args: string[]): Promise<{ client: McpClien
   cleanups.push(() => transport.close());
   const client = new McpClient({ name: 'metrics-test', version: '1.0.0' }, { onError: () => {} });
   cleanups.push(() => client.close());
-  let stderr = '';
-  const announced = new Promise<URL>((resolve, reject) => {
-    transport.stderr!.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString()).slice(-8192);
-      const match = /Prometheus metrics at (http:\/\/\S+)/.exec(stderr);
-      if (match) resolve(new URL(match[1]!));
-    });
-    transport.stderr!.once('end', () => reject(new Error(`no metrics line on stderr:\n${stderr}`)));
-  });
   await client.connect(transport);
-  return { client, metricsUrl: await announced };
+  // The line is written before serving starts: the transport keeps the tail of stderr.
+  const match = /Prometheus metrics at (http:\/\/\S+)/.exec(transport.stderrTail);
+  if (match === null) throw new Error(`no metrics line on stderr:\n${transport.stderrTail}`);
+  return { client, metricsUrl: new URL(match[1]!) };
 }
 
 /** A GET with chosen headers (fetch would not let the Host header be set). */
