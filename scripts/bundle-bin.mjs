@@ -16,6 +16,7 @@
 // code came from, so files found relative to a module (data/, templates/, a worker script) are found as before.
 import { build, transform } from 'esbuild';
 import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,6 +52,26 @@ const keepModuleUrls = {
   },
 };
 
+/**
+ * In the CommonJS program, a third-party `import('http')` of a Node built-in becomes a `require` of it (resolved at
+ * the same moment, the same module): the launcher's vm.Script cannot run `import()` (the OTLP exporter loads its
+ * http/https that way).
+ */
+const BUILTINS = new Set(builtinModules);
+const builtinImportsAsRequire = {
+  name: 'builtin-imports-as-require',
+  setup(context) {
+    context.onLoad({ filter: /[\\/]node_modules[\\/].*\.m?js$/ }, async ({ path }) => {
+      const text = await readFile(path, 'utf8');
+      if (!/\bimport\(\s*['"]/.test(text)) return undefined;
+      const contents = text.replace(/\bimport\(\s*(['"])(?:node:)?([\w/]+)\1\s*\)/g, (call, quote, name) =>
+        BUILTINS.has(name) ? `Promise.resolve().then(() => require('node:${name}'))` : call,
+      );
+      return contents === text ? undefined : { contents, loader: 'js', resolveDir: dirname(path) };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -74,6 +95,7 @@ if (codeCache) {
     outfile: program,
     metafile: true,
     format: 'cjs',
+    plugins: [keepModuleUrls, builtinImportsAsRequire],
     // Non-ASCII in code is escaped (in comments too, below), so the launcher can read the file as latin1.
     charset: 'ascii',
     // Third-party ES modules that read import.meta.url get the program's URL, as in the ESM bundle.

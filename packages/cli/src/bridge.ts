@@ -13,7 +13,7 @@
  * `notifications/roots/list_changed`.
  */
 import type { CallOptions, McpClient } from '@wiremcp/client';
-import type { Progress } from '@wiremcp/jsonrpc';
+import type { Instrumentation, Progress } from '@wiremcp/jsonrpc';
 import { McpServer, type HandlerContext, type SubscriptionHooks } from '@wiremcp/server';
 import type { DownstreamInputs, InputSubject } from './downstream-inputs.js';
 import { VERSION } from './version.js';
@@ -64,7 +64,7 @@ function subscriptionHooks(upstream: McpClient): SubscriptionHooks {
 }
 
 /** Builds the bridge server for a connected `upstream` client whose input handlers are `inputs`'; see the module comment. */
-export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs): McpServer {
+export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs, instrumentation?: Instrumentation): McpServer {
   const capabilities = upstream.serverCapabilities ?? {};
   const info = upstream.serverInfo ?? { name: 'wiremcp-proxy', version: VERSION };
   const subscribe = capabilities.resources?.subscribe === true;
@@ -81,6 +81,7 @@ export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs
       // Fresh from upstream on every request: the upstream server's own caching hints are not known here.
       caching: { default: { ttlMs: 0, cacheScope: 'private' } },
       ...(subscribe ? subscriptionHooks(upstream) : {}),
+      ...(instrumentation === undefined ? {} : { instrumentation }),
     },
   );
   /** Sends a downstream request's upstream request, as one the upstream server may ask the downstream client about. */

@@ -9,7 +9,7 @@ import { FileAuthStore, startLoopbackUserAgent, type LoopbackUserAgent } from '@
 import { McpClient, type EraPreference, type InputHandlers } from '@wiremcp/client';
 import type { Framing } from '@wiremcp/framing';
 import { isLocalError, isProtocolVersion, RpcError, type ProtocolVersion } from '@wiremcp/protocol';
-import type { Transport } from '@wiremcp/jsonrpc';
+import type { Instrumentation, Transport } from '@wiremcp/jsonrpc';
 import { httpTransportFactory, type FetchLike } from '@wiremcp/transport-http';
 import { StdioClientTransport } from '@wiremcp/transport-stdio';
 import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
@@ -45,6 +45,8 @@ export interface ConnectionOptions {
   readonly authStore?: string;
   /** Timeout of each request, in ms (default 60 000). */
   readonly timeoutMs?: number;
+  /** Observes the client's requests (`wiremcp proxy --otel`: a span per upstream request). */
+  readonly instrumentation?: Instrumentation;
   /** Shows the bytes both ways. */
   readonly trace?: TraceSink;
   /** A stdio server's stderr: kept and quoted when the server fails (`pipe`, default), passed through, or dropped. */
@@ -149,6 +151,7 @@ export async function connectTarget(target: Target, options: ConnectionOptions =
     era: options.era ?? 'auto',
     ...(protocolVersion === undefined ? {} : { protocolVersion }),
     ...(options.timeoutMs === undefined ? {} : { requestTimeoutMs: options.timeoutMs }),
+    ...(options.instrumentation === undefined ? {} : { instrumentation: options.instrumentation }),
     // The command shows what the server sent; a result that fails its own outputSchema is still shown.
     validateToolOutput: false,
     onError: () => {},

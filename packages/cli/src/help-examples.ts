@@ -60,6 +60,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp proxy --http 3000 node server.js             # a stdio server on http://127.0.0.1:3000/mcp',
     'wiremcp proxy --auth https://mcp.example.com/mcp     # a remote server as a stdio server, for a host',
     'wiremcp proxy --http 0.0.0.0:3000 --allow-origin https://app.example.com node server.js',
+    'OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 wiremcp proxy --otel node server.js --otel   # one trace through both',
   ],
   dev: [
     'wiremcp dev src/server.ts                            # a host runs this as its server command; edits restart the server',

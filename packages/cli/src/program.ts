@@ -231,16 +231,23 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
     .option('--path <path>', 'the HTTP endpoint (default /mcp)')
     .option('--legacy-sse', 'also serve the 2024-11-05 HTTP+SSE endpoints /sse and /messages')
     .option('--allow-origin <origin>', 'an Origin that may call from a browser (repeatable)', collect)
+    .option('--otel', 'export a span per request, and per upstream request, over OTLP (set up by the OTEL_* variables)')
     .argument('<target...>', 'a URL, or a command and its arguments')
-    .action((words: string[], flags: CommonFlags & { http?: string; path?: string; legacySse?: boolean; allowOrigin?: string[] }) => {
-      const serve = {
-        ...(flags.http ? { http: flags.http } : {}),
-        ...(flags.path ? { path: flags.path } : {}),
-        ...(flags.legacySse ? { legacySse: true } : {}),
-        ...(flags.allowOrigin ? { allowOrigin: flags.allowOrigin } : {}),
-      };
-      done(import('./proxy.js').then(async ({ runProxy }) => runProxy(parseTarget(words), await connectionOptions(flags, io), serve)));
-    });
+    .action(
+      (
+        words: string[],
+        flags: CommonFlags & { http?: string; path?: string; legacySse?: boolean; allowOrigin?: string[]; otel?: boolean },
+      ) => {
+        const serve = {
+          ...(flags.http ? { http: flags.http } : {}),
+          ...(flags.path ? { path: flags.path } : {}),
+          ...(flags.legacySse ? { legacySse: true } : {}),
+          ...(flags.allowOrigin ? { allowOrigin: flags.allowOrigin } : {}),
+          ...(flags.otel ? { otel: true } : {}),
+        };
+        done(import('./proxy.js').then(async ({ runProxy }) => runProxy(parseTarget(words), await connectionOptions(flags, io), serve)));
+      },
+    );
 
   withConnectionOptions(program.command('inspect').description('open a web inspector on a target (127.0.0.1, token in the URL)'))
     .option('--port <port>', 'the port of the inspector on 127.0.0.1 (default: any free port)')

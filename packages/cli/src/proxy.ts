@@ -12,7 +12,7 @@
  * with a single upstream connection an upstream request could not be routed to the right session.
  */
 import type { Transport } from '@wiremcp/jsonrpc';
-import { nodeProcess, runServerMain, type MainProcess, type Servable } from '@wiremcp/process';
+import { nodeProcess, runServerMain, startTracing, type MainProcess, type Servable } from '@wiremcp/process';
 import type { McpServer, ServerConnection } from '@wiremcp/server';
 import { createBridgeServer } from './bridge.js';
 import { DownstreamInputs } from './downstream-inputs.js';
@@ -31,6 +31,11 @@ export interface ProxyServeOptions {
   readonly legacySse?: boolean;
   /** Origins that may call from a browser. */
   readonly allowOrigin?: readonly string[];
+  /**
+   * Export spans over OTLP (`@wiremcp/process`'s `--otel`, set up by the `OTEL_*` variables): one per request served
+   * and, as its child, one per upstream request, so a host's trace continues through the proxy into the server.
+   */
+  readonly otel?: boolean;
 }
 
 /** The serve flags in the form `runServerMain` reads them. */
@@ -53,7 +58,7 @@ interface Bridge {
 async function openBridge(target: Target, options: ConnectionOptions): Promise<Bridge> {
   const inputs = new DownstreamInputs();
   const upstream = await connectTarget(target, options, inputs.handlers);
-  return { upstream, inputs, server: createBridgeServer(upstream.client, inputs) };
+  return { upstream, inputs, server: createBridgeServer(upstream.client, inputs, options.instrumentation) };
 }
 
 /**
@@ -69,10 +74,21 @@ export async function runProxy(
   let primary: Bridge | undefined;
   const sessions = new Set<Bridge>();
   let ending = false;
+  // Started before anything connects, so the upstream client and every bridge server are traced.
+  const tracing = serve.otel
+    ? await startTracing({ name: 'wiremcp-proxy', version: VERSION }, process.env, (message) =>
+        proc.stderr.write(`wiremcp proxy: ${message}\n`),
+      )
+    : undefined;
+  if (tracing !== undefined) {
+    proc.stderr.write(`wiremcp proxy: OpenTelemetry spans to ${tracing.description}\n`);
+    options = { ...options, instrumentation: tracing.instrumentation };
+  }
   const closeUpstreams = async (): Promise<void> => {
     await Promise.all([...sessions].map((bridge) => bridge.upstream.close()));
     sessions.clear();
     await primary?.upstream.close();
+    await tracing?.close();
   };
   const main: MainProcess = {
     ...proc,

@@ -13,6 +13,7 @@ import {
   SpanStatusCode,
   trace,
   type Context,
+  type ContextManager,
   type Link,
   type Span,
   type TextMapGetter,
@@ -35,6 +36,12 @@ export interface McpTracingOptions {
    * it per request (`tcp` with HTTP headers, else `pipe`); a client records none.
    */
   networkTransport?: string;
+  /**
+   * What carries the active span across `await`s (default: the global context manager). Give the one the SDK was set
+   * up with when the global one may belong to another copy of `@opentelemetry/api` (two versions installed side by
+   * side): a proxy's upstream request is then still a child of the request it serves.
+   */
+  contextManager?: ContextManager;
 }
 
 /** The `_meta` keys trace context may use; nothing else of `_meta` is read. */
@@ -89,10 +96,12 @@ export function mcpTracing(options: McpTracingOptions = {}): Instrumentation {
     else propagation.inject(ctx, carrier);
   };
   const transport = options.networkTransport;
+  const manager = options.contextManager;
+  const activeContext = (): Context => (manager ? manager.active() : context.active());
   return {
     start(operation: McpOperation): OperationObserver {
       if (operation.side === 'client') {
-        const active = context.active();
+        const active = activeContext();
         const span = getTracer().startSpan(
           spanName(operation),
           { kind: SpanKind.CLIENT, attributes: startAttributes(operation, transport) },
@@ -102,7 +111,7 @@ export function mcpTracing(options: McpTracingOptions = {}): Instrumentation {
         inject(trace.setSpan(active, span), carrier);
         return { meta: carrier, end: (outcome) => endSpan(span, outcome) };
       }
-      const ambient = context.active();
+      const ambient = activeContext();
       const carrier = contextCarrier(operation.params?._meta);
       const remote = carrier === undefined ? undefined : trace.getSpanContext(extract(ROOT_CONTEXT, carrier));
       let parent = ambient;
@@ -124,7 +133,7 @@ export function mcpTracing(options: McpTracingOptions = {}): Instrumentation {
       );
       const inside = trace.setSpan(parent, span);
       return {
-        run: (fn) => context.with(inside, fn),
+        run: (fn) => (manager ? manager.with(inside, fn) : context.with(inside, fn)),
         end: (outcome) => endSpan(span, outcome),
       };
     },

@@ -8,6 +8,7 @@ import { expect, test } from 'vitest';
 const root = join(import.meta.dirname, '..');
 const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
 };
 
@@ -33,7 +34,7 @@ function packageOf(specifier: string): string {
 }
 
 test('every package imported is a declared dependency, and every dependency is imported', () => {
-  const declared = new Set(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }));
+  const declared = new Set(Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies }));
   const imported = new Set<string>();
   const undeclared: string[] = [];
   for (const file of sources) {

@@ -154,23 +154,17 @@ export const httpMode: ServeMode = {
     '              behind a load balancer without affinity (needs @wiremcp/redis)\n' +
     '  --health    serve GET /healthz (200 while the process serves) and GET /readyz\n' +
     '              (200 when ready; 503 while draining or while --redis does not\n' +
-    '              answer), without authentication\n' +
+    '              answer), without authentication, on the HTTP listener and on the\n' +
+    '              --metrics one (over stdio: there only; needs --http or --metrics)\n' +
     '  --drain-timeout SECONDS\n' +
     '              on SIGTERM/SIGINT, stop accepting, turn /readyz to 503, end SSE\n' +
     '              streams with a retry hint and give requests in progress this long\n' +
     '              (default 10); exit 0, or 1 when requests had to be cut\n' +
     AUTH_USAGE,
   select(values) {
-    const onlyHttp = [
-      'path',
-      'legacy-sse',
-      'allow-origin',
-      'allow-host',
-      'redis',
-      'health',
-      'drain-timeout',
-      ...Object.keys(AUTH_FLAGS),
-    ].filter((flag) => values[flag] !== undefined);
+    const onlyHttp = ['path', 'legacy-sse', 'allow-origin', 'allow-host', 'redis', 'drain-timeout', ...Object.keys(AUTH_FLAGS)].filter(
+      (flag) => values[flag] !== undefined,
+    );
     if (values.http === undefined) {
       if (onlyHttp.length > 0) throw new UsageError(`--${onlyHttp[0]} applies to --http only`);
       return undefined;
@@ -282,6 +276,7 @@ export const httpMode: ServeMode = {
           description: `${socketPath === undefined ? listening.url.href : `${listening.url.pathname} on the Unix socket ${socketPath}`} (Streamable HTTP, every revision${endpoints}${state}${protection})`,
           closed,
           shutdownTimeoutMs: drainMs + AFTER_DRAIN_MS,
+          ready,
           close: () =>
             (closing ??= (async () => {
               // Draining: /readyz says 503 from now on, and no new connection is accepted (a load balancer retries

@@ -13,6 +13,7 @@ export type { Servable, Serving, ServeTarget } from './serve-mode.js';
 export { nodeProcess, type MainProcess, type ShutdownSignal } from './main-process.js';
 export { ChildProcessSet } from './child-process-set.js';
 export { packageVersion } from './package-version.js';
+export { startTracing, type ServerTracing } from './otel-flag.js';
 // The stop sequence is the stdio transport's own (its client transport runs it on close); it is re-exported
 // here so that programs find every process helper in one place.
 export {

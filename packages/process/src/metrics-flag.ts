@@ -5,6 +5,7 @@
  */
 import type { Instrumentation } from '@wiremcp/jsonrpc';
 import type { McpMetrics } from '@wiremcp/otel/metrics';
+import type { EndpointAnswer } from '@wiremcp/otel/node';
 import { UsageError, type FlagValues, type ServerFlags } from './server-flags.js';
 
 /** The flags of the metrics listener. */
@@ -52,14 +53,25 @@ export interface ServerMetrics {
   close(): Promise<void>;
 }
 
-/** Starts the registry and its listener (the package is loaded only when the flag is given). */
-export async function startMetrics(address: MetricsAddress): Promise<ServerMetrics> {
+/**
+ * Starts the registry and its listener (the package is loaded only when the flag is given); `endpoints` are other
+ * paths the listener answers (`--health`'s `/healthz` and `/readyz`).
+ */
+export async function startMetrics(
+  address: MetricsAddress,
+  endpoints?: Readonly<Record<string, () => Promise<EndpointAnswer>>>,
+): Promise<ServerMetrics> {
   const [{ McpMetrics, PrometheusRegistry }, { serveMetrics }] = await Promise.all([
     import('@wiremcp/otel/metrics'),
     import('@wiremcp/otel/node'),
   ]);
   const registry = new PrometheusRegistry();
   const metrics = new McpMetrics({ prometheus: registry });
-  const listener = await serveMetrics(registry, { host: address.host, port: address.port, allowNonLoopback: !LOOPBACK.test(address.host) });
+  const listener = await serveMetrics(registry, {
+    host: address.host,
+    port: address.port,
+    allowNonLoopback: !LOOPBACK.test(address.host),
+    ...(endpoints === undefined ? {} : { endpoints }),
+  });
   return { metrics, instrumentation: metrics.instrumentation, url: listener.url, close: () => listener.close() };
 }

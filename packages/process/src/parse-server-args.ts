@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { httpMode } from './http-mode.js';
 import type { ServeMode, ServeTarget } from './serve-mode.js';
 import { METRICS_FLAGS, METRICS_USAGE, parseMetricsFlag, type MetricsAddress } from './metrics-flag.js';
+import { OTEL_FLAGS, OTEL_USAGE } from './otel-flag.js';
 import { UsageError, type FlagValues, type ServerFlags } from './server-flags.js';
 import { stdioMode } from './stdio-mode.js';
 import { wsMode } from './ws-mode.js';
@@ -32,7 +33,16 @@ export interface ServerArgsSpec<Args> {
 
 /** The outcome of {@link parseServerArgs}. */
 export type ParsedServerArgs<Args> =
-  | { kind: 'run'; args: Args; target: ServeTarget; metrics?: MetricsAddress }
+  | {
+      kind: 'run';
+      args: Args;
+      target: ServeTarget;
+      metrics?: MetricsAddress;
+      /** `--health`: served on the HTTP listener (by the HTTP mode) and on the metrics listener. */
+      health?: true;
+      /** `--otel`: spans exported over OTLP, set up by the `OTEL_*` variables. */
+      otel?: true;
+    }
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'error'; message: string };
@@ -56,7 +66,7 @@ function usageMessage(error: unknown): string {
  */
 export function parseServerArgs<Args = undefined>(argv: readonly string[], spec: ServerArgsSpec<Args> = {}): ParsedServerArgs<Args> {
   const own = spec.options ?? {};
-  const shared: ServerFlags = Object.assign({}, MAIN_FLAGS, METRICS_FLAGS, ...SERVE_MODES.map((mode) => mode.flags));
+  const shared: ServerFlags = Object.assign({}, MAIN_FLAGS, METRICS_FLAGS, OTEL_FLAGS, ...SERVE_MODES.map((mode) => mode.flags));
   for (const flag of Object.keys(own)) {
     if (flag in shared) throw new Error(`the flag --${flag} belongs to every server; a bin cannot declare it`);
   }
@@ -84,7 +94,18 @@ export function parseServerArgs<Args = undefined>(argv: readonly string[], spec:
     for (const flag of Object.keys(own)) if (values[flag] !== undefined) ownValues[flag] = values[flag];
     const args = spec.parseArgs ? spec.parseArgs(ownValues, positionals) : (undefined as Args);
     const metrics = parseMetricsFlag(values);
-    return { kind: 'run', args, target: target!, ...(metrics === undefined ? {} : { metrics }) };
+    const health = values.health === true;
+    if (health && values.http === undefined && metrics === undefined) {
+      throw new UsageError('--health needs --http or --metrics (/healthz and /readyz are served on their listeners)');
+    }
+    return {
+      kind: 'run',
+      args,
+      target: target!,
+      ...(metrics === undefined ? {} : { metrics }),
+      ...(health ? { health } : {}),
+      ...(values.otel === true ? { otel: true as const } : {}),
+    };
   } catch (error) {
     if (error instanceof UsageError) return { kind: 'error', message: error.message };
     throw error;
@@ -101,6 +122,7 @@ export function formatUsage(name: string, usage: string, positionals?: string): 
     'Options of every wiremcp server:\n' +
     SERVE_MODES.map((mode) => mode.usage).join('') +
     METRICS_USAGE +
+    OTEL_USAGE +
     '  --version   print the name and version, then exit\n' +
     '  -h, --help  print this text, then exit\n\n' +
     'Exit codes: 0 when stdin closes (after answering the requests in progress) or after\n' +

@@ -5,7 +5,10 @@ import { formatUsage, parseServerArgs, type ServerArgsSpec } from './parse-serve
 import { routeConsoleToStderr, watchPipes } from './pipes.js';
 import { ShutdownIncomplete, type Servable, type Serving, type SharedConfiguration } from './serve-mode.js';
 import type { Instrumentation } from '@wiremcp/jsonrpc';
+import type { Readiness } from '@wiremcp/transport-http';
 import { startMetrics, type ServerMetrics } from './metrics-flag.js';
+import { healthEndpoints } from './health-endpoints.js';
+import { startTracing, type ServerTracing } from './otel-flag.js';
 
 /** Default bound on a graceful shutdown after SIGINT/SIGTERM: under the 2 s a stdio client waits before SIGKILL. */
 export const DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS = 1800;
@@ -38,8 +41,9 @@ export interface ServerMainContext {
    */
   readonly tasks?: { readonly store: NonNullable<SharedConfiguration['taskStore']> };
   /**
-   * With `--metrics`: what observes the server's requests and sessions for the Prometheus listener. Pass it as the
-   * `McpServer` option `instrumentation`. Absent otherwise.
+   * With `--metrics` or `--otel`: what observes the server's requests and sessions (the Prometheus listener's
+   * histograms, the spans exported over OTLP, or both). Pass it as the `McpServer` option `instrumentation`. Absent
+   * otherwise.
    */
   readonly instrumentation?: Instrumentation;
 }
@@ -216,23 +220,42 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
     onInternalError: (error) => say(`${name}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   };
   let metrics: ServerMetrics | undefined;
+  let tracing: ServerTracing | undefined;
+  const stopObserving = async (): Promise<void> => {
+    await metrics?.close();
+    await tracing?.close();
+  };
+  // `/readyz` on the metrics listener: not ready before serving starts nor once stopping; then the serving's own check.
+  const ready = (): Readiness | Promise<Readiness> => {
+    if (stopping !== undefined) return { ready: false, reason: 'draining' };
+    if (serving === undefined) return { ready: false, reason: 'starting' };
+    return serving.ready?.() ?? { ready: true };
+  };
   try {
     const shared = await parsed.target.prepare?.(proc);
     if (parsed.metrics !== undefined) {
-      metrics = await startMetrics(parsed.metrics);
-      say(`${name}: Prometheus metrics at ${metrics.url.href}`);
+      metrics = await startMetrics(parsed.metrics, parsed.health ? healthEndpoints(ready) : undefined);
+      say(`${name}: Prometheus metrics at ${metrics.url.href}${parsed.health ? ' (and /healthz, /readyz)' : ''}`);
     }
+    if (parsed.otel) {
+      tracing = await startTracing({ name, version: options.version }, globalThis.process.env, context.log);
+      if (tracing !== undefined) say(`${name}: OpenTelemetry spans to ${tracing.description}`);
+    }
+    const instrumentation =
+      tracing !== undefined && metrics !== undefined
+        ? (await import('@wiremcp/otel/metrics')).combineInstrumentation(tracing.instrumentation, metrics.instrumentation)
+        : (tracing ?? metrics)?.instrumentation;
     const key = shared?.requestStateKey;
     const store = shared?.taskStore;
     const server = await options.createServer(parsed.args, {
       ...context,
       ...(key === undefined ? {} : { requestState: { key } }),
       ...(store === undefined ? {} : { tasks: { store } }),
-      ...(metrics === undefined ? {} : { instrumentation: metrics.instrumentation }),
+      ...(instrumentation === undefined ? {} : { instrumentation }),
     });
     serving = await parsed.target.serve(server, proc, metrics === undefined ? {} : { metrics: metrics.metrics });
   } catch (error) {
-    await metrics?.close();
+    await stopObserving();
     say(`${name}: cannot start: ${describe(error)}`);
     return exit(EXIT_CODES.failure);
   }
@@ -241,7 +264,7 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
   if (stopping !== undefined) shutdown(stopping);
 
   void started.closed.then(async (reason) => {
-    await metrics?.close();
+    await stopObserving();
     if (reason instanceof ShutdownIncomplete) {
       say(`${name}: ${reason.message}`);
       exitFromEvent(EXIT_CODES.failure);

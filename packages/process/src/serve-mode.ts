@@ -4,6 +4,7 @@ import type { RedisTaskStore } from '@wiremcp/redis';
 import type { FlagValues, ServerFlags } from './server-flags.js';
 import type { McpMetrics } from '@wiremcp/otel/metrics';
 import type { MainProcess } from './main-process.js';
+import type { Readiness } from '@wiremcp/transport-http';
 
 /**
  * Something that serves a transport: an `McpServer`, whose `connect` resolves with the connection. Over HTTP it
@@ -31,6 +32,8 @@ export interface Serving {
    * close); otherwise the main's `shutdownTimeoutMs` applies.
    */
   readonly shutdownTimeoutMs?: number;
+  /** Readiness as `/readyz` reports it (an HTTP server's: draining, Redis reachable), for the metrics listener too. */
+  ready?(): Readiness | Promise<Readiness>;
 }
 
 /**

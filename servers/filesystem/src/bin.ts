@@ -14,8 +14,13 @@ void runServerMain({
   options: OPTIONS,
   positionals: POSITIONALS,
   parseArgs: parseFilesystemArgs,
-  createServer: async (config, { log, onInternalError }) => {
-    const filesystem = await createFilesystemServer(config, { log, onInternalError });
+  // With --metrics or --otel: the server's requests and sessions are measured, traced, or both.
+  createServer: async (config, { log, onInternalError, instrumentation }) => {
+    const filesystem = await createFilesystemServer(config, {
+      log,
+      onInternalError,
+      ...(instrumentation === undefined ? {} : { instrumentation }),
+    });
     const { roots, anchoring } = filesystem.pinned;
     log(
       `${roots.length} allowed director${roots.length === 1 ? 'y' : 'ies'}, ${anchoring === 'proc-fd' ? 'fd-anchored' : 'path-checked'} resolution` +

@@ -4,7 +4,14 @@
  * connects one transport (stdio now; any `Transport`); the server's subscription hooks keep the watchers in line
  * with what its clients subscribe to.
  */
-import { McpServer, type ConnectOptions, type DispatchExchange, type ServerConnection, type ToolDefinition } from '@wiremcp/server';
+import {
+  McpServer,
+  type ConnectOptions,
+  type DispatchExchange,
+  type ServerConnection,
+  type ServerOptions,
+  type ToolDefinition,
+} from '@wiremcp/server';
 import type { RpcResponse } from '@wiremcp/protocol';
 import type { Transport } from '@wiremcp/jsonrpc';
 import { packageVersion } from '@wiremcp/process';
@@ -72,6 +79,8 @@ export interface FilesystemServerOptions {
   log?: (line: string) => void;
   /** Unexpected errors (never sent to clients). */
   onInternalError?: (error: unknown) => void;
+  /** Observes every request and session (metrics, tracing): the `McpServer` option. */
+  instrumentation?: ServerOptions['instrumentation'];
 }
 
 const INSTRUCTIONS =
@@ -104,6 +113,7 @@ export async function createFilesystemServer(config: FilesystemConfig, options: 
     instructions: INSTRUCTIONS,
     capabilities: { resources: { subscribe: true } },
     onInternalError: onInternal,
+    ...(options.instrumentation ? { instrumentation: options.instrumentation } : {}),
     ...subscriptionHooks({ sandbox, roots }, () => hub!),
   });
   server.onrootslistchanged = (connection) => roots.invalidate(connection.session);

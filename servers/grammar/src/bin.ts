@@ -14,6 +14,10 @@ void runServerMain({
   usage: USAGE,
   options: OPTIONS,
   parseArgs: parseCliArgs,
-  createServer: ({ table }, { onInternalError }) =>
-    createGrammarServer(table === undefined ? loadTable() : loadTable(table), { onInternalError }),
+  // With --metrics or --otel: the server's requests and sessions are measured, traced, or both.
+  createServer: ({ table }, { onInternalError, instrumentation }) =>
+    createGrammarServer(table === undefined ? loadTable() : loadTable(table), {
+      onInternalError,
+      ...(instrumentation === undefined ? {} : { instrumentation }),
+    }),
 });

@@ -12,5 +12,7 @@ void runServerMain({
   usage: USAGE,
   options: OPTIONS,
   parseArgs: parseCliArgs,
-  createServer: ({ pageSize, tickMs }, { onInternalError }) => createResourcesDemo({ pageSize, tickMs, onInternalError }).server,
+  // With --metrics or --otel: the server's requests and sessions are measured, traced, or both.
+  createServer: ({ pageSize, tickMs }, { onInternalError, instrumentation }) =>
+    createResourcesDemo({ pageSize, tickMs, onInternalError, ...(instrumentation === undefined ? {} : { instrumentation }) }).server,
 });

@@ -20,7 +20,7 @@
  * listen streams with subscription ids, not-found codes per revision.
  */
 import { packageVersion } from '@wiremcp/process';
-import { McpServer } from '@wiremcp/server';
+import { McpServer, type ServerOptions } from '@wiremcp/server';
 import { LIST_CACHING } from './cache-hints.js';
 import { DATA_DIR, loadCatalogue } from './catalogue.js';
 import { registerConformanceNames } from './conformance-names.js';
@@ -65,6 +65,8 @@ export interface ResourcesDemoOptions {
   dataDir?: URL;
   /** Receives internal errors (default: stderr). */
   onInternalError?: (error: unknown) => void;
+  /** Observes every request and session (metrics, tracing): the `McpServer` option. */
+  instrumentation?: ServerOptions['instrumentation'];
 }
 
 /** A running demo: the server, its live part and notes, and `close()`, which stops the clock and closes every connection. */
@@ -87,6 +89,7 @@ export function createResourcesDemo(options: ResourcesDemoOptions = {}): Resourc
       pageSize: options.pageSize ?? DEFAULT_PAGE_SIZE,
       caching: LIST_CACHING,
       ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
+      ...(options.instrumentation ? { instrumentation: options.instrumentation } : {}),
     },
   );
   const live = new LiveFeed(server, { tickMs: options.tickMs ?? DEFAULT_TICK_MS });

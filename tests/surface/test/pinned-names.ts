@@ -173,6 +173,7 @@ export const PINNED_NAMES: Record<string, string[]> = {
     'parseServerArgs',
     'runServerMain',
     'signalProcessGroup',
+    'startTracing',
     'stopChildProcess',
     'waitForExit',
   ],

@@ -1,1 +1,8 @@
-export { serveMetrics, isLoopbackAddress, DEFAULT_METRICS_PORT, type ServeMetricsOptions, type MetricsListener } from './serve-metrics.js';
+export {
+  serveMetrics,
+  isLoopbackAddress,
+  DEFAULT_METRICS_PORT,
+  type ServeMetricsOptions,
+  type MetricsListener,
+  type EndpointAnswer,
+} from './serve-metrics.js';

@@ -22,6 +22,19 @@ export interface ServeMetricsOptions {
   allowedHosts?: readonly string[];
   /** Origins allowed to read (default none: a request with an `Origin` header is refused). */
   allowedOrigins?: readonly string[];
+  /**
+   * Other read-only paths served on this listener (e.g. `/healthz` and `/readyz`): path → its answer, asked on every
+   * GET or HEAD after the same `Host` and `Origin` checks. An answer that throws is a 500 without details.
+   */
+  endpoints?: Readonly<Record<string, () => EndpointAnswer | Promise<EndpointAnswer>>>;
+}
+
+/** What an extra path of the metrics listener answers. */
+export interface EndpointAnswer {
+  readonly status: number;
+  readonly body: string;
+  /** Default `text/plain; charset=utf-8`. */
+  readonly contentType?: string;
 }
 
 /** A running metrics listener. */
@@ -41,6 +54,22 @@ export function isLoopbackAddress(host: string): boolean {
   return /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\])$/i.test(host);
 }
 
+/** Writes what an extra endpoint answers (a 500 when it throws). */
+async function answerEndpoint(endpoint: () => EndpointAnswer | Promise<EndpointAnswer>, head: boolean, res: ServerResponse): Promise<void> {
+  let answer: EndpointAnswer;
+  try {
+    answer = await endpoint();
+  } catch {
+    return refuse(res, 500, 'The check failed');
+  }
+  res.writeHead(answer.status, {
+    'content-type': answer.contentType ?? 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(answer.body),
+  });
+  res.end(head ? undefined : answer.body);
+}
+
 function refuse(res: ServerResponse, status: number, text: string, extra: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...extra });
   res.end(`${text}\n`);
@@ -54,6 +83,7 @@ export async function serveMetrics(registry: PrometheusRegistry, options: ServeM
     throw new Error(`refusing to serve metrics on ${host}, which is not a loopback address (allow it explicitly)`);
   }
   const origins = new Set(options.allowedOrigins ?? []);
+  const endpoints = options.endpoints ?? {};
   let hosts = new Set<string>();
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const hostHeader = (req.headers.host ?? '').toLowerCase();
@@ -62,8 +92,11 @@ export async function serveMetrics(registry: PrometheusRegistry, options: ServeM
     if (origin !== undefined && !origins.has(origin)) return refuse(res, 403, 'Forbidden: this Origin is not allowed');
     const url = req.url ?? '/';
     const query = url.indexOf('?');
-    if ((query === -1 ? url : url.slice(0, query)) !== path) return refuse(res, 404, 'Not found');
+    const pathname = query === -1 ? url : url.slice(0, query);
+    const endpoint = pathname !== path && Object.hasOwn(endpoints, pathname) ? endpoints[pathname] : undefined;
+    if (pathname !== path && endpoint === undefined) return refuse(res, 404, 'Not found');
     if (req.method !== 'GET' && req.method !== 'HEAD') return refuse(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
+    if (endpoint !== undefined) return void answerEndpoint(endpoint, req.method === 'HEAD', res);
     let body: string;
     try {
       body = registry.exposition();
