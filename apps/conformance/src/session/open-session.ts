@@ -13,8 +13,10 @@ import { SseSession } from './sse-session.js';
 import { StdioSession } from './stdio-session.js';
 import { WebSocketSession } from './websocket-session.js';
 
-/** A free TCP port on 127.0.0.1 (the OS picks it; there is a small window before the server binds it). */
-export function freePort(): Promise<number> {
+/** Ports this process has handed out: the OS may give a port back as soon as it is closed, to another caller here. */
+const handedOut = new Set<number>();
+
+function osFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
@@ -24,6 +26,21 @@ export function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/**
+ * A free TCP port on 127.0.0.1 (the OS picks it; there is a small window before the server binds it). Never one this
+ * process handed out before: when many servers start at once, two of them told the same port would leave one unable
+ * to bind while the port check sees the other answering.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await osFreePort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error('no free port that was not handed out already (50 tries)');
 }
 
 /** Resolves once something accepts TCP connections on `port`, rejects after `ms` or when `child` exits. */
