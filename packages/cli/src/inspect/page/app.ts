@@ -8,6 +8,7 @@ import { resourcesPanel, promptsPanel, resourceUpdated, toolsPanel } from './cat
 import { announce, fill, h, pre } from './dom.js';
 import { InputsPanel } from './inputs-panel.js';
 import { errorBox } from './results.js';
+import { ServerLog } from './server-log.js';
 import { WireView, type WireEntry } from './wire-view.js';
 
 type State = Record<string, unknown> & { serverCapabilities?: Record<string, unknown> | null };
@@ -24,6 +25,7 @@ const loaded = new Set<Tab>();
 let state: State = {};
 
 const wire = new WireView((count) => (tabs.get('Wire')!.textContent = `Wire (${count})`));
+const serverLog = new ServerLog();
 const inputs = new InputsPanel((count) => (document.title = count ? `(${count}) wiremcp inspect` : 'wiremcp inspect'));
 
 function select(tab: Tab, focus = false): void {
@@ -112,6 +114,7 @@ function onEvent(event: Record<string, unknown>): void {
       return announce(`The connection closed: ${String(event.reason)}`);
     case 'notification': {
       const params = (event.params ?? {}) as Record<string, unknown>;
+      if (event.method === 'notifications/message') serverLog.add(params);
       if (event.method === 'notifications/resources/updated' && typeof params.uri === 'string') resourceUpdated(params.uri);
       if (event.method === 'notifications/tools/list_changed' && loaded.has('Tools')) void toolsPanel(panels.get('Tools')!);
       if (event.method === 'notifications/prompts/list_changed' && loaded.has('Prompts')) void promptsPanel(panels.get('Prompts')!);
@@ -121,7 +124,7 @@ function onEvent(event: Record<string, unknown>): void {
 }
 
 async function main(): Promise<void> {
-  document.body.append(header, statusLine, inputs.element, h('nav', {}, tabList), ...panels.values());
+  document.body.append(header, statusLine, serverLog.element, inputs.element, h('nav', {}, tabList), ...panels.values());
   try {
     state = await rpc<State>('state');
   } catch (error) {
