@@ -28,7 +28,7 @@ beforeAll(async () => {
 }, 600_000); // a first run installs Chromium with apt-get (minutes)
 afterAll(async () => {
   await browser?.close();
-  for (const stop of stops.splice(0).reverse()) await stop();
+  for (const stop of stops.splice(0).reverse()) await Promise.resolve(stop()).catch(() => undefined);
 });
 
 /** `wiremcp dev --http 127.0.0.1:0 <entry>`; resolves with its URL once serving, and its stderr so far on demand. */

@@ -6,6 +6,7 @@
 import type { InputHandlers } from '@wiremcp/client';
 import { createSchemaCompiler, type SchemaCompiler } from '@wiremcp/json-schema';
 import type { Connection } from '../connect.js';
+import { InspectorLogin, type LoginRunner } from './inspector-login.js';
 import { WireLog, type WireEntry } from './wire-log.js';
 
 /** An event the page receives on its event stream. */
@@ -14,7 +15,8 @@ export type InspectorEvent =
   | { readonly type: 'notification'; readonly method: string; readonly params: unknown }
   | { readonly type: 'input'; readonly id: number; readonly method: string; readonly params: unknown }
   | { readonly type: 'input-done'; readonly id: number; readonly outcome: 'answered' | 'cancelled' }
-  | { readonly type: 'closed'; readonly reason: string };
+  | { readonly type: 'closed'; readonly reason: string }
+  | { readonly type: 'login'; readonly status: 'open' | 'done' | 'failed'; readonly url?: string; readonly message?: string };
 
 /** A failure the page is told about, with the HTTP status it gets. */
 export class InspectorError extends Error {
@@ -75,6 +77,7 @@ export class InspectorSession {
   readonly #compiler: SchemaCompiler = createSchemaCompiler();
   #tools = new Map<string, { inputSchema?: object }>();
   #connection: Connection | undefined;
+  #login: InspectorLogin | undefined;
   #nextInput = 1;
   #closed: string | undefined;
 
@@ -96,6 +99,11 @@ export class InspectorSession {
       this.#emit({ type: 'notification', method: notification.method, params: (notification as { params?: unknown }).params ?? {} }),
     );
     connection.client.onClose((error) => this.markClosed(error ? error.message : 'the server closed the connection'));
+  }
+
+  /** Offers the page a login (the target refused the connection with 401): `run` logs in and attaches. */
+  offerLogin(reason: string, run: LoginRunner): void {
+    this.#login = new InspectorLogin(reason, run, (event) => this.#emit(event));
   }
 
   /** Records that the connection ended; pending inputs are cancelled and the page is told. */
@@ -158,6 +166,7 @@ export class InspectorSession {
       serverCapabilities: client?.serverCapabilities ?? null,
       clientCapabilities: client?.clientCapabilities ?? null,
       instructions: client?.instructions ?? null,
+      login: this.#login?.view ?? null,
     };
   }
 
@@ -168,6 +177,11 @@ export class InspectorSession {
     if (op === 'state') return this.state();
     if (op === 'wire') return { entries: this.wire.entries(), dropped: this.wire.dropped };
     if (op === 'answer') return this.#answer(p);
+    if (op === 'login') {
+      if (!this.#login) throw new InspectorError('the target asked for no login', 404);
+      if (!this.#login.start()) throw new InspectorError(`a login is ${this.#login.view.status === 'done' ? 'done' : 'under way'}`, 409);
+      return {};
+    }
     if (!TARGET_OPERATIONS.has(op)) throw new InspectorError(`unknown operation ${JSON.stringify(op.slice(0, 40))}`, 404);
     const client = this.#connection?.client;
     if (!client || this.#closed !== undefined) throw new InspectorError(`not connected: ${this.#closed ?? 'connecting'}`, 409);

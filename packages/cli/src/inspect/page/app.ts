@@ -7,6 +7,7 @@ import { followEvents, rpc } from './api.js';
 import { resourcesPanel, promptsPanel, resourceUpdated, toolsPanel } from './catalog-panels.js';
 import { announce, fill, h, pre } from './dom.js';
 import { InputsPanel } from './inputs-panel.js';
+import { LoginPanel, type LoginState } from './login-panel.js';
 import { errorBox } from './results.js';
 import { ServerLog } from './server-log.js';
 import { WireView, type WireEntry } from './wire-view.js';
@@ -26,6 +27,7 @@ let state: State = {};
 
 const wire = new WireView((count) => (tabs.get('Wire')!.textContent = `Wire (${count})`));
 const serverLog = new ServerLog();
+const login = new LoginPanel(() => void refresh());
 const inputs = new InputsPanel((count) => (document.title = count ? `(${count}) wiremcp inspect` : 'wiremcp inspect'));
 
 function select(tab: Tab, focus = false): void {
@@ -74,7 +76,11 @@ function showState(): void {
       { class: 'summary' },
       h('strong', {}, name),
       ` · ${String(state.target ?? '')} · era ${String(state.era ?? '?')} · ${String(state.protocolVersion ?? '?')} · `,
-      h('span', { class: state.closed ? 'bad' : 'good' }, state.closed ? `closed: ${String(state.closed)}` : 'connected'),
+      h(
+        'span',
+        { class: state.closed || !state.connected ? 'bad' : 'good' },
+        state.closed ? `closed: ${String(state.closed)}` : state.connected ? 'connected' : 'not connected',
+      ),
     ),
   );
   fill(
@@ -112,6 +118,8 @@ function onEvent(event: Record<string, unknown>): void {
       state = { ...state, closed: event.reason };
       showState();
       return announce(`The connection closed: ${String(event.reason)}`);
+    case 'login':
+      return login.event(event);
     case 'notification': {
       const params = (event.params ?? {}) as Record<string, unknown>;
       if (event.method === 'notifications/message') serverLog.add(params);
@@ -123,8 +131,17 @@ function onEvent(event: Record<string, unknown>): void {
   }
 }
 
+/** After a login: the state again, and the open tab's lists loaded again (they failed before). */
+async function refresh(): Promise<void> {
+  state = await rpc<State>('state');
+  showState();
+  const open = TABS.find((tab) => !panels.get(tab)!.hidden) ?? 'Server';
+  loaded.clear();
+  select(open);
+}
+
 async function main(): Promise<void> {
-  document.body.append(header, statusLine, serverLog.element, inputs.element, h('nav', {}, tabList), ...panels.values());
+  document.body.append(header, statusLine, login.element, serverLog.element, inputs.element, h('nav', {}, tabList), ...panels.values());
   try {
     state = await rpc<State>('state');
   } catch (error) {
@@ -132,6 +149,7 @@ async function main(): Promise<void> {
     return;
   }
   showState();
+  login.show(state.login as LoginState | null);
   select('Server');
   void followEvents(onEvent, (down) => (down ? announce('The inspector is not reachable; retrying…') : undefined));
   // The history before this page opened (the handshake), after the stream started so that nothing falls between.
