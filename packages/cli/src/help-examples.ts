@@ -72,6 +72,7 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp inspect node server.js                       # prints http://127.0.0.1:<port>/?token=… : tools, resources, wire view',
     'wiremcp inspect --open --port 6277 http://127.0.0.1:3000/mcp   # a fixed port, opened in the browser',
     'wiremcp inspect --era legacy npx -y @wiremcp/server-everything',
+    'wiremcp inspect https://mcp.example.com/mcp          # a server that answers 401: Log in from the page (OAuth runs in the CLI)',
   ],
   host: ['wiremcp host status                                # the servers of the configuration found here, and what failed'],
   'host status': [
