@@ -51,7 +51,7 @@ export async function runDev(
     entry,
     args,
     connection: options,
-    onEvent: (event) => void proc.stderr.write(`${describeDevEvent(event)}\n`),
+    onEvent: (event) => void proc.stderr.write(`wiremcp dev: ${describeDevEvent(event)}\n`),
   });
   const argv = serve.http === undefined ? [] : ['--http', serve.http, ...(serve.path === undefined ? [] : ['--path', serve.path])];
   const main: MainProcess = { ...proc, argv, exit: (code) => void session.close().finally(() => proc.exit(code)) };

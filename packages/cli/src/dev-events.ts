@@ -19,21 +19,21 @@ export type DevEvent =
 /** The logger name of the messages a session sends its clients. */
 export const DEV_LOGGER = 'wiremcp dev';
 
-/** The line `dev` prints on stderr (and sends its clients) for an event. */
+/** What `dev` says of an event: on stderr after `wiremcp dev: `, to the clients as the log message's data. */
 export function describeDevEvent(event: DevEvent): string {
   const tools = (count: number | undefined): string => (count === undefined ? '' : ` (${count} tool${count === 1 ? '' : 's'})`);
   switch (event.kind) {
     case 'started':
-      return `wiremcp dev: server started${tools(event.tools)}; watching its files`;
+      return `server started${tools(event.tools)}; watching its files`;
     case 'change':
-      return `wiremcp dev: ${event.file} changed`;
+      return `${event.file} changed`;
     case 'build-failed':
-      return `wiremcp dev: the build failed; the running server keeps serving\n${event.message}`;
+      return `the build failed; the running server keeps serving\n${event.message}`;
     case 'start-failed':
-      return `wiremcp dev: the new server did not start (${event.message}); the running server keeps serving`;
+      return `the new server did not start (${event.message}); the running server keeps serving`;
     case 'restarted': {
       const subscriptions = event.resubscribed ? `; ${event.resubscribed} resource subscription(s) carried over` : '';
-      return `wiremcp dev: restarted${tools(event.tools)}; clients told the lists changed${subscriptions}`;
+      return `restarted${tools(event.tools)}; clients told the lists changed${subscriptions}`;
     }
     case 'capabilities-changed': {
       const parts = [
@@ -41,14 +41,14 @@ export function describeDevEvent(event: DevEvent): string {
         ...(event.removed.length ? [`no longer declares ${event.removed.join(', ')}`] : []),
       ];
       return (
-        `wiremcp dev: the server ${parts.join(' and ')}; connected clients keep the capabilities of the first start ` +
+        `the server ${parts.join(' and ')}; connected clients keep the capabilities of the first start ` +
         '(requests for what it dropped fail, what it added is not offered): restart wiremcp dev and reconnect to use them'
       );
     }
     case 'resubscribe-failed':
-      return `wiremcp dev: the restarted server refused the subscription to ${event.uri} (${event.message}); its subscribers get no updates`;
+      return `the restarted server refused the subscription to ${event.uri} (${event.message}); its subscribers get no updates`;
     case 'exited':
-      return `wiremcp dev: the server exited (${event.message}); it starts again on the next change`;
+      return `the server exited (${event.message}); it starts again on the next change`;
   }
 }
 
