@@ -92,7 +92,10 @@ export function registerDevCommand(program: Command, io: CliIo, done: (code: num
           if (flags.header?.length || flags.auth)
             throw new CliError('--header and --auth apply to URL targets, not dev', CLI_EXIT_CODES.usage);
           if (flags.path !== undefined && flags.http === undefined) throw new CliError('--path needs --http', CLI_EXIT_CODES.usage);
-          const serve = { ...(flags.http === undefined ? {} : { http: flags.http }), ...(flags.path === undefined ? {} : { path: flags.path }) };
+          const serve = {
+            ...(flags.http === undefined ? {} : { http: flags.http }),
+            ...(flags.path === undefined ? {} : { path: flags.path }),
+          };
           // The server's logs are what a developer watches: passed through.
           return runDev(entry, args, { ...(await connectionOptions(flags, io)), serverStderr: 'inherit' }, io.cwd, undefined, serve);
         })(),

@@ -118,22 +118,26 @@ test('an edit restarts the server; the session, the listen streams and the subsc
   expect(await pidOf(modern.client)).toBe(secondPid);
 });
 
-test('fault: the entry deleted while running — reported, the old server serves, the file back restarts it', { timeout: 90_000 }, async () => {
-  const { dev, entry, seen } = await startDev({ tools: ['first'] });
-  const legacy = await connect(dev.url, 'legacy');
-  const pid = await pidOf(legacy.client);
+test(
+  'fault: the entry deleted while running — reported, the old server serves, the file back restarts it',
+  { timeout: 90_000 },
+  async () => {
+    const { dev, entry, seen } = await startDev({ tools: ['first'] });
+    const legacy = await connect(dev.url, 'legacy');
+    const pid = await pidOf(legacy.client);
 
-  unlinkSync(entry);
-  await seen(/the build failed; the running server keeps serving\n[\s\S]*server\.ts/);
-  expect(await pidOf(legacy.client)).toBe(pid);
-  expect(await names(legacy.client)).toEqual(['pid', 'first']);
+    unlinkSync(entry);
+    await seen(/the build failed; the running server keeps serving\n[\s\S]*server\.ts/);
+    expect(await pidOf(legacy.client)).toBe(pid);
+    expect(await names(legacy.client)).toEqual(['pid', 'first']);
 
-  const told = legacy.next('tools');
-  writeFileSync(entry, serverSource({ tools: ['first', 'again'] }));
-  await told;
-  expect(await names(legacy.client)).toEqual(['pid', 'first', 'again']);
-  expect(await pidOf(legacy.client)).not.toBe(pid);
-});
+    const told = legacy.next('tools');
+    writeFileSync(entry, serverSource({ tools: ['first', 'again'] }));
+    await told;
+    expect(await names(legacy.client)).toEqual(['pid', 'first', 'again']);
+    expect(await pidOf(legacy.client)).not.toBe(pid);
+  },
+);
 
 test('fault: a restarted server without subscriptions — the subscribers are told, not silently dropped', { timeout: 90_000 }, async () => {
   const { dev, entry, seen } = await startDev({ tools: ['first'], note: true });

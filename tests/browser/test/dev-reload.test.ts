@@ -52,60 +52,64 @@ function startDev(entry: string): Promise<{ url: string; child: ChildProcess; st
 
 const tool = (page: Page, name: string) => page.getByRole('button', { name: new RegExp(`^${name}( —|$)`) });
 
-test('an edit shows the new tool without a reload; a build error shows in the page and the terminal, a fix clears it', { timeout: 120_000 }, async () => {
-  const dir = mkdtempSync(join(PACKAGE, '.dev-test-'));
-  stops.unshift(() => rmSync(dir, { recursive: true, force: true }));
-  const entry = join(dir, 'server.ts');
-  writeFileSync(entry, serverSource({ tools: ['first'] }));
-  const dev = await startDev(entry);
-  const inspector: InspectProcess = await startInspect(['--era', 'legacy', dev.url]);
-  stops.push(() => inspector.stop());
-  const page = await browser!.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  let navigations = 0;
-  page.on('framenavigated', (frame) => (frame === page.mainFrame() ? (navigations += 1) : undefined));
-  const shot = (screen: string) => page.screenshot({ path: `${ARTIFACTS}dev-${screen}.png`, fullPage: true });
-  try {
-    await page.goto(inspector.url);
-    await expect.poll(() => page.locator('header').textContent()).toContain('era legacy · 2025-11-25');
-    await page.getByRole('tab', { name: 'Tools' }).click();
-    await tool(page, 'first').waitFor();
-    expect(await tool(page, 'second').count()).toBe(0);
+test(
+  'an edit shows the new tool without a reload; a build error shows in the page and the terminal, a fix clears it',
+  { timeout: 120_000 },
+  async () => {
+    const dir = mkdtempSync(join(PACKAGE, '.dev-test-'));
+    stops.unshift(() => rmSync(dir, { recursive: true, force: true }));
+    const entry = join(dir, 'server.ts');
+    writeFileSync(entry, serverSource({ tools: ['first'] }));
+    const dev = await startDev(entry);
+    const inspector: InspectProcess = await startInspect(['--era', 'legacy', dev.url]);
+    stops.push(() => inspector.stop());
+    const page = await browser!.context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    let navigations = 0;
+    page.on('framenavigated', (frame) => (frame === page.mainFrame() ? (navigations += 1) : undefined));
+    const shot = (screen: string) => page.screenshot({ path: `${ARTIFACTS}dev-${screen}.png`, fullPage: true });
+    try {
+      await page.goto(inspector.url);
+      await expect.poll(() => page.locator('header').textContent()).toContain('era legacy · 2025-11-25');
+      await page.getByRole('tab', { name: 'Tools' }).click();
+      await tool(page, 'first').waitFor();
+      expect(await tool(page, 'second').count()).toBe(0);
 
-    // An edit on disk: the page lists the new tool by itself, and calls it.
-    writeFileSync(entry, serverSource({ tools: ['first', 'second'] }));
-    await tool(page, 'second').waitFor();
-    const banner = page.getByRole('region', { name: 'Server log' }).locator('.dev-banner');
-    await banner.getByText(/restarted \(3 tools\)/).waitFor();
-    await tool(page, 'second').click();
-    await page.getByRole('button', { name: 'Call tool' }).click();
-    await page.getByRole('region', { name: 'Tool result' }).getByText('second', { exact: true }).waitFor();
-    await shot('reloaded');
+      // An edit on disk: the page lists the new tool by itself, and calls it.
+      writeFileSync(entry, serverSource({ tools: ['first', 'second'] }));
+      await tool(page, 'second').waitFor();
+      const banner = page.getByRole('region', { name: 'Server log' }).locator('.dev-banner');
+      await banner.getByText(/restarted \(3 tools\)/).waitFor();
+      await tool(page, 'second').click();
+      await page.getByRole('button', { name: 'Call tool' }).click();
+      await page.getByRole('region', { name: 'Tool result' }).getByText('second', { exact: true }).waitFor();
+      await shot('reloaded');
 
-    // A syntax error: in the page (an alert with file:line:col) and in the terminal; the old server still answers.
-    writeFileSync(entry, serverSource({ tools: ['first', 'second', 'third'], broken: true }));
-    const alert = page.getByRole('alert').filter({ hasText: 'the build failed' });
-    await alert.waitFor();
-    expect(await alert.textContent()).toMatch(/server\.ts:\d+:\d+/);
-    expect(dev.stderr()).toMatch(/the build failed; the running server keeps serving\n[\s\S]*server\.ts:\d+:\d+/);
-    await tool(page, 'first').click();
-    await page.getByRole('button', { name: 'Call tool' }).click();
-    await page.getByRole('region', { name: 'Tool result' }).getByText('first', { exact: true }).waitFor();
-    await shot('build-error');
+      // A syntax error: in the page (an alert with file:line:col) and in the terminal; the old server still answers.
+      writeFileSync(entry, serverSource({ tools: ['first', 'second', 'third'], broken: true }));
+      const alert = page.getByRole('alert').filter({ hasText: 'the build failed' });
+      await alert.waitFor();
+      expect(await alert.textContent()).toMatch(/server\.ts:\d+:\d+/);
+      expect(dev.stderr()).toMatch(/the build failed; the running server keeps serving\n[\s\S]*server\.ts:\d+:\d+/);
+      await tool(page, 'first').click();
+      await page.getByRole('button', { name: 'Call tool' }).click();
+      await page.getByRole('region', { name: 'Tool result' }).getByText('first', { exact: true }).waitFor();
+      await shot('build-error');
 
-    // Fixed: the error goes, the next tool comes.
-    writeFileSync(entry, serverSource({ tools: ['first', 'second', 'third'] }));
-    await tool(page, 'third').waitFor();
-    await expect.poll(() => alert.count()).toBe(0);
-    await banner.getByText(/restarted \(4 tools\)/).waitFor();
-    expect(await banner.getAttribute('role')).toBe('status');
-    expect(await banner.textContent()).not.toContain('the build failed');
-    await shot('fixed');
+      // Fixed: the error goes, the next tool comes.
+      writeFileSync(entry, serverSource({ tools: ['first', 'second', 'third'] }));
+      await tool(page, 'third').waitFor();
+      await expect.poll(() => alert.count()).toBe(0);
+      await banner.getByText(/restarted \(4 tools\)/).waitFor();
+      expect(await banner.getAttribute('role')).toBe('status');
+      expect(await banner.textContent()).not.toContain('the build failed');
+      await shot('fixed');
 
-    expect(navigations).toBe(1); // the first load only: nothing reloaded the page
-    expect(errors).toEqual([]);
-  } finally {
-    await page.close();
-  }
-});
+      expect(navigations).toBe(1); // the first load only: nothing reloaded the page
+      expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  },
+);

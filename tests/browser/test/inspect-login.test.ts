@@ -51,68 +51,76 @@ async function setUp(): Promise<{ page: Page; store: string; issuer: string; clo
   return { page, store, issuer: provider.issuer, closeProvider: () => provider.close(), stderr: inspector.stderr };
 }
 
-test('Log in from the page: the flow runs in the CLI, a forged state is refused, no token reaches the page', { timeout: 120_000 }, async () => {
-  const { page, store, issuer, stderr } = await setUp();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await expect.poll(() => page.locator('header').textContent()).toContain('not connected');
-  const login = page.getByRole('region', { name: 'Login' });
-  await login.getByText(/401/).waitFor();
-  expect(stderr()).toMatch(/wiremcp inspect: .*401.*; log in from the page/);
-  await page.screenshot({ path: `${ARTIFACTS}inspect-login-needed.png`, fullPage: true });
+test(
+  'Log in from the page: the flow runs in the CLI, a forged state is refused, no token reaches the page',
+  { timeout: 120_000 },
+  async () => {
+    const { page, store, issuer, stderr } = await setUp();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await expect.poll(() => page.locator('header').textContent()).toContain('not connected');
+    const login = page.getByRole('region', { name: 'Login' });
+    await login.getByText(/401/).waitFor();
+    expect(stderr()).toMatch(/wiremcp inspect: .*401.*; log in from the page/);
+    await page.screenshot({ path: `${ARTIFACTS}inspect-login-needed.png`, fullPage: true });
 
-  const [popup] = await Promise.all([page.waitForEvent('popup'), login.getByRole('button', { name: 'Log in' }).click()]);
-  await popup.waitForSelector('input[name=login]');
-  expect(popup.url()).toContain(`${issuer}/interaction/`);
+    const [popup] = await Promise.all([page.waitForEvent('popup'), login.getByRole('button', { name: 'Log in' }).click()]);
+    await popup.waitForSelector('input[name=login]');
+    expect(popup.url()).toContain(`${issuer}/interaction/`);
 
-  // The redirect listener is the CLI's: a redirect with another state is refused, and the login still waits.
-  const href = await login.getByRole('link', { name: 'Open the sign-in page' }).getAttribute('href');
-  const authorization = new URL(href!);
-  expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
-  const redirectUri = authorization.searchParams.get('redirect_uri')!;
-  expect(redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
-  const forged = await fetch(`${redirectUri}?code=forged&state=${'x'.repeat(43)}`);
-  expect(forged.status).toBe(400);
+    // The redirect listener is the CLI's: a redirect with another state is refused, and the login still waits.
+    const href = await login.getByRole('link', { name: 'Open the sign-in page' }).getAttribute('href');
+    const authorization = new URL(href!);
+    expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
+    const redirectUri = authorization.searchParams.get('redirect_uri')!;
+    expect(redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    const forged = await fetch(`${redirectUri}?code=forged&state=${'x'.repeat(43)}`);
+    expect(forged.status).toBe(400);
 
-  await popup.fill('input[name=login]', 'alice');
-  await popup.fill('input[name=password]', LOGIN_PASSWORD);
-  await popup.click('button[type=submit]');
-  await popup.getByText('Authorized. You can close this window.').waitFor();
-  await expect.poll(() => page.locator('header .good').textContent()).toBe('connected');
-  expect(await login.isHidden()).toBe(true);
-  expect(stderr()).toContain('wiremcp inspect: logged in');
+    await popup.fill('input[name=login]', 'alice');
+    await popup.fill('input[name=password]', LOGIN_PASSWORD);
+    await popup.click('button[type=submit]');
+    await popup.getByText('Authorized. You can close this window.').waitFor();
+    await expect.poll(() => page.locator('header .good').textContent()).toBe('connected');
+    expect(await login.isHidden()).toBe(true);
+    expect(stderr()).toContain('wiremcp inspect: logged in');
 
-  await page.getByRole('tab', { name: 'Tools' }).click();
-  await page.getByRole('button', { name: /^test_simple_text( —|$)/ }).click();
-  await page.getByRole('button', { name: 'Call tool' }).click();
-  await page.getByRole('region', { name: 'Tool result' }).getByText('This is a simple text response for testing.').waitFor();
-  await page.screenshot({ path: `${ARTIFACTS}inspect-login-done.png`, fullPage: true });
+    await page.getByRole('tab', { name: 'Tools' }).click();
+    await page.getByRole('button', { name: /^test_simple_text( —|$)/ }).click();
+    await page.getByRole('button', { name: 'Call tool' }).click();
+    await page.getByRole('region', { name: 'Tool result' }).getByText('This is a simple text response for testing.').waitFor();
+    await page.screenshot({ path: `${ARTIFACTS}inspect-login-done.png`, fullPage: true });
 
-  // The tokens are in the CLI's file, and nowhere in the page or its wire log.
-  const tokens = secretsIn(store);
-  expect(tokens.length).toBeGreaterThan(0);
-  await page.getByRole('tab', { name: /^Wire/ }).click();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download trace' }).click()]);
-  const trace = readFileSync((await download.path())!, 'utf8');
-  expect(trace).toContain('www-authenticate');
-  const html = await page.content();
-  for (const token of tokens) {
-    expect(trace.includes(token), 'a token is in the wire log').toBe(false);
-    expect(html.includes(token), 'a token is in the page').toBe(false);
-  }
-  expect(errors).toEqual([]);
-});
+    // The tokens are in the CLI's file, and nowhere in the page or its wire log.
+    const tokens = secretsIn(store);
+    expect(tokens.length).toBeGreaterThan(0);
+    await page.getByRole('tab', { name: /^Wire/ }).click();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download trace' }).click()]);
+    const trace = readFileSync((await download.path())!, 'utf8');
+    expect(trace).toContain('www-authenticate');
+    const html = await page.content();
+    for (const token of tokens) {
+      expect(trace.includes(token), 'a token is in the wire log').toBe(false);
+      expect(html.includes(token), 'a token is in the page').toBe(false);
+    }
+    expect(errors).toEqual([]);
+  },
+);
 
-test('fault: the authorization server down — the page says why, the inspector keeps serving, Log in is offered again', { timeout: 60_000 }, async () => {
-  const { page, closeProvider, stderr } = await setUp();
-  await closeProvider();
-  const login = page.getByRole('region', { name: 'Login' });
-  await login.getByRole('button', { name: 'Log in' }).click();
-  const failure = login.getByRole('alert').filter({ hasText: 'Login failed' });
-  await failure.waitFor();
-  expect(await failure.textContent()).toMatch(/authorization|fetch|connect|ECONNREFUSED/i);
-  await login.getByRole('button', { name: 'Log in' }).waitFor();
-  await expect.poll(() => page.locator('header').textContent()).toContain('not connected');
-  expect(stderr()).not.toContain('logged in');
-  await page.screenshot({ path: `${ARTIFACTS}inspect-login-failed.png`, fullPage: true });
-});
+test(
+  'fault: the authorization server down — the page says why, the inspector keeps serving, Log in is offered again',
+  { timeout: 60_000 },
+  async () => {
+    const { page, closeProvider, stderr } = await setUp();
+    await closeProvider();
+    const login = page.getByRole('region', { name: 'Login' });
+    await login.getByRole('button', { name: 'Log in' }).click();
+    const failure = login.getByRole('alert').filter({ hasText: 'Login failed' });
+    await failure.waitFor();
+    expect(await failure.textContent()).toMatch(/authorization|fetch|connect|ECONNREFUSED/i);
+    await login.getByRole('button', { name: 'Log in' }).waitFor();
+    await expect.poll(() => page.locator('header').textContent()).toContain('not connected');
+    expect(stderr()).not.toContain('logged in');
+    await page.screenshot({ path: `${ARTIFACTS}inspect-login-failed.png`, fullPage: true });
+  },
+);

@@ -33,7 +33,11 @@ test('a login opens the URL, refuses a second start while running, and ends done
 
 test('a failed login is reported and offered again; a URL that is not a web page is never handed to the page', async () => {
   const events: InspectorEvent[] = [];
-  const login = new InspectorLogin('HTTP 401', async (open) => open(new URL('javascript:alert(1)')), (event) => events.push(event));
+  const login = new InspectorLogin(
+    'HTTP 401',
+    async (open) => open(new URL('javascript:alert(1)')),
+    (event) => events.push(event),
+  );
   expect(login.start()).toBe(true);
   await settled();
   expect(events).toEqual([{ type: 'login', status: 'failed', message: 'refusing to open a javascript: authorization URL' }]);
