@@ -36,8 +36,7 @@ function callOptions(context: HandlerContext, signal: AbortSignal): CallOptions 
  * The subscription hooks: one upstream subscription per URI while any downstream session or listen stream holds
  * one (a second subscriber waits for the first one's upstream subscription; the last one to go releases it).
  */
-function subscriptionHooks(upstream: McpClient): SubscriptionHooks {
-  const held = new Map<string, { count: number; ready: Promise<void> }>();
+function subscriptionHooks(upstream: McpClient, held: Map<string, { count: number; ready: Promise<void> }>): SubscriptionHooks {
   return {
     onSubscribe: async (uri) => {
       let entry = held.get(uri);
@@ -63,11 +62,23 @@ function subscriptionHooks(upstream: McpClient): SubscriptionHooks {
   };
 }
 
+/** The upstream subscriptions each bridge server holds, by URI (read by {@link heldSubscriptions}). */
+const HELD = new WeakMap<McpServer, Map<string, { count: number; ready: Promise<void> }>>();
+
+/**
+ * The resource URIs `server` (a bridge server) holds an upstream subscription for on behalf of its downstream
+ * clients: what a new upstream process must be subscribed to again (`wiremcp dev` after a restart).
+ */
+export function heldSubscriptions(server: McpServer): readonly string[] {
+  return [...(HELD.get(server)?.keys() ?? [])];
+}
+
 /** Builds the bridge server for a connected `upstream` client whose input handlers are `inputs`'; see the module comment. */
 export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs, instrumentation?: Instrumentation): McpServer {
   const capabilities = upstream.serverCapabilities ?? {};
   const info = upstream.serverInfo ?? { name: 'wiremcp-proxy', version: VERSION };
   const subscribe = capabilities.resources?.subscribe === true;
+  const held = new Map<string, { count: number; ready: Promise<void> }>();
   const server = new McpServer(
     { ...info },
     {
@@ -80,10 +91,11 @@ export function createBridgeServer(upstream: McpClient, inputs: DownstreamInputs
       },
       // Fresh from upstream on every request: the upstream server's own caching hints are not known here.
       caching: { default: { ttlMs: 0, cacheScope: 'private' } },
-      ...(subscribe ? subscriptionHooks(upstream) : {}),
+      ...(subscribe ? subscriptionHooks(upstream, held) : {}),
       ...(instrumentation === undefined ? {} : { instrumentation }),
     },
   );
+  HELD.set(server, held);
   /** Sends a downstream request's upstream request, as one the upstream server may ask the downstream client about. */
   const forward = <T extends object>(
     context: HandlerContext,

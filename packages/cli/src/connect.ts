@@ -43,6 +43,8 @@ export interface ConnectionOptions {
   readonly authPort?: number;
   /** Where OAuth registrations and tokens are kept (default `~/.config/wiremcp/auth.json`). */
   readonly authStore?: string;
+  /** Opens the authorization URL of an `auth` login (default: the system browser); the inspector hands it to its page. */
+  readonly authOpen?: (url: URL) => void;
   /** Timeout of each request, in ms (default 60 000). */
   readonly timeoutMs?: number;
   /** Observes the client's requests (`wiremcp proxy --otel`: a span per upstream request). */
@@ -115,7 +117,10 @@ export function cliErrorOf(error: unknown, doing: string): CliError {
 }
 
 async function oauthProvider(url: URL, options: ConnectionOptions): Promise<{ provider: McpOAuthProvider; browser: LoopbackUserAgent }> {
-  const browser = await startLoopbackUserAgent(options.authPort === undefined ? {} : { port: options.authPort });
+  const browser = await startLoopbackUserAgent({
+    ...(options.authPort === undefined ? {} : { port: options.authPort }),
+    ...(options.authOpen === undefined ? {} : { openBrowser: options.authOpen }),
+  });
   const provider = new McpOAuthProvider({
     serverUrl: url,
     grant: authorizationCodeGrant({ redirectUri: browser.redirectUri, userAgent: browser, clientName: 'wiremcp' }),

@@ -11,28 +11,27 @@
  * The session is the seam for other front ends: `server` is an `McpServer` any transport can connect to (the
  * command serves it on stdio), and `onEvent` reports builds, restarts and exits.
  *
- * Limits: the bridge declares what the first server declared (a capability a later version adds is not offered
- * until `dev` restarts), and resource subscriptions held on the old process are not carried over.
+ * Resource subscriptions the clients hold are made again on the new process before it is switched to, so their
+ * `notifications/resources/updated` keep coming. Every event also goes to the connected clients as a log message
+ * (`dev-events.ts`), so a build error shows in the host or the inspector, not only in the terminal.
+ *
+ * Limit: the bridge declares what the first server declared. When a later version declares other capabilities, the
+ * clients keep the first set (a client cannot be told new capabilities without initializing again): the session
+ * reports a `capabilities-changed` event (terminal and clients, at warning level) naming what was added and dropped.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
-import type { McpClient } from '@wiremcp/client';
+import type { McpClient, ServerCapabilities } from '@wiremcp/client';
 import type { McpServer } from '@wiremcp/server';
-import { createBridgeServer, forwardNotifications } from './bridge.js';
+import { createBridgeServer, forwardNotifications, heldSubscriptions } from './bridge.js';
 import { connectTarget, type Connection, type ConnectionOptions } from './connect.js';
 import { createDevBuild, type DevBuild } from './dev-build.js';
+import { DEV_LOGGER, describeDevEvent, devEventLevel, type DevEvent } from './dev-events.js';
 import { DownstreamInputs } from './downstream-inputs.js';
 import { CLI_EXIT_CODES, CliError } from './exit-codes.js';
 import type { Target } from './target.js';
 
-/** What happened in a session. */
-export type DevEvent =
-  | { readonly kind: 'started'; readonly tools?: number }
-  | { readonly kind: 'change'; readonly file: string }
-  | { readonly kind: 'build-failed'; readonly message: string }
-  | { readonly kind: 'start-failed'; readonly message: string }
-  | { readonly kind: 'restarted'; readonly tools?: number }
-  | { readonly kind: 'exited'; readonly message: string };
+export type { DevEvent } from './dev-events.js';
 
 /** Options of a {@link DevSession}. */
 export interface DevSessionOptions {
@@ -59,6 +58,8 @@ export class DevSession {
   readonly #watchers = new Map<string, FSWatcher>();
   #files = new Set<string>();
   #current: Connection;
+  /** What the first server declared: what the bridge offers its clients for as long as it runs. */
+  readonly #declared: ServerCapabilities;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #running: Promise<void> | undefined;
   #again = false;
@@ -69,6 +70,7 @@ export class DevSession {
     this.#build = build;
     this.#inputs = inputs;
     this.#current = first;
+    this.#declared = first.client.serverCapabilities ?? {};
     const current = (): McpClient => this.#current.client;
     // The bridge reaches whichever server is current.
     const upstream = new Proxy({} as McpClient, {
@@ -156,6 +158,8 @@ export class DevSession {
 
   #emit(event: DevEvent): void {
     for (const listener of this.#listeners) listener(event);
+    // Legacy sessions (every one, at their level) get it; 2026-07-28 has no log channel outside a request.
+    this.server.log(devEventLevel(event), describeDevEvent(event), DEV_LOGGER);
   }
 
   async #toolCount(): Promise<{ tools?: number }> {
@@ -221,6 +225,7 @@ export class DevSession {
       await next.close();
       return;
     }
+    const resubscribed = await this.#resubscribe(next);
     const old = this.#current;
     this.#current = next;
     forwardNotifications(next.client, this.server);
@@ -230,6 +235,48 @@ export class DevSession {
     if (capabilities.tools) this.server.notifyToolListChanged();
     if (capabilities.prompts) this.server.notifyPromptListChanged();
     if (capabilities.resources) this.server.notifyResourceListChanged();
-    this.#emit({ kind: 'restarted', ...(await this.#toolCount()) });
+    const changed = capabilityChanges(this.#declared, capabilities);
+    if (changed) this.#emit({ kind: 'capabilities-changed', ...changed });
+    this.#emit({ kind: 'restarted', ...(await this.#toolCount()), ...(resubscribed ? { resubscribed } : {}) });
   }
+
+  /** Subscribes `next` to what the clients are subscribed to; returns how many it accepted (refusals are reported). */
+  async #resubscribe(next: Connection): Promise<number> {
+    const uris = heldSubscriptions(this.server);
+    if (uris.length === 0) return 0;
+    let accepted = 0;
+    for (const uri of uris) {
+      try {
+        if (next.client.serverCapabilities?.resources?.subscribe !== true) throw new Error('it no longer declares resources.subscribe');
+        await next.client.subscribeResource(uri);
+        accepted += 1;
+      } catch (error) {
+        this.#emit({ kind: 'resubscribe-failed', uri, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return accepted;
+  }
+}
+
+/** The capabilities the bridge can forward, as named in messages. */
+function forwardable(capabilities: ServerCapabilities): Set<string> {
+  const names = new Set<string>();
+  if (capabilities.tools) names.add('tools');
+  if (capabilities.resources) names.add('resources');
+  if (capabilities.resources?.subscribe === true) names.add('resources.subscribe');
+  if (capabilities.prompts) names.add('prompts');
+  if (capabilities.completions) names.add('completions');
+  return names;
+}
+
+/** What `next` declares that `first` did not, and the other way round; `undefined` when the same. */
+function capabilityChanges(
+  first: ServerCapabilities,
+  next: ServerCapabilities,
+): { added: readonly string[]; removed: readonly string[] } | undefined {
+  const before = forwardable(first);
+  const after = forwardable(next);
+  const added = [...after].filter((name) => !before.has(name));
+  const removed = [...before].filter((name) => !after.has(name));
+  return added.length || removed.length ? { added, removed } : undefined;
 }

@@ -4,78 +4,16 @@
  */
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
 import { McpClient } from '@wiremcp/client';
 import { StdioClientTransport } from '@wiremcp/transport-stdio';
 import { WIREMCP } from './cli.test-util.js';
+import { gone, PACKAGE, serverSource, waitFor } from './dev.test-util.js';
 
-// Under the package, so that the server's imports (@wiremcp/server, @wiremcp/process) resolve from its node_modules.
-const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** A server with the tool `pid` (its process id) and the tools named in `extra`; `broken` adds a syntax error. */
-function serverSource(extra: readonly string[], broken = false): string {
-  const tools = ['pid', ...extra]
-    .map(
-      (name) =>
-        `  s.registerTool({ name: '${name}', inputSchema: { type: 'object' } } as const, () => ` +
-        `({ content: [{ type: 'text', text: '${name === 'pid' ? "' + String(process.pid) + '" : name}' }] }));`,
-    )
-    .join('\n');
-  return [
-    "import { McpServer } from '@wiremcp/server';",
-    "import { runServerMain } from '@wiremcp/process';",
-    'const build = (): McpServer => {',
-    "  const s = new McpServer({ name: 'dev-test', version: '1.0.0' });",
-    tools,
-    broken ? '  const = ;' : '',
-    '  return s;',
-    '};',
-    "await runServerMain({ name: 'dev-test', version: '1.0.0', usage: '', createServer: () => build() });",
-    '',
-  ].join('\n');
-}
-
-/** Resolves when `predicate` holds for the text seen so far on `stream`; rejects after `ms`. */
-function waitFor(
-  read: () => string,
-  onData: (listener: () => void) => () => void,
-  predicate: (text: string) => boolean,
-  ms = 30_000,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let off = (): void => {};
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`not seen in time; stderr so far:\n${read()}`));
-    }, ms);
-    const check = (): void => {
-      if (!predicate(read())) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    };
-    off = onData(check);
-    check();
-  });
-}
-
-/** Whether process `pid` is gone, waiting for it (bounded). */
-async function gone(pid: number): Promise<boolean> {
-  for (let tries = 0; tries < 200; tries++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return true;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}
 
 const pidOf = async (client: McpClient): Promise<number> =>
   Number(((await client.callTool('pid', {})).content[0] as { text: string }).text);
@@ -86,7 +24,7 @@ test.each([['legacy'], ['modern']] as const)(
     const dir = mkdtempSync(join(PACKAGE, '.dev-test-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const entry = join(dir, 'server.ts');
-    writeFileSync(entry, serverSource(['first']));
+    writeFileSync(entry, serverSource({ tools: ['first'] }));
 
     const transport = new StdioClientTransport({ command: process.execPath, args: [WIREMCP, 'dev', entry], stderr: 'pipe' });
     const client = new McpClient({ name: 'dev-test-client', version: '1.0.0' }, { era });
@@ -119,7 +57,7 @@ test.each([['legacy'], ['modern']] as const)(
     const firstPid = await pidOf(client);
 
     const notified = new Promise<void>((resolve) => changed.add(resolve));
-    writeFileSync(entry, serverSource(['first', 'second']));
+    writeFileSync(entry, serverSource({ tools: ['first', 'second'] }));
     await notified;
     expect(changes).toBe(1);
     expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(['pid', 'first', 'second']);
@@ -129,7 +67,7 @@ test.each([['legacy'], ['modern']] as const)(
     expect(await gone(firstPid)).toBe(true);
     await seen((text) => /restarted \(3 tools\)/.test(text));
 
-    writeFileSync(entry, serverSource(['first', 'second', 'third'], true));
+    writeFileSync(entry, serverSource({ tools: ['first', 'second', 'third'], broken: true }));
     await seen((text) => /the build failed; the running server keeps serving\n[\s\S]*server\.ts:\d+:\d+/.test(text));
     expect(await pidOf(client)).toBe(secondPid);
     expect((await client.listAllTools()).map((tool) => tool.name)).toEqual(['pid', 'first', 'second']);

@@ -66,12 +66,15 @@ export const HELP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'wiremcp dev src/server.ts                            # a host runs this as its server command; edits restart the server',
     'wiremcp dev src/server.ts --verbose                  # --verbose is given to the server',
     'wiremcp dev -e API_KEY=secret src/server.js          # a variable for the server',
+    'wiremcp dev --http 3000 src/server.ts                # on http://127.0.0.1:3000/mcp; sessions survive restarts',
+    'wiremcp inspect --era legacy http://127.0.0.1:3000/mcp   # the inspector on it: new tools and build errors appear live',
   ],
   inspect: [
     'wiremcp inspect node server.js                       # prints http://127.0.0.1:<port>/?token=… : tools, resources, wire view',
     'wiremcp inspect --open --port 6277 http://127.0.0.1:3000/mcp   # a fixed port, opened in the browser',
     'wiremcp inspect --era legacy npx -y @wiremcp/server-everything',
     'wiremcp --config .vscode/mcp.json inspect files           # the configured server named files',
+    'wiremcp inspect https://mcp.example.com/mcp          # a server that answers 401: Log in from the page (OAuth runs in the CLI)',
   ],
   host: ['wiremcp host status                                # the servers of the configuration found here, and what failed'],
   'host status': [

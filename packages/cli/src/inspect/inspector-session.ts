@@ -6,6 +6,7 @@
 import type { InputHandlers, McpClient } from '@wiremcp/client';
 import { createSchemaCompiler, type SchemaCompiler } from '@wiremcp/json-schema';
 import type { Connection } from '../connect.js';
+import { InspectorLogin, type LoginRunner } from './inspector-login.js';
 import { WireLog, type WireEntry } from './wire-log.js';
 
 /** An event the page receives on its event stream. */
@@ -17,7 +18,8 @@ export type InspectorEvent =
   | { readonly type: 'closed'; readonly reason: string }
   | { readonly type: 'conformance'; readonly run: number; readonly event: Record<string, unknown> }
   | { readonly type: 'task'; readonly task: Record<string, unknown> }
-  | { readonly type: 'task-lost'; readonly taskId: string; readonly reason: string };
+  | { readonly type: 'task-lost'; readonly taskId: string; readonly reason: string }
+  | { readonly type: 'login'; readonly status: 'open' | 'done' | 'failed'; readonly url?: string; readonly message?: string };
 
 /** An operation added to the closed list (`InspectorSession.extend`): it gets the page's params. */
 export type ExtraOperation = (params: Record<string, unknown>) => unknown;
@@ -82,6 +84,7 @@ export class InspectorSession {
   #tools = new Map<string, { inputSchema?: object }>();
   readonly #extra = new Map<string, ExtraOperation>();
   #connection: Connection | undefined;
+  #login: InspectorLogin | undefined;
   #nextInput = 1;
   #closed: string | undefined;
 
@@ -103,6 +106,11 @@ export class InspectorSession {
       this.#emit({ type: 'notification', method: notification.method, params: (notification as { params?: unknown }).params ?? {} }),
     );
     connection.client.onClose((error) => this.markClosed(error ? error.message : 'the server closed the connection'));
+  }
+
+  /** Offers the page a login (the target refused the connection with 401): `run` logs in and attaches. */
+  offerLogin(reason: string, run: LoginRunner): void {
+    this.#login = new InspectorLogin(reason, run, (event) => this.#emit(event));
   }
 
   /** Records that the connection ended; pending inputs are cancelled and the page is told. */
@@ -194,6 +202,7 @@ export class InspectorSession {
       serverCapabilities: client?.serverCapabilities ?? null,
       clientCapabilities: client?.clientCapabilities ?? null,
       instructions: client?.instructions ?? null,
+      login: this.#login?.view ?? null,
     };
   }
 
@@ -204,6 +213,11 @@ export class InspectorSession {
     if (op === 'state') return this.state();
     if (op === 'wire') return { entries: this.wire.entries(), dropped: this.wire.dropped };
     if (op === 'answer') return this.#answer(p);
+    if (op === 'login') {
+      if (!this.#login) throw new InspectorError('the target asked for no login', 404);
+      if (!this.#login.start()) throw new InspectorError(`a login is ${this.#login.view.status === 'done' ? 'done' : 'under way'}`, 409);
+      return {};
+    }
     const extra = this.#extra.get(op);
     if (extra) return await extra(p);
     if (!TARGET_OPERATIONS.has(op)) throw new InspectorError(`unknown operation ${JSON.stringify(op.slice(0, 40))}`, 404);

@@ -1,9 +1,10 @@
 /**
  * `wiremcp inspect`: connects to the target (recording the wire), starts the local inspector server, prints its
  * URL (and opens it with `--open`), and serves the page until the process is stopped (Ctrl-C, SIGTERM). When the
- * target goes away the page stays up, showing why, so that the wire view can still be read and downloaded.
+ * target goes away the page stays up, showing why, so that the wire view can still be read and downloaded. A URL
+ * target that answers 401 (without `--auth`) is not an error: the page offers to log in (`inspector-login.ts`).
  */
-import { connectTarget, type ConnectionOptions } from '../connect.js';
+import { connectTarget, type Connection, type ConnectionOptions } from '../connect.js';
 import { CLI_EXIT_CODES, CliError } from '../exit-codes.js';
 import { describeTarget, type Target } from '../target.js';
 import { ConformanceRun, conformanceTarget, locateConformanceApp } from './conformance-run.js';
@@ -64,23 +65,42 @@ export async function runInspect(target: Target, options: ConnectionOptions, ser
   session.extend(tasks.operations);
   const stop = serve.signal ? { signal: serve.signal, dispose: () => {} } : stopSignal();
   try {
-    const connection = await connectTarget(
-      target,
-      {
-        ...options,
-        tap: { fetch: (inner) => wireFetch(session.wire, inner), transport: (inner) => new WireTransport(inner, session.wire) },
-      },
-      session.handlers,
-    );
-    session.attach(connection);
-    connection.client.onClose((error) =>
-      io.err(`wiremcp inspect: the connection ended${error ? ` (${error.message})` : ''}; the page stays up until Ctrl-C\n`),
-    );
+    const tapped: ConnectionOptions = {
+      ...options,
+      tap: { fetch: (inner) => wireFetch(session.wire, inner), transport: (inner) => new WireTransport(inner, session.wire) },
+    };
+    // Set now, or later by a login from the page.
+    const current: { connection?: Connection } = {};
+    const connected = (opened: Connection): void => {
+      current.connection = opened;
+      session.attach(opened);
+      opened.client.onClose((error) =>
+        io.err(`wiremcp inspect: the connection ended${error ? ` (${error.message})` : ''}; the page stays up until Ctrl-C\n`),
+      );
+    };
+    try {
+      connected(await connectTarget(target, tapped, session.handlers));
+    } catch (error) {
+      // A URL that wants a login: the page offers it (the flow runs here, the tokens stay here).
+      if (!(target.kind === 'http' && !options.auth && error instanceof CliError && error.exitCode === CLI_EXIT_CODES.authorization))
+        throw error;
+      const reason = error.message.replace(/ \(the server needs authorization: try --auth\)$/, '');
+      io.err(`wiremcp inspect: ${reason}; log in from the page\n`);
+      session.offerLogin(reason, async (open) => {
+        const opened = await connectTarget(target, { ...tapped, auth: true, authOpen: open }, session.handlers);
+        if (stop.signal.aborted) {
+          await opened.close();
+          throw new Error('the inspector stopped');
+        }
+        connected(opened);
+        io.err('wiremcp inspect: logged in\n');
+      });
+    }
     let server;
     try {
       server = await startInspectorServer(session, serve.port === undefined ? {} : { port: serve.port });
     } catch (error) {
-      await connection.close();
+      await current.connection?.close();
       throw new CliError(`cannot serve the inspector: ${error instanceof Error ? error.message : String(error)}`, CLI_EXIT_CODES.usage);
     }
     io.out(
@@ -95,7 +115,7 @@ export async function runInspect(target: Target, options: ConnectionOptions, ser
     conformance.dispose();
     tasks.dispose();
     await server.close();
-    await connection.close();
+    await current.connection?.close();
     return CLI_EXIT_CODES.ok;
   } finally {
     stop.dispose();

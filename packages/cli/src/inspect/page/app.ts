@@ -8,8 +8,10 @@ import { ConformancePanel } from './conformance-panel.js';
 import { resourcesPanel, promptsPanel, resourceUpdated, toolsPanel } from './catalog-panels.js';
 import { announce, fill, h, pre } from './dom.js';
 import { InputsPanel } from './inputs-panel.js';
+import { LoginPanel, type LoginState } from './login-panel.js';
 import { errorBox } from './results.js';
 import { TasksPanel } from './tasks-panel.js';
+import { ServerLog } from './server-log.js';
 import { WireView, type WireEntry } from './wire-view.js';
 
 type State = Record<string, unknown> & { serverCapabilities?: Record<string, unknown> | null };
@@ -28,6 +30,8 @@ let state: State = {};
 const wire = new WireView((count) => (tabs.get('Wire')!.textContent = `Wire (${count})`));
 const conformance = new ConformancePanel();
 const tasks = new TasksPanel();
+const serverLog = new ServerLog();
+const login = new LoginPanel(() => void refresh());
 const inputs = new InputsPanel((count) => (document.title = count ? `(${count}) wiremcp inspect` : 'wiremcp inspect'));
 
 function select(tab: Tab, focus = false): void {
@@ -80,7 +84,11 @@ function showState(): void {
       { class: 'summary' },
       h('strong', {}, name),
       ` · ${String(state.target ?? '')} · era ${String(state.era ?? '?')} · ${String(state.protocolVersion ?? '?')} · `,
-      h('span', { class: state.closed ? 'bad' : 'good' }, state.closed ? `closed: ${String(state.closed)}` : 'connected'),
+      h(
+        'span',
+        { class: state.closed || !state.connected ? 'bad' : 'good' },
+        state.closed ? `closed: ${String(state.closed)}` : state.connected ? 'connected' : 'not connected',
+      ),
     ),
   );
   fill(
@@ -124,9 +132,12 @@ function onEvent(event: Record<string, unknown>): void {
       state = { ...state, closed: event.reason };
       showState();
       return announce(`The connection closed: ${String(event.reason)}`);
+    case 'login':
+      return login.event(event);
     case 'notification': {
       const params = (event.params ?? {}) as Record<string, unknown>;
       if (event.method === 'notifications/tasks/status') tasks.onTask(params);
+      if (event.method === 'notifications/message') serverLog.add(params);
       if (event.method === 'notifications/resources/updated' && typeof params.uri === 'string') resourceUpdated(params.uri);
       if (event.method === 'notifications/tools/list_changed' && loaded.has('Tools')) void toolsPanel(panels.get('Tools')!);
       if (event.method === 'notifications/prompts/list_changed' && loaded.has('Prompts')) void promptsPanel(panels.get('Prompts')!);
@@ -135,8 +146,17 @@ function onEvent(event: Record<string, unknown>): void {
   }
 }
 
+/** After a login: the state again, and the open tab's lists loaded again (they failed before). */
+async function refresh(): Promise<void> {
+  state = await rpc<State>('state');
+  showState();
+  const open = TABS.find((tab) => !panels.get(tab)!.hidden) ?? 'Server';
+  loaded.clear();
+  select(open);
+}
+
 async function main(): Promise<void> {
-  document.body.append(header, statusLine, inputs.element, h('nav', {}, tabList), ...panels.values());
+  document.body.append(header, statusLine, login.element, serverLog.element, inputs.element, h('nav', {}, tabList), ...panels.values());
   try {
     state = await rpc<State>('state');
   } catch (error) {
@@ -144,6 +164,7 @@ async function main(): Promise<void> {
     return;
   }
   showState();
+  login.show(state.login as LoginState | null);
   select('Server');
   void followEvents(onEvent, (down) => (down ? announce('The inspector is not reachable; retrying…') : undefined));
   // The history before this page opened (the handshake), after the stream started so that nothing falls between.
