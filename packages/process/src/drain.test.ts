@@ -90,7 +90,11 @@ async function start(drainSeconds: string): Promise<Running> {
 /** A POST with a raw node:http request (no pooling, nothing read for us): the response, once its headers arrived. */
 function post(url: URL, body: unknown, headers: Record<string, string>): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers } });
+    const req = httpRequest(url, {
+      method: 'POST',
+      agent: false,
+      headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
+    });
     req.once('response', resolve);
     req.once('error', reject);
     req.end(JSON.stringify(body));
@@ -111,7 +115,11 @@ function bodyOf(response: IncomingMessage): Promise<string | Error> {
 
 /** Opens a 2025-11-25 session; its headers for the next requests. */
 async function session(url: URL): Promise<Record<string, string>> {
-  const init = await post(url, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } }, {});
+  const init = await post(
+    url,
+    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } },
+    {},
+  );
   await bodyOf(init);
   const headers = { 'mcp-session-id': String(init.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
   await bodyOf(await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, headers));
@@ -160,11 +168,15 @@ describe('a request still running at the drain deadline is cut, counted, and the
 
   test('2026-07-28 stateless request: its socket is cut at the deadline', async () => {
     const server = await start('0.3');
-    const held = post(server.url, { ...call(9, 'hold'), params: { name: 'hold', arguments: {}, _meta: META } }, {
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'hold',
-    });
+    const held = post(
+      server.url,
+      { ...call(9, 'hold'), params: { name: 'hold', arguments: {}, _meta: META } },
+      {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'hold',
+      },
+    );
     await server.started();
     server.process.signal('SIGTERM');
     expect(await server.done).toBe(1);
@@ -180,11 +192,15 @@ describe('within the deadline nothing is cut', () => {
     const headers = await session(server.url);
     const legacy = post(server.url, call(1, 'hold'), headers);
     await server.started();
-    const modern = post(server.url, { ...call(2, 'hold'), params: { name: 'hold', arguments: {}, _meta: META } }, {
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': 'hold',
-    });
+    const modern = post(
+      server.url,
+      { ...call(2, 'hold'), params: { name: 'hold', arguments: {}, _meta: META } },
+      {
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'hold',
+      },
+    );
     await server.started();
     server.process.signal('SIGTERM');
     await stderrLine(server.process, /drain: SIGTERM, shutting down/);

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { httpMode } from './http-mode.js';
 import type { ServeMode, ServeTarget } from './serve-mode.js';
 import { METRICS_FLAGS, METRICS_USAGE, parseMetricsFlag, type MetricsAddress } from './metrics-flag.js';
+import { parseRateLimitFlags, RATE_LIMIT_FLAGS, RATE_LIMIT_USAGE, type RateLimitSettings } from './rate-limit-flag.js';
 import { UsageError, type FlagValues, type ServerFlags } from './server-flags.js';
 import { stdioMode } from './stdio-mode.js';
 import { wsMode } from './ws-mode.js';
@@ -32,7 +33,7 @@ export interface ServerArgsSpec<Args> {
 
 /** The outcome of {@link parseServerArgs}. */
 export type ParsedServerArgs<Args> =
-  | { kind: 'run'; args: Args; target: ServeTarget; metrics?: MetricsAddress }
+  | { kind: 'run'; args: Args; target: ServeTarget; metrics?: MetricsAddress; rateLimit?: RateLimitSettings }
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'error'; message: string };
@@ -56,7 +57,7 @@ function usageMessage(error: unknown): string {
  */
 export function parseServerArgs<Args = undefined>(argv: readonly string[], spec: ServerArgsSpec<Args> = {}): ParsedServerArgs<Args> {
   const own = spec.options ?? {};
-  const shared: ServerFlags = Object.assign({}, MAIN_FLAGS, METRICS_FLAGS, ...SERVE_MODES.map((mode) => mode.flags));
+  const shared: ServerFlags = Object.assign({}, MAIN_FLAGS, METRICS_FLAGS, RATE_LIMIT_FLAGS, ...SERVE_MODES.map((mode) => mode.flags));
   for (const flag of Object.keys(own)) {
     if (flag in shared) throw new Error(`the flag --${flag} belongs to every server; a bin cannot declare it`);
   }
@@ -84,7 +85,14 @@ export function parseServerArgs<Args = undefined>(argv: readonly string[], spec:
     for (const flag of Object.keys(own)) if (values[flag] !== undefined) ownValues[flag] = values[flag];
     const args = spec.parseArgs ? spec.parseArgs(ownValues, positionals) : (undefined as Args);
     const metrics = parseMetricsFlag(values);
-    return { kind: 'run', args, target: target!, ...(metrics === undefined ? {} : { metrics }) };
+    const rateLimit = parseRateLimitFlags(values);
+    return {
+      kind: 'run',
+      args,
+      target: target!,
+      ...(metrics === undefined ? {} : { metrics }),
+      ...(rateLimit === undefined ? {} : { rateLimit }),
+    };
   } catch (error) {
     if (error instanceof UsageError) return { kind: 'error', message: error.message };
     throw error;
@@ -101,6 +109,7 @@ export function formatUsage(name: string, usage: string, positionals?: string): 
     'Options of every wiremcp server:\n' +
     SERVE_MODES.map((mode) => mode.usage).join('') +
     METRICS_USAGE +
+    RATE_LIMIT_USAGE +
     '  --version   print the name and version, then exit\n' +
     '  -h, --help  print this text, then exit\n\n' +
     'Exit codes: 0 when stdin closes (after answering the requests in progress) or after\n' +

@@ -6,6 +6,7 @@ import { routeConsoleToStderr, watchPipes } from './pipes.js';
 import { ShutdownIncomplete, type Servable, type Serving, type SharedConfiguration } from './serve-mode.js';
 import type { Instrumentation } from '@wiremcp/jsonrpc';
 import { startMetrics, type ServerMetrics } from './metrics-flag.js';
+import { installRateLimit } from './rate-limit-flag.js';
 
 /** Default bound on a graceful shutdown after SIGINT/SIGTERM: under the 2 s a stdio client waits before SIGKILL. */
 export const DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS = 1800;
@@ -230,6 +231,9 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
       ...(store === undefined ? {} : { tasks: { store } }),
       ...(metrics === undefined ? {} : { instrumentation: metrics.instrumentation }),
     });
+    if (parsed.rateLimit !== undefined) {
+      installRateLimit(server, parsed.rateLimit, shared?.bucketStore, (error) => say(`${name}: ${describe(error)}`));
+    }
     serving = await parsed.target.serve(server, proc, metrics === undefined ? {} : { metrics: metrics.metrics });
   } catch (error) {
     await metrics?.close();
