@@ -74,7 +74,9 @@ export function installRateLimit(
     rules: settings.rules,
     by: settings.by,
     onStoreError: report,
-    ...(store === undefined ? {} : { store }),
+    // A shared store is a Redis whose client already bounds each command (2 s by default): the limiter waits as
+    // long, so a burst on a busy machine is counted rather than let through by a shorter timeout.
+    ...(store === undefined ? {} : { store, storeTimeoutMs: 2000 }),
   });
   use.call(server, middleware);
 }
