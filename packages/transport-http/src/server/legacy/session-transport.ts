@@ -74,11 +74,7 @@ function sessionEnded(): HttpReply {
   return rpcErrorResponse(404, null, -32600, 'Session not found: the session ended');
 }
 
-/**
- * The answer to a POST whose requests were cut because this process dropped a session that lives on elsewhere (a
- * drain): the session is not gone, so not a 404; a 503 with `Retry-After` tells the client to try again (the balancer
- * sends it to another process). One request: its id is echoed; a batch gets `null`, as for a batch-level error.
- */
+/** A POST cut because this process dropped a session that lives on elsewhere (a drain): retry, not 404. */
 function cutByShutdown(ids: readonly RequestId[]): HttpReply {
   const message = 'Internal error: this server process shut down before the request finished; retry';
   return rpcErrorResponse(503, ids.length === 1 ? ids[0]! : null, -32603, message, { reason: 'shutdown' }, { 'retry-after': '1' });
