@@ -56,8 +56,9 @@ async function start(drainSeconds: string): Promise<Running> {
     });
     server.registerTool(
       { name: 'flood', inputSchema: { type: 'object', properties: { count: { type: 'integer' }, size: { type: 'integer' } } } },
-      async (args: { count: number; size: number }, ctx) => {
-        for (let i = 1; i <= args.count; i += 1) await ctx.sendProgress(i, args.count, 'x'.repeat(args.size));
+      async (args: { count?: number; size?: number }, ctx) => {
+        const count = args.count ?? 1;
+        for (let i = 1; i <= count; i += 1) await ctx.sendProgress(i, count, 'x'.repeat(args.size ?? 1));
         started.open();
         return { content: [{ type: 'text', text: 'flooded' }] };
       },
