@@ -64,6 +64,8 @@ export interface ClusterInstance {
   /** Its own address, `127.0.0.1:<port>` (what the balancer reports in `X-Upstream`). */
   readonly address: string;
   readonly running: boolean;
+  /** Its exit code once it exited (`null` while running, or when a signal ended it). */
+  readonly exitCode: number | null;
   /** Kills it (SIGKILL: no graceful end) and waits for it to exit. */
   kill(): Promise<void>;
   /** Stops it gracefully (SIGTERM) and waits for it to exit. */
@@ -234,6 +236,9 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       address,
       get running() {
         return child !== undefined && child.exitCode === null && child.signalCode === null;
+      },
+      get exitCode() {
+        return child?.exitCode ?? null;
       },
       get output() {
         return outputOf(child);

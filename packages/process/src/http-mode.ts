@@ -45,19 +45,25 @@ interface SharedState {
   readonly handlerOptions: Pick<HttpHandlerOptions, 'eventStore' | 'sessionStore' | 'bus'>;
   readonly taskStore: NonNullable<SharedConfiguration['taskStore']>;
   readonly client: { ping(): Promise<unknown> };
+  /** The rate limit buckets on the same connection (`RedisBucketStore`). */
+  readonly bucketStore: NonNullable<SharedConfiguration['bucketStore']>;
   sharedSecret(name: string): Promise<string>;
   close(): Promise<void>;
 }
 
 async function connectShared(url: string, onError: (error: unknown) => void): Promise<SharedState> {
-  let redis: { connectRedisState(options: { url: string; onError: (error: unknown) => void }): Promise<SharedState> };
+  let redis: {
+    connectRedisState(options: { url: string; onError: (error: unknown) => void }): Promise<Omit<SharedState, 'bucketStore'>>;
+    RedisBucketStore: new (client: never) => SharedState['bucketStore'];
+  };
   try {
     redis = (await import('@wiremcp/redis')) as typeof redis;
   } catch {
     throw new Error('--redis needs the @wiremcp/redis package: npm install @wiremcp/redis');
   }
   try {
-    return await redis.connectRedisState({ url, onError });
+    const state = await redis.connectRedisState({ url, onError });
+    return Object.assign(state, { bucketStore: new redis.RedisBucketStore(state.client as never) });
   } catch (error) {
     throw new Error(`cannot reach Redis at ${redactUrl(url)}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -210,7 +216,11 @@ export const httpMode: ServeMode = {
         const configured = configuredRequestStateKey();
         if (redisUrl === undefined) return configured === undefined ? {} : { requestStateKey: configured };
         shared = await connectShared(redisUrl, reporter(process));
-        return { requestStateKey: configured ?? (await shared.sharedSecret('request-state')), taskStore: shared.taskStore };
+        return {
+          requestStateKey: configured ?? (await shared.sharedSecret('request-state')),
+          taskStore: shared.taskStore,
+          bucketStore: shared.bucketStore,
+        };
       },
       async serve(server, process, extras) {
         if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');

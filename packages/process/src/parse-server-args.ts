@@ -3,6 +3,7 @@ import { httpMode } from './http-mode.js';
 import type { ServeMode, ServeTarget } from './serve-mode.js';
 import { METRICS_FLAGS, METRICS_USAGE, parseMetricsFlag, type MetricsAddress } from './metrics-flag.js';
 import { OTEL_FLAGS, OTEL_USAGE } from './otel-flag.js';
+import { parseRateLimitFlags, RATE_LIMIT_FLAGS, RATE_LIMIT_USAGE, type RateLimitSettings } from './rate-limit-flag.js';
 import { UsageError, type FlagValues, type ServerFlags } from './server-flags.js';
 import { stdioMode } from './stdio-mode.js';
 import { wsMode } from './ws-mode.js';
@@ -42,6 +43,8 @@ export type ParsedServerArgs<Args> =
       health?: true;
       /** `--otel`: spans exported over OTLP, set up by the `OTEL_*` variables. */
       otel?: true;
+      /** `--rate-limit`: the limiter installed with the server's `use()`. */
+      rateLimit?: RateLimitSettings;
     }
   | { kind: 'help' }
   | { kind: 'version' }
@@ -66,7 +69,14 @@ function usageMessage(error: unknown): string {
  */
 export function parseServerArgs<Args = undefined>(argv: readonly string[], spec: ServerArgsSpec<Args> = {}): ParsedServerArgs<Args> {
   const own = spec.options ?? {};
-  const shared: ServerFlags = Object.assign({}, MAIN_FLAGS, METRICS_FLAGS, OTEL_FLAGS, ...SERVE_MODES.map((mode) => mode.flags));
+  const shared: ServerFlags = Object.assign(
+    {},
+    MAIN_FLAGS,
+    METRICS_FLAGS,
+    OTEL_FLAGS,
+    RATE_LIMIT_FLAGS,
+    ...SERVE_MODES.map((mode) => mode.flags),
+  );
   for (const flag of Object.keys(own)) {
     if (flag in shared) throw new Error(`the flag --${flag} belongs to every server; a bin cannot declare it`);
   }
@@ -98,6 +108,7 @@ export function parseServerArgs<Args = undefined>(argv: readonly string[], spec:
     if (health && values.http === undefined && metrics === undefined) {
       throw new UsageError('--health needs --http or --metrics (/healthz and /readyz are served on their listeners)');
     }
+    const rateLimit = parseRateLimitFlags(values);
     return {
       kind: 'run',
       args,
@@ -105,6 +116,7 @@ export function parseServerArgs<Args = undefined>(argv: readonly string[], spec:
       ...(metrics === undefined ? {} : { metrics }),
       ...(health ? { health } : {}),
       ...(values.otel === true ? { otel: true as const } : {}),
+      ...(rateLimit === undefined ? {} : { rateLimit }),
     };
   } catch (error) {
     if (error instanceof UsageError) return { kind: 'error', message: error.message };
@@ -123,6 +135,7 @@ export function formatUsage(name: string, usage: string, positionals?: string): 
     SERVE_MODES.map((mode) => mode.usage).join('') +
     METRICS_USAGE +
     OTEL_USAGE +
+    RATE_LIMIT_USAGE +
     '  --version   print the name and version, then exit\n' +
     '  -h, --help  print this text, then exit\n\n' +
     'Exit codes: 0 when stdin closes (after answering the requests in progress) or after\n' +

@@ -9,6 +9,7 @@ import type { Readiness } from '@wiremcp/transport-http';
 import { startMetrics, type ServerMetrics } from './metrics-flag.js';
 import { healthEndpoints } from './health-endpoints.js';
 import { startTracing, type ServerTracing } from './otel-flag.js';
+import { installRateLimit } from './rate-limit-flag.js';
 
 /** Default bound on a graceful shutdown after SIGINT/SIGTERM: under the 2 s a stdio client waits before SIGKILL. */
 export const DEFAULT_MAIN_SHUTDOWN_TIMEOUT_MS = 1800;
@@ -253,6 +254,9 @@ export async function runServerMain<Args = undefined>(options: ServerMainOptions
       ...(store === undefined ? {} : { tasks: { store } }),
       ...(instrumentation === undefined ? {} : { instrumentation }),
     });
+    if (parsed.rateLimit !== undefined) {
+      installRateLimit(server, parsed.rateLimit, shared?.bucketStore, (error) => say(`${name}: ${describe(error)}`));
+    }
     serving = await parsed.target.serve(server, proc, metrics === undefined ? {} : { metrics: metrics.metrics });
   } catch (error) {
     await stopObserving();

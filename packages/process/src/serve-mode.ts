@@ -1,6 +1,7 @@
 import type { Transport } from '@wiremcp/jsonrpc';
 // A type only, erased from the output: the store exists only when `--redis` loaded that (optional peer) package.
 import type { RedisTaskStore } from '@wiremcp/redis';
+import type { BucketStore } from '@wiremcp/server';
 import type { FlagValues, ServerFlags } from './server-flags.js';
 import type { McpMetrics } from '@wiremcp/otel/metrics';
 import type { MainProcess } from './main-process.js';
@@ -50,6 +51,8 @@ export interface SharedConfiguration {
   readonly requestStateKey?: string;
   /** The task store every process shares (`McpServer`'s `tasks.store`). */
   readonly taskStore?: RedisTaskStore;
+  /** The rate limit buckets every process shares (`--rate-limit` with `--redis`). */
+  readonly bucketStore?: BucketStore;
 }
 
 /** What the main adds to serving: the metrics of `--metrics`, which the HTTP mode feeds (streams, refusals). */

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import { connect, type AddressInfo } from 'node:net';
-import { toNodeHandler, type FetchHandler, type NodeHandlerOptions } from './to-node-handler.js';
+import { servedReplies, toNodeHandler, type FetchHandler, type NodeHandlerOptions } from './to-node-handler.js';
 
 /** Options of {@link listen}. */
 export interface ListenOptions extends NodeHandlerOptions {
@@ -40,8 +40,9 @@ export interface Listening {
    */
   close(): Promise<void>;
   /**
-   * After `close()`: the requests still in progress when the grace period ran out, whose sockets were cut (0 when
-   * every request finished in time).
+   * After `close()`: the requests still in progress when the grace period ran out, whose sockets were cut, plus those
+   * the handler answered while closing without finishing them (a legacy session's requests still running when the
+   * session was dropped: their reply is marked `cut`); 0 when every request finished in time.
    */
   readonly requestsCut: number;
   [Symbol.asyncDispose](): Promise<void>;
@@ -58,11 +59,15 @@ export async function listen(handler: ClosableHandler, options: ListenOptions = 
   let drained: (() => void) | undefined;
   let closing: Promise<void> | undefined;
   let requestsCut = 0;
+  // Requests the handler ended unfinished while closing (counted as they end; those still open at the deadline are
+  // counted with the sockets cut, never twice).
+  let answeredCut = 0;
   const server = createServer((req, res) => {
     active += 1;
     // While closing, a request that still arrives on a kept-alive connection is served, and that connection ends with it.
     if (closing !== undefined) res.shouldKeepAlive = false;
     res.once('close', () => {
+      if (closing !== undefined && servedReplies.get(res)?.cut === true) answeredCut += 1;
       active -= 1;
       if (active === 0) drained?.();
     });
@@ -109,7 +114,7 @@ export async function listen(handler: ClosableHandler, options: ListenOptions = 
       const idle = active === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve));
       await Promise.race([idle, deadline]);
       clearTimeout(timer);
-      requestsCut = active;
+      requestsCut = active + answeredCut;
       server.closeAllConnections();
       await closed;
     })();

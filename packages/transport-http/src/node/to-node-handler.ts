@@ -54,6 +54,12 @@ function requestUrl(req: NodeRequest, trustProxy: boolean): string {
 }
 
 /**
+ * The reply each Node response was written from (served through the adapter contract), for `listen` to read whether
+ * the handler marked it `cut`.
+ */
+export const servedReplies = new WeakMap<object, HttpReply>();
+
+/**
  * Adapts `handler` to Node. `createHttpHandler`'s handler is served through the adapter contract: the Node request
  * is read directly (headers without a copy, the body from the request stream under the handler's limits), and the
  * reply written without buffering SSE. Any other fetch handler gets a web `Request` (its `signal` aborting when the
@@ -88,6 +94,7 @@ export function toNodeHandler(handler: ContractHandler | FetchHandler, options: 
             return undefined;
           }
           lingerIfUnread(req, reply.headers.get('connection'));
+          servedReplies.set(res, reply);
           return writeReply(reply, res);
         },
         (error: unknown) => failed(error, res),

@@ -104,6 +104,11 @@ export class HttpReply {
    * instead of writing the reply.
    */
   notHandled = false;
+  /**
+   * Set by the handler on a reply that ends requests it had to leave unanswered (their legacy session ended on this
+   * process while they ran: a drain past its deadline, a DELETE): `listen` counts them in `requestsCut`.
+   */
+  cut = false;
 
   constructor(status: number, body: string | ReadableStream<Uint8Array> | undefined, headers: ReplyHeaders = new ReplyHeaders()) {
     this.status = status;

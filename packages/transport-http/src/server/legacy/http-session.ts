@@ -80,6 +80,7 @@ export class HttpSession {
       primes: () => host.store !== undefined && (this.protocolVersion ?? '') >= '2025-11-25',
       newStreamId: () => host.newStreamId(),
       closed: () => this.#ended(),
+      keptElsewhere: () => this.#keepsShared,
       ownerCheckMs: host.ownerCheckMs,
       ...(host.bus === undefined ? {} : { bus: host.bus }),
     });

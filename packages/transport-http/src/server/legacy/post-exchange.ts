@@ -36,6 +36,8 @@ export class PostExchange {
   readonly #outstanding: Set<RequestId>;
   #resolve!: (response: HttpReply) => void;
   #stream: LegacyStream | undefined;
+  /** The SSE reply, once streaming. */
+  #reply: HttpReply | undefined;
   #state: 'pending' | 'streaming' | 'done' = 'pending';
 
   constructor(host: ExchangeHost, ids: Iterable<RequestId>, headers?: Record<string, string>) {
@@ -66,6 +68,7 @@ export class PostExchange {
     if (opened === undefined) return undefined;
     this.#state = 'streaming';
     this.#stream = opened.stream;
+    this.#reply = opened.connection.response;
     if (this.headers) for (const [name, value] of Object.entries(this.headers)) opened.connection.response.headers.set(name, value);
     this.#resolve(opened.connection.response);
     return opened.stream;
@@ -106,17 +109,21 @@ export class PostExchange {
 
   /**
    * Ends the exchange because the session ended here (closed, deleted, this process shutting down): a pending POST
-   * gets `fallback`; a stream gets an error for each request still owed (stored, so a client resuming it elsewhere
-   * hears it too), then ends.
+   * gets `fallback(ids)` (the requests still owed); a stream gets an error for each request still owed (stored, so a
+   * client resuming it elsewhere hears it too), then ends. A reply that leaves requests unanswered is marked `cut`.
    */
-  abandon(fallback: () => HttpReply): void {
+  abandon(fallback: (ids: readonly RequestId[]) => HttpReply): void {
+    const owed = this.#state !== 'done' && this.#outstanding.size > 0;
     if (this.#state === 'pending') {
       this.#state = 'done';
-      this.#resolve(fallback());
+      const reply = fallback([...this.#outstanding]);
+      reply.cut = owed;
+      this.#resolve(reply);
       return;
     }
     if (this.#state === 'streaming') {
       for (const id of this.#outstanding) this.#stream!.send(JSON.stringify({ jsonrpc: '2.0', id, error: ABANDONED }));
+      if (owed) this.#reply!.cut = true;
     }
     this.#end();
   }

@@ -34,6 +34,11 @@ export interface SessionTransportHost {
   newStreamId(): string;
   /** The transport closed (whoever closed it). */
   closed(): void;
+  /**
+   * True when the session lives on elsewhere (this process only dropped its copy, e.g. shutting down with shared
+   * sessions): a request cut then is told to retry, not that the session is gone.
+   */
+  keptElsewhere?(): boolean;
   /** The bus to the other processes of the deployment, when sessions are shared. */
   readonly bus?: SessionTransportBus;
   /** How often the process running a stream resumed here is checked, in ms. */
@@ -67,6 +72,12 @@ const RESOLVED = Promise.resolve();
 
 function sessionEnded(): HttpReply {
   return rpcErrorResponse(404, null, -32600, 'Session not found: the session ended');
+}
+
+/** A POST cut because this process dropped a session that lives on elsewhere (a drain): retry, not 404. */
+function cutByShutdown(ids: readonly RequestId[]): HttpReply {
+  const message = 'Internal error: this server process shut down before the request finished; retry';
+  return rpcErrorResponse(503, ids.length === 1 ? ids[0]! : null, -32603, message, { reason: 'shutdown' }, { 'retry-after': '1' });
 }
 
 /** See the module comment. */
@@ -336,7 +347,8 @@ export class SessionTransport implements Transport, StreamHost {
     this.#closed = true;
     const exchanges = new Set(this.#exchanges.values());
     this.#exchanges.clear();
-    for (const exchange of exchanges) exchange.abandon(sessionEnded);
+    const fallback = this.#host.keptElsewhere?.() === true ? cutByShutdown : sessionEnded;
+    for (const exchange of exchanges) exchange.abandon(fallback);
     for (const stream of [...(this.#streams?.values() ?? [])]) stream.finish();
     for (const remote of [...(this.#remotes ?? [])]) remote.connection.close();
     this.#queue = undefined;
