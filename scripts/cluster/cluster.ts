@@ -186,10 +186,14 @@ ${servers}
       # SSE: every event goes through as it comes, and long streams stay open.
       proxy_buffering off;
       proxy_cache off;
-      proxy_request_buffering off;
       proxy_read_timeout 1h;
-      # A refused connection (an instance that died) is retried on the next instance, POSTs included.
-      proxy_next_upstream error timeout;
+      # A connection error is retried on the next instance, POSTs included: an instance that died refuses the
+      # connection, and a draining one closes its idle keep-alive connections, which nginx may have just picked for a
+      # request. Without non_idempotent nginx answers such a POST 502. A draining instance never closes a connection
+      # with a request in flight before its deadline, so the retried request had not been served; only a request cut
+      # at the deadline (the instance exits 1 then) could be served twice. The request body is buffered (the default)
+      # so that nginx still holds it for the retry.
+      proxy_next_upstream error timeout non_idempotent;
       add_header X-Upstream $upstream_addr always;
     }
   }

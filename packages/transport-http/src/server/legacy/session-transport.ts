@@ -347,9 +347,10 @@ export class SessionTransport implements Transport, StreamHost {
     this.#closed = true;
     const exchanges = new Set(this.#exchanges.values());
     this.#exchanges.clear();
-    const fallback = this.#host.keptElsewhere?.() === true ? cutByShutdown : sessionEnded;
-    for (const exchange of exchanges) exchange.abandon(fallback);
-    for (const stream of [...(this.#streams?.values() ?? [])]) stream.finish();
+    const elsewhere = this.#host.keptElsewhere?.() === true;
+    for (const exchange of exchanges) exchange.abandon(elsewhere ? cutByShutdown : sessionEnded);
+    // The standalone stream of a session that lives on elsewhere (a drain) stays resumable in the store.
+    for (const stream of [...(this.#streams?.values() ?? [])]) stream[elsewhere && stream === this.#standalone ? 'disconnect' : 'finish']();
     for (const remote of [...(this.#remotes ?? [])]) remote.connection.close();
     this.#queue = undefined;
     const onclose = this.onclose;
