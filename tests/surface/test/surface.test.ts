@@ -69,6 +69,8 @@ const ALLOWED: Record<string, string[]> = {
   process: [
     '@wiremcp/auth/server',
     '@wiremcp/jsonrpc',
+    // `--rate-limit`: the limiter installed with the server's `use()`.
+    '@wiremcp/server',
     '@wiremcp/transport-stdio',
     '@wiremcp/transport-http',
     '@wiremcp/transport-http/node',
