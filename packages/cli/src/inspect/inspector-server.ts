@@ -146,7 +146,12 @@ export async function startInspectorServer(session: InspectorSession, options: I
   /** The page's event stream: NDJSON, the waiting inputs first, then every event as it happens. */
   const openEvents = (res: ServerResponse): void => {
     res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/x-ndjson; charset=utf-8' });
-    const write = (event: InspectorEvent): void => void res.write(`${JSON.stringify(event)}\n`);
+    // Events still come while the inspector stops (the target's connection closing is logged after the streams were
+    // ended): a stream that ended takes no more, and a failed write only ends it.
+    const write = (event: InspectorEvent): void => {
+      if (!res.writableEnded && !res.destroyed) res.write(`${JSON.stringify(event)}\n`);
+    };
+    res.on('error', () => res.destroy());
     for (const event of session.pendingInputs()) write(event);
     const stop = session.subscribe(write);
     streams.add(res);
