@@ -54,8 +54,9 @@ function requestUrl(req: NodeRequest, trustProxy: boolean): string {
 }
 
 /**
- * The reply each Node response was written from (served through the adapter contract), for `listen` to read whether
- * the handler marked it `cut`.
+ * The reply a Node response was written from (served through the adapter contract), for `listen` to read whether the
+ * handler marked it `cut`: only replies that are cut already or may still be marked (a stream, cut while it runs), so
+ * that a plain JSON answer, the hot path, adds no entry.
  */
 export const servedReplies = new WeakMap<object, HttpReply>();
 
@@ -94,7 +95,7 @@ export function toNodeHandler(handler: ContractHandler | FetchHandler, options: 
             return undefined;
           }
           lingerIfUnread(req, reply.headers.get('connection'));
-          servedReplies.set(res, reply);
+          if (reply.cut || (reply.body !== undefined && typeof reply.body !== 'string')) servedReplies.set(res, reply);
           return writeReply(reply, res);
         },
         (error: unknown) => failed(error, res),
