@@ -47,7 +47,10 @@ export interface Load {
   readonly violations: readonly string[];
   /** Sessions whose DELETE was acknowledged (200): none of them may be served again, anywhere. */
   readonly deleted: readonly string[];
-  /** The instances (`X-Upstream`) running a legacy request's stream being read now: where a kill hurts most. */
+  /**
+   * The instances (`X-Upstream`) running a legacy request's stream being read now, once it heard its first event (so
+   * that a break there is resumable): where a kill hurts most.
+   */
   streaming(): string[];
   /** Stops the loops (each finishes its request, bounded by the deadline) and resolves with every record. */
   stop(): Promise<LoadRecord[]>;
@@ -174,7 +177,7 @@ function legacyWorker(context: Context): (record: Recorder) => Promise<void> {
     const progress: number[] = [];
     let lastEventId: string | undefined;
     let resumed = false;
-    context.active.set(id, response.upstream);
+    const upstream = response.upstream;
     try {
       return await readAnswer();
     } finally {
@@ -186,6 +189,7 @@ function legacyWorker(context: Context): (record: Recorder) => Promise<void> {
           if (event.id !== undefined) {
             if (seen.has(event.id)) context.violations.push(`legacy: event ${event.id} heard twice`);
             seen.add(event.id);
+            if (lastEventId === undefined && !resumed) context.active.set(id, upstream);
             lastEventId = event.id;
           }
           const message = parse(event);

@@ -84,8 +84,11 @@ async function pingEverywhere(sessionId: string): Promise<number[]> {
  * Runs the load, injects `fault` once every kind of client is served, waits for `healed` and for every kind of
  * client to be served again, stops the load and checks the invariants. Resolves with the records.
  */
-async function underLoad(fault: (load: Load) => Promise<void>): Promise<LoadRecord[]> {
-  const load = startLoad(cluster.url, { legacy: 3, modern: 2, sse: 2, deadlineMs: DEADLINE_MS });
+async function underLoad(
+  fault: (load: Load) => Promise<void>,
+  legacyStream: { durationMs?: number; steps?: number } = {},
+): Promise<LoadRecord[]> {
+  const load = startLoad(cluster.url, { legacy: 3, modern: 2, sse: 2, deadlineMs: DEADLINE_MS, ...legacyStream });
   let records: LoadRecord[] | undefined;
   let faultAt = Number.POSITIVE_INFINITY;
   try {
@@ -125,15 +128,19 @@ const count = (records: readonly LoadRecord[], wanted: (record: LoadRecord) => b
 
 describe('faults of an instance, under load of both eras and HTTP+SSE', () => {
   test('SIGKILL of an instance running legacy streams, then started again', async () => {
-    const records = await underLoad(async (load) => {
-      // The instance running a legacy stream being read: its requests resume elsewhere, with their events once.
-      await until(load, 'a legacy stream running', () => load.streaming().length > 0);
-      const victim = cluster.instances.find((instance) => instance.address === load.streaming()[0])!;
-      const killedAt = Date.now();
-      await victim.kill();
-      await endedAfter(load, killedAt, 3, 'requests while an instance is down');
-      await victim.start();
-    });
+    // Streams of 3 s in 10 steps: the kill lands mid-stream even when a busy machine makes the client read late.
+    const records = await underLoad(
+      async (load) => {
+        // The instance running a legacy stream being read: its requests resume elsewhere, with their events once.
+        await until(load, 'a legacy stream running', () => load.streaming().length > 0);
+        const victim = cluster.instances.find((instance) => instance.address === load.streaming()[0])!;
+        const killedAt = Date.now();
+        await victim.kill();
+        await endedAfter(load, killedAt, 3, 'requests while an instance is down');
+        await victim.start();
+      },
+      { durationMs: 3000, steps: 10 },
+    );
     expect(count(records, (r) => r.kind === 'legacy' && r.resumed)).toBeGreaterThan(0);
   }, 120_000);
 

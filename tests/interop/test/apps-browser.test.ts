@@ -286,7 +286,22 @@ describe.skipIf(missing !== undefined)('MCP Apps in headless Chromium', () => {
           [view, { messagesPerSecond: RATE, burst: BURST }] as const,
         );
         const frame = page.frameLocator('iframe');
-        await frame.locator('#after').filter({ hasText: /\S/ }).waitFor();
+        await frame
+          .locator('#after')
+          .filter({ hasText: /\S/ })
+          .waitFor()
+          .catch(async (error: unknown) => {
+            // Say how far the view got: which step never ended, what the bridge reported, what reached the server.
+            const shown = await frame
+              .locator('body')
+              .innerText({ timeout: 5000 })
+              .catch(() => '(the view could not be read)');
+            const calls = serverCalls.length;
+            throw new Error(
+              `the view never made its call after the flood. It shows: ${shown.replace(/\s+/g, ' ')}; problems: ${problems.join(' | ')}; ${calls} server calls`,
+              { cause: error },
+            );
+          });
         expect(await frame.locator('#forbidden').textContent()).toMatch(/tool 'reset_table' may not be called by an app/);
         expect(await frame.locator('#big').textContent()).toMatch(/message larger than 1048576 bytes/);
         expect(await frame.locator('#fetch').textContent()).toBe('blocked');
