@@ -30,7 +30,7 @@ afterEach(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-test('scaffolds a server that builds, passes its test, runs, and passes the conformance scenarios', { timeout: 240_000 }, async () => {
+test('scaffolds a server that builds, passes its test, runs, and passes the conformance scenarios', { timeout: 420_000 }, async () => {
   const created = await wiremcp(['new', 'server', 'word-count', '--dir', workspace]);
   expect(created.code).toBe(0);
   expect(created.stdout).toMatch(/^Created servers\/word-count \(8 files\) and its entry in apps\/conformance\/servers\.yaml/);
