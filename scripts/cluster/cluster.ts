@@ -8,11 +8,12 @@
  * with its data or empty, Redis slowed down by a delaying proxy, and every exit nobody asked for recorded.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureDebianPackages } from '../debian-packages.js';
 import { startDelayProxy, type DelayProxy } from './delay-proxy.js';
 import { RedisProcess } from './redis-process.js';
 import { killAndWait, outputOf, spawnReady } from './spawn.js';
@@ -100,54 +101,6 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** Installs `redis-server`, `nginx` and `chromium` from Debian's packages when missing (as asked); throws when it cannot. */
-export function ensureInstalled(
-  needs: { redis?: boolean; nginx?: boolean; chromium?: boolean },
-  log: (line: string) => void = () => {},
-): void {
-  const missing = (): string[] => [
-    ...(needs.redis && !onPath('redis-server') ? ['redis-server'] : []),
-    ...(needs.nginx && !onPath('nginx') ? ['nginx'] : []),
-    ...(needs.chromium && !onPath('chromium') ? ['chromium'] : []),
-  ];
-  if (missing().length === 0) return;
-  // Test files run in parallel processes: one installs, the others wait for it (apt and dpkg take one at a time).
-  const lock = join(tmpdir(), 'wiremcp-apt-get.lock');
-  const deadline = Date.now() + 10 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`another install holds ${lock}; remove it if no install is running`);
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
-    }
-  }
-  try {
-    const packages = missing();
-    if (packages.length === 0) return;
-    log(`installing ${packages.join(' and ')} with apt-get (missing)`);
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    const wait = ['-o', 'DPkg::Lock::Timeout=300'];
-    for (const args of [
-      [...wait, 'update'],
-      [...wait, 'install', '-y', '--no-install-recommends', ...packages],
-    ]) {
-      const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'pipe'], env, encoding: 'utf8' });
-      if (result.status !== 0) {
-        const why = result.error?.message ?? result.stderr.trim().slice(-400);
-        throw new Error(`apt-get ${args.slice(2).join(' ')} failed (${why}); install ${packages.join(', ')} and run again`);
-      }
-    }
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
-function onPath(name: string): boolean {
-  return ['/usr/sbin', '/usr/bin', '/usr/local/sbin', '/usr/local/bin'].some((dir) => existsSync(join(dir, name)));
-}
-
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -208,7 +161,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   const log = options.log ?? (() => {});
   const useRedis = options.redis ?? true;
   const useBalancer = options.balancer ?? true;
-  ensureInstalled({ redis: useRedis, nginx: useBalancer }, log);
+  ensureDebianPackages([...(useRedis ? ['redis-server'] : []), ...(useBalancer ? ['nginx'] : [])], log);
   const dir = mkdtempSync(join(tmpdir(), 'wiremcp-cluster-'));
   const count = Math.max(1, options.instances ?? 3);
   const bin = options.serverBin ?? process.env.WIREMCP_CLUSTER_SERVER_BIN ?? join(root, 'servers', 'everything', 'dist', 'bin.js');

@@ -1,4 +1,5 @@
 // Command-line options of the bench and the selection they make.
+import { parseBenchFlags, type BenchFlags } from './bench-flags.js';
 import { METRICS } from './metrics.js';
 import type { Row } from './plan.js';
 
@@ -6,16 +7,8 @@ import type { Row } from './plan.js';
 export const METRIC_GROUPS = ['seq', 'pipe', 'cpu', 'cold', 'rss', 'micro'] as const;
 export type MetricGroup = (typeof METRIC_GROUPS)[number];
 
-/** Parsed options. */
-export interface CliOptions {
-  help: boolean;
-  quick: boolean;
-  only: string[];
-  out: string | undefined;
-  repetitions: number | undefined;
-  /** Run each driver and its server on one CPU (Linux `taskset`); `--no-pin` turns it off. */
-  pin: boolean;
-}
+/** Parsed options: the flags every bench command shares (bench-flags.ts), nothing else. */
+export type CliOptions = BenchFlags;
 
 export const USAGE = `Usage: node apps/bench/dist/cli.js [options]   (or: npm run bench -- [options])
 
@@ -40,49 +33,7 @@ process; node apps/bench/dist/profile-summary.js <file.cpuprofile> sums a profil
 
 /** Parses argv (without node and the script). Throws an Error with a readable message for bad input. */
 export function parseOptions(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { help: false, quick: false, only: [], out: undefined, repetitions: undefined, pin: true };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = (): string => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || v === '') throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--help':
-      case '-h':
-        options.help = true;
-        break;
-      case '--quick':
-        options.quick = true;
-        break;
-      case '--no-pin':
-        options.pin = false;
-        break;
-      case '--only':
-        options.only.push(
-          ...value()
-            .split(',')
-            .map((s) => s.trim())
-            .filter((s) => s !== ''),
-        );
-        break;
-      case '--out':
-        options.out = value();
-        break;
-      case '--repetitions': {
-        const n = Number(value());
-        if (!Number.isInteger(n) || n < 1 || n > 50) throw new Error('--repetitions must be an integer from 1 to 50');
-        options.repetitions = n;
-        break;
-      }
-      default:
-        throw new Error(`unknown option ${arg}`);
-    }
-  }
-  return options;
+  return parseBenchFlags(argv, { maxRepetitions: 50 });
 }
 
 /** What `--only` selects: rows, and which parts of the measurement run. */

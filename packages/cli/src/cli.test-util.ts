@@ -59,7 +59,7 @@ export interface Started {
   stderr(): string;
 }
 
-/** Starts `node <args>` and waits for its `serving MCP on http://…` line. */
+/** Starts `node <args>` and waits for its `serving MCP on http://…` (or `ws://…`, with `--ws`) line. */
 export function startHttp(args: readonly string[], timeoutMs = 15_000): Promise<Started> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -70,7 +70,7 @@ export function startHttp(args: readonly string[], timeoutMs = 15_000): Promise<
     child.once('error', reject);
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
-      const match = /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(stderr);
+      const match = /serving MCP on ((?:http|ws):\/\/127\.0\.0\.1:\d+\/\S*)/.exec(stderr);
       if (match) {
         clearTimeout(timer);
         resolve({ child, url: match[1]!, stderr: () => stderr });

@@ -30,7 +30,7 @@ afterEach(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-test('scaffolds a server that builds, passes its test, runs, and passes the conformance scenarios', { timeout: 240_000 }, async () => {
+test('scaffolds a server that builds, passes its test, runs, and passes the conformance scenarios', { timeout: 420_000 }, async () => {
   const created = await wiremcp(['new', 'server', 'word-count', '--dir', workspace]);
   expect(created.code).toBe(0);
   expect(created.stdout).toMatch(/^Created servers\/word-count \(8 files\) and its entry in apps\/conformance\/servers\.yaml/);
@@ -84,12 +84,14 @@ test('scaffolds a server that builds, passes its test, runs, and passes the conf
     },
   );
   expect(listed.stdout).toMatch(/scenarios, 1 servers/);
-  // Registered for every transport its bin serves: both stdio framings, and --http's three wires.
-  for (const wire of ['stdio-ndjson', 'stdio-content-length', 'streamable-http', 'streamable-http-stateless', 'http-sse'])
+  // Registered for every transport its bin serves: both stdio framings, --http's three wires, and --ws.
+  for (const wire of ['stdio-ndjson', 'stdio-content-length', 'streamable-http', 'streamable-http-stateless', 'http-sse', 'websocket'])
     expect(listed.stdout).toMatch(new RegExp(`word-count {2}${wire} {2}`));
   expect(listed.stdout).toMatch(/word-count {2}streamable-http-stateless {2}2026-07-28/);
   expect(listed.stdout).toMatch(/word-count {2}http-sse {2}2024-11-05/);
   expect(listed.stdout).not.toMatch(/word-count {2}streamable-http {2}2026-07-28/);
+  expect(listed.stdout).toMatch(/word-count {2}websocket {2}2024-11-05/);
+  expect(listed.stdout).toMatch(/word-count {2}websocket {2}2026-07-28/);
   // And the server passes every scenario that applies to it, on both stdio framings.
   const out = join(workspace, 'out');
   const replayed = await run(
@@ -124,4 +126,14 @@ test('scaffolds a server that builds, passes its test, runs, and passes the conf
   );
   expect(overHttp.stdout).toMatch(/ 0 failed, /);
   expect(overHttp.stdout).toMatch(/word-count +streamable-http-stateless[ ·]+[1-9]\d*\/0/);
+  // And its --ws serves what the entry says: `initialize` (and every lifecycle scenario) answered over WebSocket.
+  const wsServed = await startHttp([bin, '--ws', '127.0.0.1:0']);
+  expect(wsServed.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  const overWs = await run(
+    process.execPath,
+    [conformance, '--url', wsServed.url, '--name', 'word-count', '--scenario', 'lifecycle/*', '--out', out, '--no-html', '--plain'],
+    { timeout: 100_000 },
+  );
+  expect(overWs.stdout).toMatch(/ 0 failed, /);
+  expect(overWs.stdout).toMatch(/word-count +websocket[ ·]+[1-9]\d*\/0/);
 });

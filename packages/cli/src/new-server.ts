@@ -53,7 +53,10 @@ export async function scaffoldServer(name: string, from: string, print: (text: s
   return CLI_EXIT_CODES.ok;
 }
 
-/** The registry entry: the bin (runServerMain) serves stdio in both framings and, with --http, the three HTTP wires. */
+/**
+ * The registry entry: the bin (runServerMain) serves stdio in both framings, with --http the three HTTP wires, and
+ * with --ws WebSocket (every revision on one endpoint), as the reference servers' entries say.
+ */
 function registryEntry(name: string, endsWithNewline: boolean): string {
   return `${endsWithNewline ? '' : '\n'}
   - id: ${name}
@@ -70,5 +73,6 @@ function registryEntry(name: string, endsWithNewline: boolean): string {
       streamable-http: { args: [--http, '127.0.0.1:{{port}}'], url: 'http://127.0.0.1:{{port}}/mcp', revisions: [2025-03-26, 2025-06-18, 2025-11-25] }
       streamable-http-stateless: { args: [--http, '127.0.0.1:{{port}}'], url: 'http://127.0.0.1:{{port}}/mcp', revisions: [2026-07-28] }
       http-sse: { args: [--http, '127.0.0.1:{{port}}', --legacy-sse], url: 'http://127.0.0.1:{{port}}/sse', revisions: [2024-11-05] }
+      websocket: { args: [--ws, '127.0.0.1:{{port}}'], url: 'ws://127.0.0.1:{{port}}/mcp' }
 `;
 }

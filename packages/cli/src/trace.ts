@@ -9,9 +9,9 @@
  *   arrives, chunk by chunk, so an SSE stream shows its events as they come).
  */
 import { frameJson, type Framing } from '@wiremcp/framing';
-import type { MessageInfo, SendOptions, Transport } from '@wiremcp/jsonrpc';
-import type { RequestId, RpcMessage } from '@wiremcp/protocol';
+import type { Transport } from '@wiremcp/jsonrpc';
 import type { FetchLike } from '@wiremcp/transport-http';
+import { ObservedTransport } from './observed-transport.js';
 import type { Style } from './style.js';
 
 /** Where trace lines go (standard error by default, so `--json` output on stdout stays clean). */
@@ -37,50 +37,13 @@ export function traceSink(write: (text: string) => void, style: Style): TraceSin
   };
 }
 
-/** Wraps a stdio transport so that every message is shown on `sink`; see the module comment. */
-export class TracingTransport implements Transport {
-  onmessage: ((message: unknown, info?: MessageInfo) => void) | undefined;
-  onerror: ((error: Error) => void) | undefined;
-  onclose: (() => void) | undefined;
-  readonly #inner: Transport;
-  readonly #sink: TraceSink;
-  readonly #framing: Framing;
-
+/** Wraps a stdio transport so that every message is shown on `sink`, framed as `framing` writes it; see the module comment. */
+export class TracingTransport extends ObservedTransport {
   constructor(inner: Transport, sink: TraceSink, framing: Framing) {
-    this.#inner = inner;
-    this.#sink = sink;
-    this.#framing = framing;
-    inner.onmessage = (message, info) => {
-      this.#sink.received(frameJson(message, this.#framing) ?? '');
-      this.onmessage?.(message, info);
-    };
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onclose = () => this.onclose?.();
-  }
-
-  get closeReason(): Error | undefined {
-    return this.#inner.closeReason;
-  }
-
-  start(): Promise<void> {
-    return this.#inner.start();
-  }
-
-  send(message: RpcMessage | RpcMessage[], options?: SendOptions): Promise<void> {
-    this.#sink.sent(frameJson(message, this.#framing) ?? '');
-    return this.#inner.send(message, options);
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-
-  cancelRequest(id: RequestId): void {
-    this.#inner.cancelRequest?.(id);
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
+    super(inner, {
+      sent: (message) => sink.sent(frameJson(message, framing) ?? ''),
+      received: (message) => sink.received(frameJson(message, framing) ?? ''),
+    });
   }
 }
 

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { connectRedisState, type RedisState } from '../src/index.js';
-import { ensureInstalled, freePort } from '../../../scripts/cluster/cluster.js';
+import { freePort } from '../../../scripts/cluster/cluster.js';
+import { ensureDebianPackages } from '../../../scripts/debian-packages.js';
 import { RedisProcess } from '../../../scripts/cluster/redis-process.js';
 
 /** A running redis-server. */
@@ -23,7 +24,7 @@ export interface TestRedis {
 
 /** Starts a redis-server and resolves once it accepts connections. */
 export async function startTestRedis(): Promise<TestRedis> {
-  ensureInstalled({ redis: true, nginx: false }, (line) => process.stderr.write(`[redis test] ${line}\n`));
+  ensureDebianPackages(['redis-server'], (line) => process.stderr.write(`[redis test] ${line}\n`));
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'wiremcp-redis-test-'));
   const redis = new RedisProcess({ port, dir, persistence: false });

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { ensureInstalled } from '../../../scripts/cluster/cluster.js';
+import { ensureDebianPackages } from '../../../scripts/debian-packages.js';
 
 /** Where Debian's package puts the browser. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -25,7 +25,7 @@ const ARGS = [
 
 /** The installed Chromium's version (`Chromium 156.0.…` → `156.0.…`); installs the package first when missing. */
 export function chromiumVersion(): string {
-  if (!existsSync(CHROMIUM)) ensureInstalled({ chromium: true }, (line) => process.stderr.write(`[browser tests] ${line}\n`));
+  if (!existsSync(CHROMIUM)) ensureDebianPackages(['chromium'], (line) => process.stderr.write(`[browser tests] ${line}\n`));
   const result = spawnSync(CHROMIUM, ['--version'], { encoding: 'utf8' });
   const version = /Chromium (\S+)/.exec(result.stdout ?? '')?.[1];
   if (!version) throw new Error(`${CHROMIUM} --version printed no version: ${(result.stderr ?? '').slice(-300)}`);

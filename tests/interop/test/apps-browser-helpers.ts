@@ -4,13 +4,13 @@
  * browser tests build: page scripts bundled with esbuild from the official `@modelcontextprotocol/ext-apps` 2.0.4
  * and from our `@wiremcp/ext-apps`, and a screenshot directory kept as the tests' artefacts.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type BrowserContext } from 'playwright-core';
+import { ensureDebianPackages } from '../../../scripts/debian-packages.js';
 
 /** Where the browser is. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -19,14 +19,12 @@ export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'ar
 
 /** Installs Debian's chromium when it is missing; returns why it cannot be had, or undefined when it is there. */
 export function ensureChromium(): string | undefined {
-  if (existsSync(CHROMIUM)) return undefined;
-  process.stderr.write('[apps-browser] /usr/bin/chromium is missing: apt-get update && apt-get install -y chromium\n');
-  const update = spawnSync('apt-get', ['update'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
-  const install =
-    update.status === 0
-      ? spawnSync('apt-get', ['install', '-y', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 })
-      : update;
-  return existsSync(CHROMIUM) ? undefined : `chromium could not be installed (apt-get exited ${install.status ?? install.error?.message})`;
+  try {
+    ensureDebianPackages(['chromium'], (line) => process.stderr.write(`[apps-browser] ${line}\n`));
+    return existsSync(CHROMIUM) ? undefined : `apt-get installed chromium, but ${CHROMIUM} is missing`;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /** A fresh browser context on a fresh profile directory; `close` removes both. */

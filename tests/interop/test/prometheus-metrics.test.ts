@@ -5,7 +5,7 @@
  * foreign Host and any Origin, and an MCP request refused for its Origin is counted by reason.
  * Everything started here listens on 127.0.0.1 on free ports and is stopped after, also on failure.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,22 +15,19 @@ import { request } from 'node:http';
 import { McpClient } from '@wiremcp/client';
 import { httpTransportFactory } from '@wiremcp/transport-http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { ensureDebianPackages } from '../../../scripts/debian-packages.js';
 
 const PROMETHEUS = '/usr/bin/prometheus';
 const EVERYTHING = fileURLToPath(new URL('../../../servers/everything/dist/bin.js', import.meta.url));
 
 /** Installs Debian's prometheus when missing; returns why it cannot be had, or undefined when it is there. */
 function ensurePrometheus(): string | undefined {
-  if (existsSync(PROMETHEUS)) return undefined;
-  process.stderr.write('[prometheus] /usr/bin/prometheus is missing: apt-get update && apt-get install -y prometheus\n');
-  const update = spawnSync('apt-get', ['update'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
-  const install =
-    update.status === 0
-      ? spawnSync('apt-get', ['install', '-y', 'prometheus'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 })
-      : update;
-  return existsSync(PROMETHEUS)
-    ? undefined
-    : `prometheus could not be installed (apt-get exited ${install.status ?? install.error?.message})`;
+  try {
+    ensureDebianPackages(['prometheus'], (line) => process.stderr.write(`[prometheus] ${line}\n`));
+    return existsSync(PROMETHEUS) ? undefined : `apt-get installed prometheus, but ${PROMETHEUS} is missing`;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 function freePort(): Promise<number> {

@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpClient } from '@wiremcp/client';
 import { StdioClientTransport } from '@wiremcp/transport-stdio';
+import { parseBenchFlags } from '../bench-flags.js';
 import { median, rotate } from '../stats.js';
 import { makeBenchTree, type BenchTree } from './fs-tree.js';
 import { renderFilesystemReport, type FsCase, type FsReport } from './fs-report.js';
@@ -188,12 +189,12 @@ function commandLine(argv: readonly string[]): string {
 
 /** Runs the filesystem benchmark; resolves with the exit code. */
 export async function runFilesystemBench(argv: readonly string[]): Promise<number> {
-  const repetitionsFlag = argv.indexOf('--repetitions');
-  const repetitions = repetitionsFlag === -1 ? 5 : Number(argv[repetitionsFlag + 1]);
-  if (!Number.isInteger(repetitions) || repetitions < 1 || repetitions > 50)
-    throw new Error('--repetitions must be an integer from 1 to 50');
-  const outFlag = argv.indexOf('--out');
-  const outDir = resolve(outFlag === -1 ? join(PACKAGE_ROOT, 'results') : argv[outFlag + 1]!);
+  const flags = parseBenchFlags(argv, { maxRepetitions: 50 });
+  const unused = [flags.help && '--help', flags.quick && '--quick', flags.only.length > 0 && '--only', !flags.pin && '--no-pin'];
+  if (unused.some(Boolean))
+    throw new Error(`the filesystem bench takes --repetitions <n> and --out <dir> only, got ${unused.filter(Boolean).join(', ')}`);
+  const repetitions = flags.repetitions ?? 5;
+  const outDir = resolve(flags.out ?? join(PACKAGE_ROOT, 'results'));
   const official = officialBin();
   const specs = servers(official.bin);
   const ops = operations();

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, type } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseBenchFlags, type BenchFlags } from '../bench-flags.js';
 import { runIsolated } from '../run-driver.js';
 import { clockTicks, commandLine, gitCommit, PACKAGE_ROOT, packageVersion, pinnedCpu } from '../run-env.js';
 import { rotate } from '../stats.js';
@@ -32,66 +33,24 @@ compares each row of this build with that twin: before and after a change, side 
 each compared with the baseline on the same version; a version other than this process's comes from the npm registry
 once (npx -y -p node@24), its path kept in apps/bench/out/node-paths.json.`;
 
-interface HttpOptions {
-  quick: boolean;
-  repetitions: number | undefined;
-  only: string[];
-  pin: boolean;
-  out: string | undefined;
+/** The shared flags, `--against` and `--node`. */
+interface HttpOptions extends BenchFlags {
   against: string | undefined;
   node: number[] | undefined;
 }
 
 function parse(argv: readonly string[]): HttpOptions {
-  const options: HttpOptions = {
-    quick: false,
-    repetitions: undefined,
-    only: [],
-    pin: true,
-    out: undefined,
-    against: undefined,
-    node: undefined,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${argv[i - 1]} needs a value`);
-      return v;
-    };
-    switch (argv[i]) {
-      case '--quick':
-        options.quick = true;
-        break;
-      case '--no-pin':
-        options.pin = false;
-        break;
-      case '--repetitions': {
-        const n = Number(value());
-        if (!Number.isInteger(n) || n < 1 || n > 20) throw new Error('--repetitions must be an integer from 1 to 20');
-        options.repetitions = n;
-        break;
-      }
-      case '--only':
-        options.only.push(
-          ...value()
-            .split(',')
-            .filter((s) => s !== ''),
-        );
-        break;
-      case '--out':
-        options.out = value();
-        break;
-      case '--against':
-        options.against = value();
-        break;
-      case '--node':
-        options.node = parseNodeList(value());
-        break;
-      default:
-        throw new Error(`unknown option ${argv[i]}\n\n${HTTP_USAGE}`);
-    }
+  let against: string | undefined;
+  let node: number[] | undefined;
+  try {
+    const flags = parseBenchFlags(argv, {
+      maxRepetitions: 20,
+      values: { '--against': (value) => (against = value), '--node': (value) => (node = parseNodeList(value)) },
+    });
+    return { ...flags, against, node };
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n\n${HTTP_USAGE}`);
   }
-  return options;
 }
 
 function selectRows(only: readonly string[]): HttpRow[] {
@@ -128,6 +87,10 @@ export function againstName(dir: string): string {
 /** Runs the HTTP bench with `argv` (after `http`); resolves with the exit code. */
 export async function runHttpBench(argv: readonly string[]): Promise<number> {
   const options = parse(argv);
+  if (options.help) {
+    process.stdout.write(`${HTTP_USAGE}\n`);
+    return 0;
+  }
   const started = performance.now();
   const startLoad = loadavg();
   const selected = selectRows(options.only);

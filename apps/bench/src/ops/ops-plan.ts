@@ -1,6 +1,7 @@
 // What the overhead bench runs: its options, its rows (one server variant over one transport in one era) and the
 // comparisons it reports (a variant against the same server with nothing switched on, and — with `--against` —
 // this build against another build's server, nothing installed on either).
+import { parseBenchFlags, type BenchFlags } from '../bench-flags.js';
 import { HTTP_FULL, HTTP_QUICK, type HttpWorkload } from '../http/http-plan.js';
 import { FULL, QUICK, type Workload } from '../plan.js';
 import type { Era } from '../wire.js';
@@ -30,14 +31,8 @@ export interface OpsComparison {
   reference: string;
 }
 
-/** Parsed options of `npm run bench -- ops`. */
-export interface OpsOptions {
-  help: boolean;
-  quick: boolean;
-  repetitions: number | undefined;
-  only: string[];
-  pin: boolean;
-  out: string | undefined;
+/** Parsed options of `npm run bench -- ops`: the shared flags and `--against`. */
+export interface OpsOptions extends BenchFlags {
   against: string | undefined;
 }
 
@@ -56,60 +51,9 @@ compared with always run. Writes apps/bench/results/ops.md and .json (with --onl
 
 /** Parses argv (after `ops`); throws an Error with a readable message for bad input. */
 export function parseOpsOptions(argv: readonly string[]): OpsOptions {
-  const options: OpsOptions = {
-    help: false,
-    quick: false,
-    repetitions: undefined,
-    only: [],
-    pin: true,
-    out: undefined,
-    against: undefined,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i]!;
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined || v === '' || v.startsWith('--')) throw new Error(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--help':
-      case '-h':
-        options.help = true;
-        break;
-      case '--quick':
-        options.quick = true;
-        break;
-      case '--no-pin':
-        options.pin = false;
-        break;
-      case '--repetitions': {
-        const text = value();
-        const n = Number(text);
-        if (!Number.isInteger(n) || n < 1 || n > 20)
-          throw new Error(`--repetitions must be an integer from 1 to 20, got ${text.slice(0, 20)}`);
-        options.repetitions = n;
-        break;
-      }
-      case '--only':
-        options.only.push(
-          ...value()
-            .split(',')
-            .map((s) => s.trim())
-            .filter((s) => s !== ''),
-        );
-        break;
-      case '--out':
-        options.out = value();
-        break;
-      case '--against':
-        options.against = value();
-        break;
-      default:
-        throw new Error(`unknown option ${flag.slice(0, 60)}`);
-    }
-  }
-  return options;
+  let against: string | undefined;
+  const flags = parseBenchFlags(argv, { maxRepetitions: 20, values: { '--against': (value) => (against = value) } });
+  return { ...flags, against };
 }
 
 const TRANSPORT_ERAS: ReadonlyArray<readonly [OpsTransport, Era]> = [

@@ -16,9 +16,11 @@
  */
 import { encodeHeaderValue, mirroredName } from '@wiremcp/protocol';
 import type { TransportId } from '../scenario/scenario-types.js';
+import { END_READS_MS, endReads } from './end-reads.js';
+import { EndpointSession } from './endpoint-session.js';
 import { exchange, exchangeRequest, withQuery, type ExchangeResponse } from './http-exchange.js';
 import { SseParser } from './sse-parser.js';
-import { EventLog, type ExchangeSpec, type HttpArrival, type RawSession, type SendOptions, type SendOutcome } from './session.js';
+import type { ExchangeSpec, HttpArrival, RawSession, SendOptions, SendOutcome } from './session.js';
 
 const VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
@@ -36,11 +38,9 @@ export function fetchError(error: unknown): string {
 }
 
 /** A Streamable HTTP endpoint under test. */
-export class HttpSession implements RawSession {
+export class HttpSession extends EndpointSession implements RawSession {
   readonly transport: TransportId;
-  readonly log = new EventLog();
   readonly #url: string;
-  readonly #note: string;
   #sessionId: string | undefined;
   #negotiated: string | undefined;
   readonly #initializeIds = new Set<unknown>();
@@ -49,12 +49,11 @@ export class HttpSession implements RawSession {
   readonly #reading = new Set<Promise<void>>();
   readonly #readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
   #getStream = false;
-  #closed = false;
 
   constructor(url: string, transport: TransportId, note = '') {
+    super(note);
     this.#url = url;
     this.transport = transport;
-    this.#note = note;
   }
 
   #headersFor(message: unknown): Record<string, string> {
@@ -219,7 +218,7 @@ export class HttpSession implements RawSession {
 
   /** Legacy sessions: the standalone stream for server-initiated messages (optional for servers: 405 is fine). */
   #openGetStream(): void {
-    if (this.#getStream || this.#closed) return;
+    if (this.#getStream || this.closing) return;
     this.#getStream = true;
     const controller = new AbortController();
     this.#all.add(controller);
@@ -275,38 +274,19 @@ export class HttpSession implements RawSession {
     return true;
   }
 
-  closeInput(): Promise<void> {
-    return Promise.reject(new Error('closeStdin needs a stdio transport'));
-  }
-
-  stderrTail(): string {
-    return this.#note;
-  }
-
-  readonly started: Promise<void> = Promise.resolve();
-
-  isStarted(): boolean {
-    return true;
-  }
-
-  startError(): string | undefined {
-    return undefined;
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    for (const reader of this.#readers) reader.cancel().catch(() => {});
-    for (const controller of this.#all) controller.abort();
+  protected override async closeOnce(): Promise<void> {
+    // Readers cancelled and requests aborted at once; the session's DELETE goes out while the read loops settle.
+    const ended = endReads({ readers: this.#readers, controllers: this.#all, loops: this.#reading });
     if (this.#sessionId !== undefined) {
       // SHOULD end the session; a 405 answer is allowed.
-      await fetch(this.#url, { method: 'DELETE', headers: { 'mcp-session-id': this.#sessionId }, signal: AbortSignal.timeout(2000) })
+      await fetch(this.#url, {
+        method: 'DELETE',
+        headers: { 'mcp-session-id': this.#sessionId },
+        signal: AbortSignal.timeout(END_READS_MS),
+      })
         .then((response) => response.body?.cancel())
         .catch(() => {});
     }
-    // Bounded: a body that neither cancel nor abort settles must not hold the cell (the timer keeps Node alive).
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([Promise.allSettled([...this.#reading]), new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
-    clearTimeout(timer);
+    await ended;
   }
 }

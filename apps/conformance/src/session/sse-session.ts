@@ -4,26 +4,25 @@
  * as a `message` event on that stream.
  */
 import type { TransportId } from '../scenario/scenario-types.js';
+import { endReads } from './end-reads.js';
+import { EndpointSession } from './endpoint-session.js';
 import { exchange, exchangeRequest, withQuery, type ExchangeResponse } from './http-exchange.js';
 import { fetchError } from './http-session.js';
 import { SseParser } from './sse-parser.js';
-import { EventLog, type ExchangeSpec, type RawSession, type SendOptions, type SendOutcome } from './session.js';
+import type { ExchangeSpec, RawSession, SendOptions, SendOutcome } from './session.js';
 
 /** An HTTP+SSE server under test. */
-export class SseSession implements RawSession {
+export class SseSession extends EndpointSession implements RawSession {
   readonly transport: TransportId = 'http-sse';
-  readonly log = new EventLog();
   readonly #url: string;
-  readonly #note: string;
   readonly #controller = new AbortController();
   #endpoint: Promise<string> | undefined;
   #reading: Promise<void> | undefined;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  #closed = false;
 
   constructor(url: string, note = '') {
+    super(note);
     this.#url = url;
-    this.#note = note;
   }
 
   /** Opens the stream (once) and resolves with the POST endpoint announced by the server. */
@@ -131,33 +130,12 @@ export class SseSession implements RawSession {
     return false;
   }
 
-  closeInput(): Promise<void> {
-    return Promise.reject(new Error('closeStdin needs a stdio transport'));
-  }
-
-  stderrTail(): string {
-    return this.#note;
-  }
-
-  readonly started: Promise<void> = Promise.resolve();
-
-  isStarted(): boolean {
-    return true;
-  }
-
-  startError(): string | undefined {
-    return undefined;
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    // Cancel the reader too: an aborted request does not always settle a pending read (see HttpSession.close).
-    this.#reader?.cancel().catch(() => {});
-    this.#controller.abort();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([this.#reading?.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
-    clearTimeout(timer);
+  protected override async closeOnce(): Promise<void> {
+    await endReads({
+      readers: this.#reader === undefined ? [] : [this.#reader],
+      controllers: [this.#controller],
+      loops: this.#reading === undefined ? [] : [this.#reading],
+    });
   }
 }
 

@@ -10,7 +10,8 @@
  */
 import WebSocket from 'ws';
 import type { TransportId } from '../scenario/scenario-types.js';
-import { EventLog, type RawSession, type SendOutcome } from './session.js';
+import { EndpointSession } from './endpoint-session.js';
+import type { RawSession, SendOutcome } from './session.js';
 
 /** The subprotocol MCP over WebSocket speaks. */
 export const MCP_SUBPROTOCOL = 'mcp';
@@ -22,18 +23,15 @@ function excerpt(text: string): string {
 }
 
 /** A WebSocket endpoint under test. */
-export class WebSocketSession implements RawSession {
+export class WebSocketSession extends EndpointSession implements RawSession {
   readonly transport: TransportId = 'websocket';
-  readonly log = new EventLog();
   readonly #url: string;
-  readonly #note: string;
   readonly #socket: WebSocket;
   readonly #open: Promise<boolean>;
-  #closed: Promise<void> | undefined;
 
   constructor(url: string, note = '') {
+    super(note);
     this.#url = url;
-    this.#note = note;
     this.#socket = new WebSocket(url, MCP_SUBPROTOCOL, { maxPayload: MAX_INBOUND_MESSAGE, perMessageDeflate: false });
     const socket = this.#socket;
     this.#open = new Promise((resolve) => {
@@ -54,7 +52,7 @@ export class WebSocketSession implements RawSession {
       });
       // ws may emit more than one error (a failed handshake, then the close): every one is handled.
       socket.on('error', (error) => {
-        if (this.#closed === undefined) this.#violation(`the WebSocket connection to ${this.#url} failed: ${error.message}`);
+        if (!this.closing) this.#violation(`the WebSocket connection to ${this.#url} failed: ${error.message}`);
         resolve(false);
       });
       socket.once('close', () => resolve(false));
@@ -114,28 +112,13 @@ export class WebSocketSession implements RawSession {
   }
 
   /** The counterpart of closing stdin: a normal close (1000). */
-  async closeInput(): Promise<void> {
+  override async closeInput(): Promise<void> {
     if (await this.#open) this.#socket.close(1000);
   }
 
-  stderrTail(): string {
-    return this.#note;
-  }
-
-  /** The server was reached (warm-up) before the session opened; sends wait for the connection. */
-  readonly started: Promise<void> = Promise.resolve();
-
-  isStarted(): boolean {
-    return true;
-  }
-
-  startError(): string | undefined {
-    return undefined;
-  }
-
   /** Closes the connection (1000), and terminates it when the server does not answer the close within a second. */
-  close(): Promise<void> {
-    this.#closed ??= new Promise<void>((resolve) => {
+  protected override closeOnce(): Promise<void> {
+    return new Promise<void>((resolve) => {
       const socket = this.#socket;
       if (socket.readyState === WebSocket.CLOSED) {
         resolve();
@@ -152,6 +135,5 @@ export class WebSocketSession implements RawSession {
       if (socket.readyState === WebSocket.CONNECTING) socket.terminate();
       else socket.close(1000);
     });
-    return this.#closed;
   }
 }

@@ -6,9 +6,10 @@
  * The log is bounded (oldest entries dropped, bodies cut at {@link MAX_BODY_CHARS}), so a chatty server cannot
  * exhaust the inspector's memory.
  */
-import type { MessageInfo, SendOptions, Transport } from '@wiremcp/jsonrpc';
-import type { RequestId, RpcMessage } from '@wiremcp/protocol';
+import type { Transport } from '@wiremcp/jsonrpc';
+import type { RequestId } from '@wiremcp/protocol';
 import { SseParser, type FetchLike } from '@wiremcp/transport-http';
+import { ObservedTransport } from '../observed-transport.js';
 
 /** The most entries kept; older ones are dropped (the count of dropped entries is kept). */
 export const MAX_ENTRIES = 5000;
@@ -196,46 +197,8 @@ export function wireFetch(log: WireLog, inner: FetchLike = (input, init) => glob
 }
 
 /** Wraps a transport so that every message both ways is recorded on `log`. */
-export class WireTransport implements Transport {
-  onmessage: ((message: unknown, info?: MessageInfo) => void) | undefined;
-  onerror: ((error: Error) => void) | undefined;
-  onclose: (() => void) | undefined;
-  readonly #inner: Transport;
-  readonly #log: WireLog;
-
+export class WireTransport extends ObservedTransport {
   constructor(inner: Transport, log: WireLog) {
-    this.#inner = inner;
-    this.#log = log;
-    inner.onmessage = (message, info) => {
-      this.#log.message('in', message);
-      this.onmessage?.(message, info);
-    };
-    inner.onerror = (error) => this.onerror?.(error);
-    inner.onclose = () => this.onclose?.();
-  }
-
-  get closeReason(): Error | undefined {
-    return this.#inner.closeReason;
-  }
-
-  start(): Promise<void> {
-    return this.#inner.start();
-  }
-
-  send(message: RpcMessage | RpcMessage[], options?: SendOptions): Promise<void> {
-    this.#log.message('out', message);
-    return this.#inner.send(message, options);
-  }
-
-  close(): Promise<void> {
-    return this.#inner.close();
-  }
-
-  cancelRequest(id: RequestId): void {
-    this.#inner.cancelRequest?.(id);
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
+    super(inner, { sent: (message) => log.message('out', message), received: (message) => log.message('in', message) });
   }
 }
