@@ -47,6 +47,10 @@ describe('secretRedactor', () => {
     expect(redact('\u0000\uffff Authorization: Bearer \u0001secret')).toBe('\u0000\uffff Authorization: Bearer [redacted]');
     expect(redact('a'.repeat(2 * 1024 * 1024)).length).toBe(1024 * 1024);
     expect(redact('')).toBe('');
+    // Lines built to make a pattern rescan the rest of the line from every position finish (a quadratic pattern
+    // would not, within the test's time): repeated prefixes of every shape and context.
+    for (const unit of ['eyJ-', 'sk-', 'xoxb-', 'a.', 'a://', 'ghp_', 'Bearer ', '--token ', 'token=', 'Cookie: "', 'u:p@'])
+      expect(typeof redact(unit.repeat(Math.floor(1024 * 1024 / unit.length)))).toBe('string');
   });
 
   test('knownSecrets: header and env values; short ones are not searched for (they would garble every line)', () => {

@@ -46,16 +46,19 @@ const HEADER = new RegExp(
 );
 /** A bearer credential outside any header line (`sent Bearer abc…`). */
 const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{8,}=*)/gi;
-/** `scheme://user:password@host`. */
-const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"'<>]*:)([^\s@/"'<>]+)(@)/gi;
-/** Tokens recognisable on their own. */
+/** `scheme://user:password@host` (lengths bounded: no pattern may scan the rest of a long line from every position). */
+const USERINFO = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,31}:\/\/[^\s:/@"'<>]{0,256}:)([^\s@/"'<>]{1,256})(@)/gi;
+/**
+ * Tokens recognisable on their own. Each starts only where the character before cannot be part of it, so a line made
+ * of repeated prefixes (`eyJ-eyJ-…`) is scanned once, not once per prefix.
+ */
 const SHAPES = [
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, // JWT (header and payload are base64url JSON)
-  /\bgh[opsur]_[A-Za-z0-9]{20,}/g, // GitHub
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-  /\bsk-[A-Za-z0-9_-]{20,}/g, // OpenAI-style secret keys
-  /\bxox[abeprs]-[A-Za-z0-9-]{10,}/g, // Slack
-  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key id
+  /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, // JWT (header and payload are base64url JSON)
+  /(?<![A-Za-z0-9_])gh[opsur]_[A-Za-z0-9]{20,}/g, // GitHub
+  /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{20,}/g,
+  /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{20,}/g, // OpenAI-style secret keys
+  /(?<![A-Za-z0-9-])xox[abeprs]-[A-Za-z0-9-]{10,}/g, // Slack
+  /(?<![A-Za-z0-9])AKIA[0-9A-Z]{16}(?![A-Za-z0-9])/g, // AWS access key id
 ];
 
 /** The values secret by being given: `--header` values and `--env` values (short ones are left, as the host does). */
