@@ -41,7 +41,8 @@ const NAMED = new RegExp(
 );
 /** Header lines and their JSON or command-line forms: the scheme is kept, the credential hidden. */
 const HEADER = new RegExp(
-  `((?<![A-Za-z0-9-])["']?(?:proxy-)?(?:authorization|cookie|set-cookie|dpop)["']?\\s*[:=]\\s*["']?(?:(?:bearer|basic|dpop|digest|token|negotiate)\\s+)?)([^\\s"'\\\\][^"'\\r\\n\\\\]*)`,
+  `((?<![A-Za-z0-9-])["']?(?:proxy-)?(?:authorization|cookie|set-cookie|dpop)["']?\\s*[:=]\\s*["']?` +
+    `(?:(?:bearer|basic|dpop|digest|token|negotiate)\\s+)?)([^\\s"'\\\\][^"'\\r\\n\\\\]*)`,
   'gi',
 );
 /** A bearer credential outside any header line (`sent Bearer abc…`). */
