@@ -102,9 +102,9 @@ export async function startInspectorServer(session: InspectorSession, options: I
   const expected = Buffer.from(token);
   const pageDir = options.pageDir ?? new URL('./page/', import.meta.url);
   const streams = new Set<ServerResponse>();
-  const SECURITY_HEADERS = securityHeaders(options.viewOrigin);
+  const pageHeaders = securityHeaders(options.viewOrigin);
   const send = (res: ServerResponse, status: number, body: string, type = 'application/json; charset=utf-8'): void => {
-    res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': Buffer.byteLength(body) });
+    res.writeHead(status, { ...pageHeaders, 'content-type': type, 'content-length': Buffer.byteLength(body) });
     res.end(body);
   };
   const refuse = (res: ServerResponse, status: number, message: string): void => send(res, status, JSON.stringify({ error: message }));
@@ -149,7 +149,7 @@ export async function startInspectorServer(session: InspectorSession, options: I
 
   /** The page's event stream: NDJSON, the waiting inputs first, then every event as it happens. */
   const openEvents = (res: ServerResponse): void => {
-    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/x-ndjson; charset=utf-8' });
+    res.writeHead(200, { ...pageHeaders, 'content-type': 'application/x-ndjson; charset=utf-8' });
     // Events still come while the inspector stops (the target's connection closing is logged after the streams were
     // ended): a stream that ended takes no more, and a failed write only ends it.
     const write = (event: InspectorEvent): void => {
