@@ -40,7 +40,8 @@ describe('secretRedactor', () => {
       expect(redact(line)).toBe(line);
   });
 
-  test('hostile input: huge, multi-line, repeated, binary; bounded and never throws', () => {
+  // A generous bound: each 1 MiB line takes well under a second; a quadratic pattern would take minutes.
+  test('hostile input: huge, multi-line, repeated, binary; bounded and never throws', { timeout: 60_000 }, () => {
     const flood = `${'access_token=x&'.repeat(50_000)}\n${'Authorization: Bearer '.repeat(10_000)}`;
     const out = redact(flood);
     expect(out).not.toMatch(/access_token=x/);

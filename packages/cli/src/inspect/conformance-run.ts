@@ -170,7 +170,7 @@ export class ConformanceRun {
         throw new InspectorError(`'${key}' must be a list of up to 20 ${key === 'scenario' ? 'scenario globs' : 'revisions'}`);
       for (const value of values as string[]) narrow.push(`--${key}`, value);
     }
-    const jobs = params.jobs ?? defaultConformanceJobs();
+    const jobs = params.jobs === undefined ? defaultConformanceJobs() : params.jobs;
     if (typeof jobs !== 'number' || !Number.isInteger(jobs) || jobs < 1 || jobs > MAX_CONFORMANCE_JOBS)
       throw new InspectorError(`'jobs' must be an integer from 1 to ${MAX_CONFORMANCE_JOBS}`);
     // What the page sent is checked first (400), then whether a run can start now (409).

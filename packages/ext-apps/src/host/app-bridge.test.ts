@@ -37,7 +37,7 @@ function bridge(frame: ReturnType<typeof fakeFrame>, extra: Partial<AppBridgeOpt
   });
 }
 
-describe('AppBridge with src (the view served from the host's own origin)', () => {
+describe("AppBridge with src (the view served from the host's own origin)", () => {
   test('loads the URL into a frame sandboxed to scripts, without a srcdoc, and speaks the same JSON-RPC', async () => {
     const frame = fakeFrame();
     const app = bridge(frame, { src: 'http://127.0.0.1:4000/view/abc' });
