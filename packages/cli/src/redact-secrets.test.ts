@@ -2,7 +2,9 @@
 import { describe, expect, test } from 'vitest';
 import { knownSecrets, secretRedactor } from './redact-secrets.js';
 
-const redact = secretRedactor(knownSecrets({ headers: ['X-Tenant-Key:  tenant-7f3a9c', 'Accept: text/plain'], env: ['DB_PASS=hunter2hunter2'] }));
+const redact = secretRedactor(
+  knownSecrets({ headers: ['X-Tenant-Key:  tenant-7f3a9c', 'Accept: text/plain'], env: ['DB_PASS=hunter2hunter2'] }),
+);
 
 describe('secretRedactor', () => {
   test.each([
@@ -51,7 +53,7 @@ describe('secretRedactor', () => {
     // Lines built to make a pattern rescan the rest of the line from every position finish (a quadratic pattern
     // would not, within the test's time): repeated prefixes of every shape and context.
     for (const unit of ['eyJ-', 'sk-', 'xoxb-', 'a.', 'a://', 'ghp_', 'Bearer ', '--token ', 'token=', 'Cookie: "', 'u:p@'])
-      expect(typeof redact(unit.repeat(Math.floor(1024 * 1024 / unit.length)))).toBe('string');
+      expect(typeof redact(unit.repeat(Math.floor((1024 * 1024) / unit.length)))).toBe('string');
   });
 
   test('knownSecrets: header and env values; short ones are not searched for (they would garble every line)', () => {

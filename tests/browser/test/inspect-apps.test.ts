@@ -66,7 +66,7 @@ function headersOf(url: string): Promise<{ status: number; headers: Record<strin
 }
 
 describe('MCP Apps views in wiremcp inspect', () => {
-  test('the everything server's counter view renders from its own origin and works', { timeout: 120_000 }, async () => {
+  test("the everything server's counter view renders from its own origin and works", { timeout: 120_000 }, async () => {
     const inspector = await inspect(['node', EVERYTHING.script]);
     const page = await browser!.context.newPage();
     const errors: string[] = [];
@@ -87,7 +87,9 @@ describe('MCP Apps views in wiremcp inspect', () => {
       expect(await iframe.getAttribute('sandbox')).toBe('allow-scripts');
       const served = await headersOf(src);
       expect(served.status).toBe(200);
-      expect(served.headers['content-security-policy']).toMatch(/^default-src 'none'; script-src 'self' 'unsafe-inline'.*; connect-src 'none'/);
+      expect(served.headers['content-security-policy']).toMatch(
+        /^default-src 'none'; script-src 'self' 'unsafe-inline'.*; connect-src 'none'/,
+      );
       expect(served.headers['content-security-policy']).toContain(`frame-ancestors ${inspector.origin}`);
       expect(served.headers['content-security-policy']).toMatch(/; sandbox allow-scripts$/);
       expect(served.headers['set-cookie']).toBeUndefined();

@@ -109,7 +109,7 @@ describe('ConformanceRun', () => {
     expect(argv.filter((word) => word === '--jobs')).toHaveLength(1);
   });
 
-  test("what the app and the target print reaches the page redacted: stderr, reasons, failure messages, notes", async () => {
+  test('what the app and the target print reaches the page redacted: stderr, reasons, failure messages, notes', async () => {
     const secretCell = {
       ...failing,
       failure: { ...failing.failure, message: 'refused: Authorization: Bearer cell-failure-token-1234' },

@@ -56,7 +56,9 @@ function redactEvent(event: Record<string, unknown>, redact: (text: string) => s
       ...(Array.isArray(result.transcript)
         ? {
             transcript: (result.transcript as unknown[]).map((entry) =>
-              typeof entry === 'object' && entry !== null && 'text' in entry ? { ...entry, text: text((entry as { text: unknown }).text) } : entry,
+              typeof entry === 'object' && entry !== null && 'text' in entry
+                ? { ...entry, text: text((entry as { text: unknown }).text) }
+                : entry,
             ),
           }
         : {}),

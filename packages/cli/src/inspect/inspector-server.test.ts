@@ -67,7 +67,11 @@ describe('the inspector server', () => {
     session.extend({ boom: () => Promise.reject(Object.assign(new Error('upstream refused s3cret'), { code: -32000 })) });
     server = await startInspectorServer(session, { token: TOKEN });
     const host = new URL(server.origin).host;
-    const answer = await send('/api/rpc', { host, 'content-type': 'application/json', [TOKEN_HEADER]: TOKEN }, JSON.stringify({ op: 'boom' }));
+    const answer = await send(
+      '/api/rpc',
+      { host, 'content-type': 'application/json', [TOKEN_HEADER]: TOKEN },
+      JSON.stringify({ op: 'boom' }),
+    );
     expect(JSON.parse(answer.text)).toEqual({ error: { message: 'upstream refused [redacted]', code: -32000 } });
     session.markClosed('server exited: s3cret');
     expect(await session.run('state', {})).toMatchObject({ closed: 'server exited: [redacted]' });

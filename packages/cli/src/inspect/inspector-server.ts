@@ -64,7 +64,6 @@ export interface InspectorServerOptions {
   readonly viewOrigin?: string;
 }
 
-
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > MAX_API_BODY_BYTES) throw new InspectorError('request body too large', 413);

@@ -16,7 +16,11 @@ afterEach(async () => {
   views = undefined;
 });
 
-function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers }, (res) => {
       let text = '';
@@ -59,7 +63,14 @@ describe('the view server', () => {
     expect((await get(url, { host: `evil.example:${port}` })).status).toBe(421);
     expect((await get(url, { host: `localhost:${port}` })).status).toBe(200);
     expect((await get(url, {}, 'POST')).status).toBe(405);
-    for (const path of ['/', '/api/rpc', '/view/', `${new URL(url).pathname}x`, `${new URL(url).pathname}/..`, '/view/AAAAAAAAAAAAAAAAAAAAAA'])
+    for (const path of [
+      '/',
+      '/api/rpc',
+      '/view/',
+      `${new URL(url).pathname}x`,
+      `${new URL(url).pathname}/..`,
+      '/view/AAAAAAAAAAAAAAAAAAAAAA',
+    ])
       expect((await get(`${views.origin}${path}`)).status, path).toBe(404);
     for (let i = 0; i < MAX_VIEWS; i++) views.register(`<p>${i}</p>`, buildCsp(undefined));
     expect((await get(url)).status).toBe(404);

@@ -82,7 +82,8 @@ export async function startViewServer(): Promise<ViewServer> {
   return {
     origin,
     embedBy(origins) {
-      for (const each of origins) if (!/^http:\/\/(127\.0\.0\.1|localhost):\d{1,5}$/.test(each)) throw new TypeError(`not a loopback origin: ${each}`);
+      for (const each of origins)
+        if (!/^http:\/\/(127\.0\.0\.1|localhost):\d{1,5}$/.test(each)) throw new TypeError(`not a loopback origin: ${each}`);
       ancestors = origins.join(' ');
     },
     register(html, csp) {
