@@ -141,7 +141,9 @@ describe('MCP Apps views in wiremcp inspect', () => {
       for (const key of ['parentDocument', 'parentLocation', 'cookie', 'sessionStorage', 'localStorage', 'popup'])
         expect(got[key], key).toMatch(/^refused: /);
       for (const key of ['apiNoToken', 'apiGuessedToken', 'events', 'page', 'undeclared']) expect(got[key], key).toBe('refused: TypeError');
-      expect(got.apiNoCors).toBe('got: opaque 0');
+      // A no-cors request is either not sent (Chromium refuses it from the sandboxed frame) or gives an opaque answer:
+      // nothing readable either way, and \`calls\` below shows the inspector ran nothing.
+      expect(got.apiNoCors).toMatch(/^(refused: TypeError|got: opaque 0)$/);
       expect(got.forbiddenTool).toMatch(/^refused: tool 'secret_tool' may not be called by an app/);
       expect(got.openLink).toMatch(/^refused: opening the link was refused by the host/);
       expect(JSON.stringify(got)).not.toContain(inspector.token);
