@@ -23,8 +23,6 @@ export interface TraceSink {
   received(text: string): void;
 }
 
-/** Header values worth hiding in a trace: credentials. */
-
 /** A sink writing `// Client → Server` / `// Server → Client` blocks to `write`, coloured by `style`. */
 export function traceSink(write: (text: string) => void, style: Style): TraceSink {
   const block = (heading: string, text: string): void => {
