@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { authorizationCodeGrant, McpOAuthProvider } from '@wiremcp/auth/client';
 import { FileAuthStore, startLoopbackUserAgent, type LoopbackUserAgent } from '@wiremcp/auth/node';
 import { McpClient, type EraPreference, type InputHandlers } from '@wiremcp/client';
+import { UI_EXTENSION, UI_MIME_TYPE } from '@wiremcp/ext-apps';
 import type { Framing } from '@wiremcp/framing';
 import { isLocalError, isProtocolVersion, RpcError, type ProtocolVersion } from '@wiremcp/protocol';
 import type { Instrumentation, Transport } from '@wiremcp/jsonrpc';
@@ -149,7 +150,12 @@ export async function connectTarget(target: Target, options: ConnectionOptions =
   const protocolVersion = protocolVersionOf(options.protocolVersion);
   const client = new McpClient(CLIENT_INFO, {
     ...(handlers !== undefined
-      ? { handlers, capabilities: { sampling: { tools: {} } }, elicitation: { url: true, applyDefaults: false } }
+      ? {
+          handlers,
+          // The inspector renders MCP Apps views (from their own origin, sandboxed): it says so, as a host does.
+          capabilities: { sampling: { tools: {} }, extensions: { [UI_EXTENSION]: { mimeTypes: [UI_MIME_TYPE] } } },
+          elicitation: { url: true, applyDefaults: false },
+        }
       : options.answers !== undefined
         ? { handlers: options.answers, elicitation: { url: true } }
         : {}),

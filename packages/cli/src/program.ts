@@ -272,7 +272,7 @@ export function buildProgram(io: CliIo, done: (code: number | Promise<number>) =
             words,
             options,
           });
-          return m.runInspect(chosen.target, chosen.options, { ...serve, label: chosen.label }, write);
+          return m.runInspect(chosen.target, chosen.options, { ...serve, label: chosen.label, secrets: chosen.secrets }, write);
         }),
       );
     });

@@ -13,6 +13,7 @@ import type { Transport } from '@wiremcp/jsonrpc';
 import type { FetchLike } from '@wiremcp/transport-http';
 import { ObservedTransport } from './observed-transport.js';
 import type { Style } from './style.js';
+import { SECRET_HEADERS } from './secret-headers.js';
 
 /** Where trace lines go (standard error by default, so `--json` output on stdout stays clean). */
 export interface TraceSink {
@@ -21,9 +22,6 @@ export interface TraceSink {
   /** A block of bytes received from the server. */
   received(text: string): void;
 }
-
-/** Header values worth hiding in a trace: credentials. */
-const SECRET_HEADERS = new Set(['authorization', 'dpop', 'cookie', 'set-cookie', 'proxy-authorization']);
 
 /** A sink writing `// Client → Server` / `// Server → Client` blocks to `write`, coloured by `style`. */
 export function traceSink(write: (text: string) => void, style: Style): TraceSink {

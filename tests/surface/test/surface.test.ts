@@ -112,6 +112,8 @@ const ALLOWED: Record<string, string[]> = {
     '@wiremcp/auth/client',
     '@wiremcp/auth/node',
     '@wiremcp/client',
+    '@wiremcp/ext-apps',
+    '@wiremcp/ext-apps/host',
     '@wiremcp/ext-skills',
     '@wiremcp/framing',
     '@wiremcp/host',

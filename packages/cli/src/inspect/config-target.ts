@@ -17,6 +17,8 @@ export interface ConfigTarget {
   readonly options: ConnectionOptions;
   /** How the page and the terminal name it: `<name> (<file>)`. */
   readonly label: string;
+  /** The values that came from `${…}` references: hidden wherever the target's output reaches the page. */
+  readonly secrets: readonly string[];
 }
 
 /** What {@link configTarget} reads. */
@@ -76,6 +78,7 @@ export async function configTarget(input: ConfigTargetInput): Promise<ConfigTarg
         ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
       },
       label,
+      secrets: server.secrets,
     };
   }
   if (server.url === undefined) throw new CliError(`the server ${JSON.stringify(server.name)} has no url`, CLI_EXIT_CODES.usage);
@@ -91,5 +94,6 @@ export async function configTarget(input: ConfigTargetInput): Promise<ConfigTarg
       headers: Object.entries(server.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
     },
     label,
+    secrets: server.secrets,
   };
 }

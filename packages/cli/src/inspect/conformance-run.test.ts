@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { ConformanceRun, conformanceTarget, quoteWord } from './conformance-run.js';
+import { secretRedactor } from '../redact-secrets.js';
+import { ConformanceRun, conformanceTarget, defaultConformanceJobs, MAX_CONFORMANCE_JOBS, quoteWord } from './conformance-run.js';
 import { InspectorError } from './inspector-session.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wiremcp-conformance-run-'));
@@ -36,9 +37,10 @@ const failing = {
 function runner(
   file: string | undefined,
   target = conformanceTarget({ kind: 'stdio', command: 'node', args: ['my server.js'] }, { env: ['GIVEN=yes'] }, dir),
+  redact?: (text: string) => string,
 ) {
   const events: Record<string, unknown>[] = [];
-  const run = new ConformanceRun({ app: file, target, emit: (event) => events.push(event) });
+  const run = new ConformanceRun({ app: file, target, emit: (event) => events.push(event), ...(redact ? { redact } : {}) });
   const exited = (): Promise<Record<string, unknown>> =>
     new Promise((resolve) => {
       const check = setInterval(() => {
@@ -58,7 +60,7 @@ describe('ConformanceRun', () => {
         `say({ type: 'end', exitCode: 1, counts: { pass: 0, fail: 1 }, aborted: false });\nprocess.exitCode = 1;\n`,
     );
     const { run, events, exited } = runner(file);
-    expect(run.start({ scenario: ['tools/*'], revision: ['2025-11-25'] })).toEqual({ run: 1 });
+    expect(run.start({ scenario: ['tools/*'], revision: ['2025-11-25'] })).toEqual({ run: 1, jobs: defaultConformanceJobs() });
     const exit = await exited();
     expect(exit).toMatchObject({ type: 'exit', code: 1, complete: true, garbage: 2, message: 'the run finished (exit code 1)' });
     expect(events.map((event) => (event.event as { type: string }).type)).toEqual(['start', 'cell', 'end', 'exit']);
@@ -78,6 +80,8 @@ describe('ConformanceRun', () => {
       '--plain',
       '--events',
       '-',
+      '--jobs',
+      String(defaultConformanceJobs()),
       '--scenario',
       'tools/*',
       '--revision',
@@ -87,6 +91,57 @@ describe('ConformanceRun', () => {
     expect(start.env).toBe('yes');
     // A page that opens now gets the whole run.
     expect(run.state()).toMatchObject({ available: true, running: false, run: 1, events: events.map((event) => event.event) });
+  });
+
+  test('jobs: the app default unless given, an integer from 1 to 64, passed as --jobs', async () => {
+    expect(defaultConformanceJobs()).toBeGreaterThanOrEqual(1);
+    expect(defaultConformanceJobs()).toBeLessThanOrEqual(MAX_CONFORMANCE_JOBS);
+    const file = app('jobs', `process.exitCode = 0;\n`);
+    const { run, events, exited } = runner(file);
+    expect(run.state().jobs).toEqual({ default: defaultConformanceJobs(), max: 64 });
+    for (const jobs of [0, 65, -1, 1.5, '4', null, Number.NaN, Infinity, [2]])
+      expect(() => run.start({ jobs }), String(jobs)).toThrow(new InspectorError("'jobs' must be an integer from 1 to 64"));
+    expect(run.state().running).toBe(false);
+    expect(run.start({ jobs: 1 })).toEqual({ run: 1, jobs: 1 });
+    await exited();
+    const argv = (events[0]!.event as { argv: string[] }).argv;
+    expect(argv.slice(argv.indexOf('--jobs'), argv.indexOf('--jobs') + 2)).toEqual(['--jobs', '1']);
+    expect(argv.filter((word) => word === '--jobs')).toHaveLength(1);
+  });
+
+  test('what the app and the target print reaches the page redacted: stderr, reasons, failure messages, notes', async () => {
+    const secretCell = {
+      ...failing,
+      failure: { ...failing.failure, message: 'refused: Authorization: Bearer cell-failure-token-1234' },
+      stderr: 'GET /token?access_token=cell-stderr-token-5678&x=1\nclient_secret=s3cr3t-value',
+      transcript: [{ at: 1, dir: 'note', text: 'spawned with --api-key note-key-9999' }, ...failing.transcript],
+    };
+    const file = app(
+      'leaks',
+      `say({ type: 'cell', result: ${JSON.stringify(secretCell)}, expected: false });\n` +
+        `process.stderr.write('server said: {"refresh_token":"app-stderr-refresh-1111"} with known-header-value-42\\n');\n` +
+        `process.exitCode = 3;\n`,
+    );
+    const { run, events, exited } = runner(file, undefined, secretRedactor(['known-header-value-42']));
+    run.start({});
+    const exit = await exited();
+    const shown = JSON.stringify(events) + JSON.stringify(run.state());
+    for (const secret of [
+      'cell-failure-token-1234',
+      'cell-stderr-token-5678',
+      's3cr3t-value',
+      'note-key-9999',
+      'app-stderr-refresh-1111',
+      'known-header-value-42',
+    ])
+      expect(shown).not.toContain(secret);
+    expect(exit.stderr).toBe('server said: {"refresh_token":"[redacted]"} with [redacted]\n');
+    const cell = events.find((event) => (event.event as { type: string }).type === 'cell')!.event as { result: Record<string, unknown> };
+    expect(cell.result.stderr).toBe('GET /token?access_token=[redacted]&x=1\nclient_secret=[redacted]');
+    expect(cell.result.failure).toMatchObject({ step: 2, message: 'refused: Authorization: Bearer [redacted]' });
+    expect((cell.result.transcript as { text?: string }[])[0]!.text).toBe('spawned with --api-key [redacted]');
+    // The protocol messages are left as they were.
+    expect((cell.result.transcript as unknown[])[1]).toEqual(failing.transcript[0]);
   });
 
   test('an app that dies mid-run: the run ends as incomplete, with its stderr', async () => {

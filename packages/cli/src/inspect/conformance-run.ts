@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConnectionOptions } from '../connect.js';
@@ -24,6 +24,47 @@ const STDERR_TAIL = 8000;
 /** Scenario globs and revisions the page may pass: the app's own syntax, nothing that could be another option. */
 const SCENARIO_GLOB = /^[A-Za-z0-9*_./-]{1,120}$/;
 const REVISION = /^(legacy|modern|\d{4}-\d{2}-\d{2})$/;
+/** The most cells a run may work on at once: the app's own bound for `--jobs`. */
+export const MAX_CONFORMANCE_JOBS = 64;
+
+/**
+ * The default number of cells run at once: the app's default for `--jobs` (four per CPU, at most 64), which
+ * `wiremcp conformance` gets by passing nothing. The app is private to the repository, so its function is mirrored
+ * here rather than imported.
+ */
+export function defaultConformanceJobs(): number {
+  return Math.min(MAX_CONFORMANCE_JOBS, availableParallelism() * 4);
+}
+
+/**
+ * The texts of a run's event that may carry what the target or the app printed (stderr, reasons, failure messages,
+ * transcript notes), redacted; the protocol messages are left as they are.
+ */
+function redactEvent(event: Record<string, unknown>, redact: (text: string) => string): Record<string, unknown> {
+  const text = (value: unknown): unknown => (typeof value === 'string' ? redact(value) : value);
+  if (event.type === 'exit') return { ...event, stderr: text(event.stderr), message: text(event.message) };
+  if (event.type !== 'cell' || typeof event.result !== 'object' || event.result === null) return event;
+  const result = event.result as Record<string, unknown>;
+  const failure = typeof result.failure === 'object' && result.failure !== null ? (result.failure as Record<string, unknown>) : undefined;
+  return {
+    ...event,
+    result: {
+      ...result,
+      ...('stderr' in result ? { stderr: text(result.stderr) } : {}),
+      ...('reason' in result ? { reason: text(result.reason) } : {}),
+      ...(failure ? { failure: { ...failure, message: text(failure.message) } } : {}),
+      ...(Array.isArray(result.transcript)
+        ? {
+            transcript: (result.transcript as unknown[]).map((entry) =>
+              typeof entry === 'object' && entry !== null && 'text' in entry
+                ? { ...entry, text: text((entry as { text: unknown }).text) }
+                : entry,
+            ),
+          }
+        : {}),
+    },
+  };
+}
 
 /** How the app reaches the target: its command-line arguments, and the working directory and variables of a stdio server. */
 export interface ConformanceTarget {
@@ -72,6 +113,8 @@ export interface ConformanceRunOptions {
   readonly target: ConformanceTarget | string;
   /** Where the page's events go. */
   readonly emit: (event: Record<string, unknown>) => void;
+  /** Hides secrets in what the app and the target printed before it reaches the page (default: nothing hidden). */
+  readonly redact?: (text: string) => string;
 }
 
 /** One conformance run at a time against the inspector's target. */
@@ -105,6 +148,7 @@ export class ConformanceRun {
     return {
       available: unavailable === undefined,
       ...(unavailable ? { reason: unavailable } : {}),
+      jobs: { default: defaultConformanceJobs(), max: MAX_CONFORMANCE_JOBS },
       running: this.#child !== undefined,
       run: this.#run,
       events: this.#events,
@@ -112,11 +156,12 @@ export class ConformanceRun {
     };
   }
 
-  /** Starts a run (narrowed by `scenario` globs and `revision`s); refused while one runs. */
+  /**
+   * Starts a run (narrowed by `scenario` globs and `revision`s, with `jobs` cells at once: an integer from 1 to
+   * {@link MAX_CONFORMANCE_JOBS}, default {@link defaultConformanceJobs}); refused while one runs.
+   */
   start(params: Record<string, unknown>): Record<string, unknown> {
     const { app, target } = this.#options;
-    if (app === undefined || typeof target === 'string') throw new InspectorError(String(this.state().reason), 409);
-    if (this.#child !== undefined) throw new InspectorError('a conformance run is already running', 409);
     const narrow: string[] = [];
     for (const [key, pattern] of [
       ['scenario', SCENARIO_GLOB],
@@ -127,6 +172,12 @@ export class ConformanceRun {
         throw new InspectorError(`'${key}' must be a list of up to 20 ${key === 'scenario' ? 'scenario globs' : 'revisions'}`);
       for (const value of values as string[]) narrow.push(`--${key}`, value);
     }
+    const jobs = params.jobs === undefined ? defaultConformanceJobs() : params.jobs;
+    if (typeof jobs !== 'number' || !Number.isInteger(jobs) || jobs < 1 || jobs > MAX_CONFORMANCE_JOBS)
+      throw new InspectorError(`'jobs' must be an integer from 1 to ${MAX_CONFORMANCE_JOBS}`);
+    // What the page sent is checked first (400), then whether a run can start now (409).
+    if (app === undefined || typeof target === 'string') throw new InspectorError(String(this.state().reason), 409);
+    if (this.#child !== undefined) throw new InspectorError('a conformance run is already running', 409);
     const out = mkdtempSync(join(tmpdir(), 'wiremcp-inspect-conformance-'));
     const args = [
       app,
@@ -140,6 +191,8 @@ export class ConformanceRun {
       '--plain',
       '--events',
       '-',
+      '--jobs',
+      String(jobs),
       ...narrow,
     ];
     const child = spawn(process.execPath, args, {
@@ -160,7 +213,9 @@ export class ConformanceRun {
     let buffer = '';
     let ended = false;
     let garbage = 0;
-    const record = (event: Record<string, unknown>): void => {
+    const redact = this.#options.redact;
+    const record = (raw: Record<string, unknown>): void => {
+      const event = redact ? redactEvent(raw, redact) : raw;
       if (this.#events.length < MAX_KEPT_EVENTS) this.#events.push(event);
       else this.#dropped += 1;
       this.#options.emit({ type: 'conformance', run, event });
@@ -209,7 +264,7 @@ export class ConformanceRun {
     };
     child.once('error', (error) => finish(null, null, error));
     child.once('close', (code, signal) => finish(code, signal));
-    return { run };
+    return { run, jobs };
   }
 
   /** Stops the running run: the app stops its cells and servers and reports what finished (SIGKILL after 10 s). */

@@ -52,6 +52,31 @@ describe('the inspector server', () => {
     expect(page.text).not.toContain(TOKEN);
   });
 
+  test('the page may frame the MCP Apps view origin it was given, and no other', async () => {
+    const { host } = await start();
+    expect((await send(`/?token=${TOKEN}`, { host })).headers['content-security-policy']).toContain("frame-src 'self' blob:;");
+    await server!.close();
+    server = await startInspectorServer(new InspectorSession('node server.js'), { token: TOKEN, viewOrigin: 'http://127.0.0.1:4321' });
+    const page = await send(`/?token=${TOKEN}`, { host: new URL(server.origin).host });
+    expect(page.headers['content-security-policy']).toContain("frame-src 'self' blob: http://127.0.0.1:4321;");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+
+  test('errors for the page have credentials redacted', async () => {
+    const session = new InspectorSession('node server.js', (text) => text.replaceAll('s3cret', '[redacted]'));
+    session.extend({ boom: () => Promise.reject(Object.assign(new Error('upstream refused s3cret'), { code: -32000 })) });
+    server = await startInspectorServer(session, { token: TOKEN });
+    const host = new URL(server.origin).host;
+    const answer = await send(
+      '/api/rpc',
+      { host, 'content-type': 'application/json', [TOKEN_HEADER]: TOKEN },
+      JSON.stringify({ op: 'boom' }),
+    );
+    expect(JSON.parse(answer.text)).toEqual({ error: { message: 'upstream refused [redacted]', code: -32000 } });
+    session.markClosed('server exited: s3cret');
+    expect(await session.run('state', {})).toMatchObject({ closed: 'server exited: [redacted]' });
+  });
+
   test('the API refuses a missing or wrong token, a foreign Origin, a non-JSON body, an oversized body', async () => {
     const { host, api } = await start();
     const state = JSON.stringify({ op: 'state' });

@@ -31,16 +31,17 @@ const PAGE_FILES: Readonly<Record<string, string>> = {
   '/app.css': 'text/css; charset=utf-8',
 };
 
-const SECURITY_HEADERS = {
+/** The page's headers; MCP Apps views may be framed from `viewOrigin` only (their own origin, `view-server.ts`). */
+const securityHeaders = (viewOrigin: string | undefined): Record<string, string> => ({
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; " +
-    "frame-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    `frame-src 'self' blob:${viewOrigin ? ` ${viewOrigin}` : ''}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
   'cross-origin-resource-policy': 'same-origin',
   'x-frame-options': 'DENY',
-};
+});
 
 /** A running inspector server. */
 export interface InspectorServer {
@@ -59,14 +60,9 @@ export interface InspectorServerOptions {
   readonly token?: string;
   /** Where the built page files are (default: `./page/` next to this module). */
   readonly pageDir?: URL;
+  /** The origin MCP Apps views are served from (`view-server.ts`): the one origin the page may frame besides its own. */
+  readonly viewOrigin?: string;
 }
-
-function send(res: ServerResponse, status: number, body: string, type = 'application/json; charset=utf-8'): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'content-type': type, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
-const refuse = (res: ServerResponse, status: number, message: string): void => send(res, status, JSON.stringify({ error: message }));
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? '0');
@@ -85,8 +81,9 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function errorMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+/** An error for the page: bounded, and with secrets redacted (a server's error may quote its stderr or command line). */
+function errorMessage(error: unknown, redact: (text: string) => string): string {
+  const message = redact(error instanceof Error ? error.message : String(error));
   return message.length > 2000 ? `${message.slice(0, 2000)}…` : message;
 }
 
@@ -104,6 +101,12 @@ export async function startInspectorServer(session: InspectorSession, options: I
   const expected = Buffer.from(token);
   const pageDir = options.pageDir ?? new URL('./page/', import.meta.url);
   const streams = new Set<ServerResponse>();
+  const pageHeaders = securityHeaders(options.viewOrigin);
+  const send = (res: ServerResponse, status: number, body: string, type = 'application/json; charset=utf-8'): void => {
+    res.writeHead(status, { ...pageHeaders, 'content-type': type, 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  const refuse = (res: ServerResponse, status: number, message: string): void => send(res, status, JSON.stringify({ error: message }));
   let origins: ReadonlySet<string> = new Set();
   let hosts: ReadonlySet<string> = new Set();
 
@@ -139,13 +142,13 @@ export async function startInspectorServer(session: InspectorSession, options: I
       if (error instanceof InspectorError) throw error;
       // The server's own answer (a JSON-RPC error, a timeout): the page shows it.
       const code = (error as { code?: unknown }).code;
-      send(res, 200, JSON.stringify({ error: { message: errorMessage(error), ...(code === undefined ? {} : { code }) } }));
+      send(res, 200, JSON.stringify({ error: { message: errorMessage(error, session.redact), ...(code === undefined ? {} : { code }) } }));
     }
   };
 
   /** The page's event stream: NDJSON, the waiting inputs first, then every event as it happens. */
   const openEvents = (res: ServerResponse): void => {
-    res.writeHead(200, { ...SECURITY_HEADERS, 'content-type': 'application/x-ndjson; charset=utf-8' });
+    res.writeHead(200, { ...pageHeaders, 'content-type': 'application/x-ndjson; charset=utf-8' });
     // Events still come while the inspector stops (the target's connection closing is logged after the streams were
     // ended): a stream that ended takes no more, and a failed write only ends it.
     const write = (event: InspectorEvent): void => {
@@ -164,8 +167,8 @@ export async function startInspectorServer(session: InspectorSession, options: I
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) return void res.destroy();
-      if (error instanceof InspectorError) return refuse(res, error.status, error.message);
-      refuse(res, 500, errorMessage(error));
+      if (error instanceof InspectorError) return refuse(res, error.status, session.redact(error.message));
+      refuse(res, 500, errorMessage(error, session.redact));
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -88,7 +88,15 @@ export class InspectorSession {
   #nextInput = 1;
   #closed: string | undefined;
 
-  constructor(readonly target: string) {
+  /**
+   * @param target how the page names the target
+   * @param redact hides secrets in text from the target that reaches the page (`redact-secrets.ts`): the reason the
+   *   connection closed (it may quote the server's stderr) and error messages
+   */
+  constructor(
+    readonly target: string,
+    readonly redact: (text: string) => string = (text) => text,
+  ) {
     this.wire.subscribe((entry) => this.#emit({ type: 'wire', entry }));
   }
 
@@ -116,6 +124,7 @@ export class InspectorSession {
   /** Records that the connection ended; pending inputs are cancelled and the page is told. */
   markClosed(reason: string): void {
     if (this.#closed !== undefined) return;
+    reason = this.redact(reason);
     this.#closed = reason;
     for (const [id, pending] of this.#pending) {
       pending.reject(new Error('the connection closed'));

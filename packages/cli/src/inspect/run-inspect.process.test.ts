@@ -10,7 +10,7 @@ import { runInspect } from './run-inspect.js';
 afterAll(stopAll);
 
 /** Starts the inspector in this process; resolves with its URL, its exit, and the way to stop it. */
-async function inspect(target: Parameters<typeof runInspect>[0]) {
+async function inspect(target: Parameters<typeof runInspect>[0], options: Parameters<typeof runInspect>[1] = { serverStderr: 'ignore' }) {
   const controller = new AbortController();
   let out = '';
   let err = '';
@@ -18,7 +18,7 @@ async function inspect(target: Parameters<typeof runInspect>[0]) {
   const url = new Promise<string>((resolve) => (printed = resolve));
   const exit = runInspect(
     target,
-    { serverStderr: 'ignore' },
+    options,
     { signal: controller.signal },
     {
       out: (text) => {
@@ -70,6 +70,42 @@ describe('wiremcp inspect when the target goes away', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test(
+    'a stdio server that dies printing credentials: what the page gets says why, with the credentials redacted',
+    { timeout: 60_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'wiremcp-inspect-'));
+      const pidFile = join(dir, 'pid');
+      const leaks =
+        'echo "upstream said: Authorization: Bearer leak-bearer-0123456789" >&2; echo "retrying with $GIVEN_KEY and access_token=leak-at-42" >&2';
+      try {
+        const inspector = await inspect(
+          { kind: 'stdio', command: 'sh', args: ['-c', `echo $$ > ${pidFile}; ${leaks}; exec node ${GRAMMAR}`] },
+          { serverStderr: 'pipe', env: ['GIVEN_KEY=given-env-secret-77'] },
+        );
+        expect((await inspector.op('tools')).status).toBe(200);
+        process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+        let closed = '';
+        await expect
+          .poll(async () => (closed = String(((await inspector.op('state')).body.result as { closed: unknown }).closed ?? '')), {
+            timeout: 20_000,
+          })
+          .toMatch(/SIGKILL/);
+        const after = await inspector.op('tools');
+        const shown = `${closed}\n${String(after.body.error)}`;
+        // The stderr is quoted (so the page says why) …
+        expect(closed).toContain('upstream said: Authorization: Bearer [redacted]');
+        expect(closed).toContain('retrying with [redacted] and access_token=[redacted]');
+        // … and no credential is in anything the page gets.
+        for (const secret of ['leak-bearer-0123456789', 'given-env-secret-77', 'leak-at-42']) expect(shown).not.toContain(secret);
+        inspector.stop();
+        expect(await inspector.exit).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 
   test(
     'an HTTP server that stops: the failed request is reported to the page, the inspector keeps serving',

@@ -6,11 +6,14 @@
  */
 import { connectTarget, type Connection, type ConnectionOptions } from '../connect.js';
 import { CLI_EXIT_CODES, CliError } from '../exit-codes.js';
+import { knownSecrets, secretRedactor } from '../redact-secrets.js';
 import { describeTarget, type Target } from '../target.js';
+import { appViewOperations } from './app-views.js';
 import { ConformanceRun, conformanceTarget, locateConformanceApp } from './conformance-run.js';
 import { startInspectorServer } from './inspector-server.js';
 import { InspectorSession, type InspectorEvent } from './inspector-session.js';
 import { InspectorTasks } from './inspector-tasks.js';
+import { startViewServer, type ViewServer } from './view-server.js';
 import { WireTransport, wireFetch } from './wire-log.js';
 
 /** How the inspector is served. */
@@ -23,6 +26,8 @@ export interface InspectServeOptions {
   readonly label?: string;
   /** Stops serving when aborted (default: SIGINT or SIGTERM). */
   readonly signal?: AbortSignal;
+  /** Values to hide wherever text from the target reaches the page (a configuration's `${…}` values). */
+  readonly secrets?: readonly string[];
 }
 
 /** Where the command writes. */
@@ -49,12 +54,16 @@ function stopSignal(): { signal: AbortSignal; dispose(): void } {
 export async function runInspect(target: Target, options: ConnectionOptions, serve: InspectServeOptions, io: InspectIo): Promise<number> {
   if (serve.port !== undefined && (serve.port < 0 || serve.port > 65535))
     throw new CliError(`--port needs 0–65535, got ${serve.port}`, CLI_EXIT_CODES.usage);
-  const session = new InspectorSession(serve.label ?? describeTarget(target));
+  // What the target or the conformance app prints reaches the page with credentials hidden: the values given as
+  // --header, --env or configuration secrets, and whatever looks like one (redact-secrets.ts).
+  const redact = secretRedactor([...(serve.secrets ?? []), ...knownSecrets(options)]);
+  const session = new InspectorSession(serve.label ?? describeTarget(target), redact);
   // The Conformance tab runs the checkout's conformance app against this same target (see conformance-run.ts).
   const conformance = new ConformanceRun({
     app: locateConformanceApp(),
     target: conformanceTarget(target, options, options.cwd),
     emit: (event) => session.publish(event as InspectorEvent),
+    redact,
   });
   session.extend(conformance.operations);
   const tasks = new InspectorTasks({
@@ -64,6 +73,7 @@ export async function runInspect(target: Target, options: ConnectionOptions, ser
   });
   session.extend(tasks.operations);
   const stop = serve.signal ? { signal: serve.signal, dispose: () => {} } : stopSignal();
+  let views: ViewServer | undefined;
   try {
     const tapped: ConnectionOptions = {
       ...options,
@@ -98,7 +108,12 @@ export async function runInspect(target: Target, options: ConnectionOptions, ser
     }
     let server;
     try {
-      server = await startInspectorServer(session, serve.port === undefined ? {} : { port: serve.port });
+      // MCP Apps views run from an origin of their own (view-server.ts), framed by the page only.
+      views = await startViewServer();
+      session.extend(appViewOperations({ client: () => session.connectedClient(), views }));
+      server = await startInspectorServer(session, { ...(serve.port === undefined ? {} : { port: serve.port }), viewOrigin: views.origin });
+      const port = new URL(server.origin).port;
+      views.embedBy([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
     } catch (error) {
       await current.connection?.close();
       throw new CliError(`cannot serve the inspector: ${error instanceof Error ? error.message : String(error)}`, CLI_EXIT_CODES.usage);
@@ -118,6 +133,7 @@ export async function runInspect(target: Target, options: ConnectionOptions, ser
     await current.connection?.close();
     return CLI_EXIT_CODES.ok;
   } finally {
+    await views?.close();
     stop.dispose();
   }
 }

@@ -10,14 +10,12 @@ import type { Transport } from '@wiremcp/jsonrpc';
 import type { RequestId } from '@wiremcp/protocol';
 import { SseParser, type FetchLike } from '@wiremcp/transport-http';
 import { ObservedTransport } from '../observed-transport.js';
+import { SECRET_HEADERS } from '../secret-headers.js';
 
 /** The most entries kept; older ones are dropped (the count of dropped entries is kept). */
 export const MAX_ENTRIES = 5000;
 /** The longest body text kept per entry; longer ones are cut and marked. */
 export const MAX_BODY_CHARS = 256 * 1024;
-
-/** Header values hidden in the wire view: credentials. */
-const SECRET_HEADERS = new Set(['authorization', 'dpop', 'cookie', 'set-cookie', 'proxy-authorization']);
 
 /** One thing seen on the wire. */
 export interface WireEntry {

@@ -66,16 +66,24 @@ export class AppBridge {
     this.#maxPending = limits.maxPending ?? 8;
   }
 
-  /** Loads the view into the iframe (sandbox, CSP) and starts listening; await `initialized` for the handshake. */
+  /**
+   * Loads the view into the iframe (sandbox; the CSP in the document, or the host's server sends it with `src`) and
+   * starts listening; await `initialized` for the handshake. Throws a `TypeError` unless exactly one of `html` and an
+   * http(s) `src` is given.
+   */
   start(): void {
-    const { iframe, html, resourceMeta } = this.#options;
-    if (new TextEncoder().encode(html).length > MAX_VIEW_HTML_BYTES)
+    const { iframe, html, src, resourceMeta } = this.#options;
+    if ((html === undefined) === (src === undefined)) throw new TypeError('an app bridge needs exactly one of html and src');
+    if (src !== undefined && !/^https?:\/\//i.test(src)) throw new TypeError('the src of a view must be an http(s) URL');
+    if (html !== undefined && new TextEncoder().encode(html).length > MAX_VIEW_HTML_BYTES)
       throw new RangeError(`the view's HTML is larger than ${MAX_VIEW_HTML_BYTES} bytes`);
-    const csp = buildCsp(resourceMeta?.csp);
+    const srcdoc = html === undefined ? undefined : viewDocument(html, buildCsp(resourceMeta?.csp));
     this.#window.addEventListener('message', this.#listener);
+    // Sandboxed before anything loads: the view runs in an opaque origin whichever way its document comes.
     iframe.setAttribute('sandbox', 'allow-scripts');
     iframe.setAttribute('referrerpolicy', 'no-referrer');
-    iframe.srcdoc = viewDocument(html, csp);
+    if (srcdoc !== undefined) iframe.srcdoc = srcdoc;
+    else iframe.src = src!;
   }
 
   /** Sends the complete tool arguments (`ui/notifications/tool-input`). */
@@ -131,6 +139,8 @@ export class AppBridge {
   dispose(): void {
     this.#closed = true;
     this.#window.removeEventListener('message', this.#listener);
+    // An empty srcdoc replaces whichever document the frame holds (srcdoc takes precedence over src).
+    this.#options.iframe.removeAttribute('src');
     this.#options.iframe.srcdoc = '';
   }
 
@@ -327,8 +337,8 @@ export class AppBridge {
 
   #post(message: Message): void {
     if (this.#closed) return;
-    // The view's origin is opaque (sandboxed srcdoc): '*' is the only target origin that reaches it; the message goes
-    // to that one window only.
+    // The view's origin is opaque (a sandbox without allow-same-origin, srcdoc or src alike): '*' is the only target
+    // origin that reaches it; the message goes to that one window only.
     this.#options.iframe.contentWindow?.postMessage(message, '*');
   }
 

@@ -52,8 +52,18 @@ export interface AppBridgeOptions {
   server: AppServerConnection;
   /** An iframe in the host's page; the bridge sets its sandbox and document. */
   iframe: HTMLIFrameElement;
-  /** The view's HTML (the `ui://` resource's text). */
-  html: string;
+  /**
+   * The view's HTML (the `ui://` resource's text), loaded as the iframe's `srcdoc` with the declared CSP in a `<meta>`.
+   * A `srcdoc` document also inherits the CSP of the host's page, so a host with a strict policy of its own gives
+   * `src` instead. Exactly one of `html` and `src`.
+   */
+  html?: string;
+  /**
+   * The http(s) URL of the view's document, served by the host from an origin of its own with the view's CSP in the
+   * response header (`buildCsp`); the bridge loads it into the iframe (sandboxed to scripts only, as with `html`)
+   * and applies no CSP itself. Exactly one of `html` and `src`.
+   */
+  src?: string;
   /** The resource's `_meta.ui`: its CSP and permissions. */
   resourceMeta?: UiResourceMeta;
   hostInfo: { name: string; version: string };

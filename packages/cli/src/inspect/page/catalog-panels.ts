@@ -3,6 +3,7 @@
  * server offers and shows one item with a form built from its schema or arguments.
  */
 import { ApiError, rpc } from './api.js';
+import { closeView, showView, viewUriOf } from './app-view.js';
 import { announce, fill, h } from './dom.js';
 import { errorBox, promptMessages, resourceContents, toolResult } from './results.js';
 import { schemaForm } from './schema-form.js';
@@ -38,6 +39,7 @@ export async function toolsPanel(root: HTMLElement): Promise<void> {
 }
 
 function showTool(detail: HTMLElement, tool: Item): void {
+  closeView();
   const name = String(tool.name);
   const form = schemaForm(tool.inputSchema, 'Arguments');
   const outcome = h('div', { 'aria-live': 'polite' });
@@ -53,7 +55,14 @@ function showTool(detail: HTMLElement, tool: Item): void {
       try {
         const answer = await rpc<{ result?: Item; invalid?: string[] }>('call', { name, arguments: read.value });
         if (answer.invalid) fill(outcome, errorBox(`The arguments do not match the input schema: ${answer.invalid.join('; ')}`));
-        else fill(outcome, toolResult(answer.result ?? {}));
+        else {
+          const result = answer.result ?? {};
+          const uri = viewUriOf(tool, result);
+          const view = uri === undefined ? undefined : h('div', {});
+          fill(outcome, toolResult(result), view);
+          // An MCP Apps view linked from the tool or its result: shown under the result (app-view.ts).
+          if (view !== undefined) void showView(view, uri!, read.value, result);
+        }
         announce(answer.invalid ? `${name}: invalid arguments` : `${name} answered`);
       } catch (error) {
         fill(outcome, errorBox(message(error)));

@@ -89,6 +89,8 @@ export class ConformancePanel {
   readonly #stop = h('button', { type: 'button', disabled: true }, 'Stop');
   readonly #scenarios = h('input', { id: 'conf-scenarios', placeholder: 'e.g. tools/*, *cancel*', autocomplete: 'off' });
   readonly #revisions = h('input', { id: 'conf-revisions', placeholder: 'e.g. 2025-11-25, modern', autocomplete: 'off' });
+  /** Cells at once (the app's --jobs): bounds and default come from the inspector (`conformance` state). */
+  readonly #jobs = h('input', { id: 'conf-jobs', type: 'number', min: 1, max: 64, step: 1, inputmode: 'numeric', required: true });
   #run = 0;
   #total = 0;
   #counts = new Map<string, number>();
@@ -102,6 +104,8 @@ export class ConformancePanel {
       this.#scenarios,
       h('label', { for: 'conf-revisions' }, 'Revisions (comma-separated; empty: all the target speaks)'),
       this.#revisions,
+      h('label', { for: 'conf-jobs' }, 'Jobs (cells run at once)'),
+      this.#jobs,
       h('div', { class: 'buttons' }, this.#start, this.#stop),
     );
     form.addEventListener('submit', (event) => {
@@ -140,7 +144,18 @@ export class ConformancePanel {
   /** Reads the state (a run may be going on, or have finished, before the page opened). */
   async load(): Promise<void> {
     try {
-      const state = await rpc<{ available: boolean; reason?: string; running: boolean; run: number; events: Event[] }>('conformance');
+      const state = await rpc<{
+        available: boolean;
+        reason?: string;
+        jobs?: { default: number; max: number };
+        running: boolean;
+        run: number;
+        events: Event[];
+      }>('conformance');
+      if (state.jobs) {
+        this.#jobs.max = String(state.jobs.max);
+        if (this.#jobs.value === '') this.#jobs.value = String(state.jobs.default);
+      }
       if (!state.available) {
         this.#start.disabled = true;
         fill(this.#outcome, errorBox(state.reason ?? 'conformance runs are not available'));
@@ -161,12 +176,20 @@ export class ConformancePanel {
   }
 
   async #begin(): Promise<void> {
+    const jobs = Number(this.#jobs.value);
+    // The browser's own check (min, max, step) first; the inspector checks again.
+    if (!this.#jobs.checkValidity() || !Number.isInteger(jobs)) {
+      fill(this.#outcome, errorBox(`Jobs must be a whole number from ${this.#jobs.min} to ${this.#jobs.max}.`));
+      this.#jobs.focus();
+      return;
+    }
     this.#busy(true);
     fill(this.#outcome, h('p', { class: 'muted' }, 'Starting the conformance app…'));
     try {
       const { run } = await rpc<{ run: number }>('conformance-start', {
         scenario: list(this.#scenarios.value),
         revision: list(this.#revisions.value),
+        jobs,
       });
       if (run !== this.#run) this.#reset(run);
       announce('Conformance run started');
