@@ -48,7 +48,9 @@ interface Subject {
   readonly against?: Subject;
 }
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '21' }, only: { type: 'string' }, against: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '21' }, only: { type: 'string' }, against: { type: 'string' } },
+});
 const rounds = Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds needs a positive integer');
 const only = values.only?.split(',').filter((group) => group !== '');
@@ -63,7 +65,11 @@ function serverSubjects(dir: string, bin: string, extra: readonly string[] = [])
   const bundled = (label: string, flags: readonly string[], env?: Readonly<Record<string, string>>): Subject[] => {
     const mine: Subject = { group: dir, label, args: [`${root}servers/${dir}/bin/${bin}.js`, ...flags, ...extra], kind: 'server', env };
     if (against === undefined) return [mine];
-    const theirs: Subject = { ...mine, label: `${label} [${against}]`, args: [`${against}servers/${dir}/bin/${bin}.js`, ...flags, ...extra] };
+    const theirs: Subject = {
+      ...mine,
+      label: `${label} [${against}]`,
+      args: [`${against}servers/${dir}/bin/${bin}.js`, ...flags, ...extra],
+    };
     return [theirs, { ...mine, against: theirs }];
   };
   return [

@@ -162,7 +162,10 @@ export function mcpTracing(options: McpTracingOptions = {}): Instrumentation {
         const local = trace.getSpanContext(ambient);
         if (local !== undefined && trace.isSpanContextValid(local) && local.traceId !== remote.traceId) links = [{ context: local }];
       }
-      const options: SpanOptions = { kind: SpanKind.SERVER, attributes: startAttributes(operation, transport ?? serverTransport(operation)) };
+      const options: SpanOptions = {
+        kind: SpanKind.SERVER,
+        attributes: startAttributes(operation, transport ?? serverTransport(operation)),
+      };
       if (links !== undefined) options.links = links;
       const span = getTracer().startSpan(spanName(operation), options, parent);
       return new ServerSpan(span, trace.setSpan(parent, span), manager);

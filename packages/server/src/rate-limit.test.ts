@@ -148,7 +148,11 @@ describe('rateLimit', () => {
     const ctx = { method: 'tools/call', name: 'x' } as MiddlewareContext;
     const next = async () => ({ ok: true });
     const reports: unknown[] = [];
-    const throwing = { take: () => { throw new Error('store broken'); } };
+    const throwing = {
+      take: () => {
+        throw new Error('store broken');
+      },
+    };
     const open = rateLimit({ rules: 'tools/call=1/m', store: throwing, onStoreError: (e) => reports.push(e) });
     await expect(open(ctx, next)).resolves.toEqual({ ok: true });
     await expect(open(ctx, next)).resolves.toEqual({ ok: true });
@@ -159,7 +163,8 @@ describe('rateLimit', () => {
     const memory = new MemoryBucketStore({ now: () => 0 });
     let calls = 0;
     const mixed = {
-      take: (key: string, rate: { capacity: number; periodMs: number }) => (calls++ === 0 ? Promise.resolve(memory.take(key, rate)) : memory.take(key, rate)),
+      take: (key: string, rate: { capacity: number; periodMs: number }) =>
+        calls++ === 0 ? Promise.resolve(memory.take(key, rate)) : memory.take(key, rate),
     };
     const both = rateLimit({ rules: 'tools/call=5/m,*=1/m', store: mixed });
     let ran = 0;

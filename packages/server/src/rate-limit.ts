@@ -94,7 +94,9 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     if (!down) {
       down = true;
       report(
-        new Error(`rate limit store failed (${error instanceof Error ? error.message : String(error)}); failing ${failClosed ? 'closed' : 'open'}`),
+        new Error(
+          `rate limit store failed (${error instanceof Error ? error.message : String(error)}); failing ${failClosed ? 'closed' : 'open'}`,
+        ),
       );
     }
     return undefined;
@@ -147,7 +149,12 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   };
 
   /** The rules from `from` on, once a store answered later: each take awaited in turn. */
-  const rest = async (context: MiddlewareContext, next: () => Promise<JsonObject>, keys: readonly string[], from: number): Promise<JsonObject> => {
+  const rest = async (
+    context: MiddlewareContext,
+    next: () => Promise<JsonObject>,
+    keys: readonly string[],
+    from: number,
+  ): Promise<JsonObject> => {
     for (let i = from; i < rules.length; i++) {
       const rule = rules[i]!;
       if (rule.method !== '*' && rule.method !== context.method) continue;

@@ -109,7 +109,11 @@ describe('rows and comparisons', () => {
     const selected = selectOpsRows(rows, ['http@2026/rate-limit']);
     expect(selected.map((r) => r.id)).toEqual(['http@2026/off', 'http@2026/rate-limit', 'http@2026/rate-limit@before']);
     expect(opsComparisons(selected)).toEqual([
-      { label: 'HTTP 2026-07-28: rate limiter (never refuses) ÷ nothing switched on', row: 'http@2026/rate-limit', reference: 'http@2026/off' },
+      {
+        label: 'HTTP 2026-07-28: rate limiter (never refuses) ÷ nothing switched on',
+        row: 'http@2026/rate-limit',
+        reference: 'http@2026/off',
+      },
       {
         label: 'HTTP 2026-07-28: rate limiter (never refuses), this build ÷ before',
         row: 'http@2026/rate-limit',
