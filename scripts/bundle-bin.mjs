@@ -10,14 +10,15 @@
 //   next to bin.js, loaded on first use). The wiremcp command ships this way (its `--version` reads 0.5 KB).
 // - --code-cache (the servers): one CommonJS file, <outdir>/program.js, started by scripts/bin-launcher.cjs (copied
 //   to <outdir>/bin.js) through a V8 code cache, so that later starts skip compiling it; dynamic imports become
-//   lazily initialised parts of the same file. The entry must not use top-level await.
+//   lazily initialised parts of the same file, except those of SEPARATE below, which get a file of their own next to
+//   it (<outdir>/otel-sdk.js), required when the import runs. The entry must not use top-level await.
 //
 // The package's own modules keep their `import.meta.url`: it is rewritten to the URL of the compiled file the
 // code came from, so files found relative to a module (data/, templates/, a worker script) are found as before.
 import { build, transform } from 'esbuild';
 import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
@@ -87,15 +88,45 @@ const common = {
   external: ['esbuild'],
 };
 
-if (codeCache) {
-  const program = join(outdir, 'program.js');
+/**
+ * Modules kept out of the CommonJS program: a dynamic import of one becomes a require() of a file of its own next to
+ * program.js (bundled the same way, with what it imports), read only when that import runs. For large code few starts
+ * use: the OpenTelemetry SDK behind `--otel` (`@wiremcp/process`'s otel-sdk.js) was a fifth of each server's program.
+ */
+const SEPARATE = /[\\/](?:packages|@wiremcp)[\\/]process[\\/]dist[\\/]otel-sdk\.js$/;
+/** Real path → the file name it gets in outdir. */
+const separate = new Map();
+const keepSeparate = {
+  name: 'keep-separate',
+  setup(context) {
+    context.onResolve({ filter: /(^|[\\/])otel-sdk\.js$/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === 'resolving') return undefined;
+      const found = await context.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'resolving',
+      });
+      if (found.errors.length > 0 || !SEPARATE.test(found.path)) return undefined;
+      const file = `./${basename(found.path)}`;
+      separate.set(found.path, file);
+      return { path: file, external: true };
+    });
+  },
+};
+
+/** Bundles `source` into the CommonJS file `outfile` (see the module comment), checked and made ASCII. */
+async function buildProgram(source, outfile, plugins) {
   const { metafile } = await build({
     ...common,
-    entryPoints: [entry],
-    outfile: program,
+    entryPoints: [source],
+    outfile,
     metafile: true,
     format: 'cjs',
-    plugins: [keepModuleUrls, builtinImportsAsRequire],
+    plugins: [keepModuleUrls, builtinImportsAsRequire, ...plugins],
+    // An import() left in the program (of a separate part) becomes a require() of it: the launcher's vm.Script
+    // cannot run import().
+    supported: { 'dynamic-import': false },
     // Non-ASCII in code is escaped (in comments too, below), so the launcher can read the file as latin1.
     charset: 'ascii',
     // Third-party ES modules that read import.meta.url get the program's URL, as in the ESM bundle.
@@ -105,19 +136,27 @@ if (codeCache) {
     banner: { js: "'use strict';\nvar __wiremcpProgram = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
   });
   // esbuild keeps import() of what it does not bundle (a Node built-in); the launcher's vm.Script cannot run it.
-  const dynamic = Object.values(metafile.outputs).flatMap((output) => output.imports.filter((i) => i.kind === 'dynamic-import'));
+  const dynamic = Object.values(metafile.outputs).flatMap((output) =>
+    output.imports.filter((i) => i.kind === 'dynamic-import' && ![...separate.values()].includes(i.path)),
+  );
   if (dynamic.length > 0)
-    throw new Error(`${program}: import() of ${dynamic.map((i) => i.path).join(', ')} would fail at run time; import it statically`);
+    throw new Error(`${outfile}: import() of ${dynamic.map((i) => i.path).join(', ')} would fail at run time; import it statically`);
   // esbuild escapes non-ASCII in code, not in the comments it keeps: escape those too, so that the program is
   // ASCII and V8 holds it as a one-byte string (half the memory, a faster scanner). That only comments changed is
   // checked: the program with comments dropped (minifyWhitespace) is the same before and after.
-  const text = await readFile(program, 'utf8');
+  const text = await readFile(outfile, 'utf8');
   const ascii = text.replace(/[^\x00-\x7f]/gu, (char) => `\\u{${char.codePointAt(0).toString(16)}}`);
   if (ascii !== text) {
     const stripped = async (code) => (await transform(code, { minifyWhitespace: true, charset: 'ascii', format: 'cjs' })).code;
-    if ((await stripped(text)) !== (await stripped(ascii))) throw new Error(`${program}: non-ASCII characters outside comments`);
-    await writeFile(program, ascii);
+    if ((await stripped(text)) !== (await stripped(ascii))) throw new Error(`${outfile}: non-ASCII characters outside comments`);
+    await writeFile(outfile, ascii);
   }
+}
+
+if (codeCache) {
+  await buildProgram(entry, join(outdir, 'program.js'), [keepSeparate]);
+  // Each separate part is a program of its own (what it shares with the main one is bundled into it again).
+  for (const [source, file] of separate) await buildProgram(source, join(outdir, file), []);
   // program.js and bin.js are CommonJS whatever the package's "type" says.
   await writeFile(join(outdir, 'package.json'), '{ "type": "commonjs" }\n');
   await copyFile(fileURLToPath(new URL('./bin-launcher.cjs', import.meta.url)), join(outdir, 'bin.js'));

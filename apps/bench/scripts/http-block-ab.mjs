@@ -5,10 +5,13 @@
 //
 //   node apps/bench/scripts/http-block-ab.mjs <serverA.js> <serverB.js> [--era 2025|2026] [--blocks 20]
 //        [--calls 6400] [--pin-server 0] [--env-b NAME=VALUE] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/p"]
+//        [--server-args "rate-limit"]
 //
 // A server is a bench server script (e.g. apps/bench/dist/http/servers/wiremcp-http.js of a checkout): it prints
 // `READY <port>` and serves /mcp. Linux only (CPU time from /proc, pinning with taskset). With one script given twice
-// and `--env-b`, it compares a switch inside one build; `--node-args` reach both servers (for profiles).
+// and `--env-b`, it compares a switch inside one build; `--node-args` reach both servers (for profiles), `--server-args`
+// both scripts (the overhead bench's apps/bench/dist/ops/servers/ops-http.js takes its variant: off, tracing, metrics,
+// rate-limit).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -23,6 +26,7 @@ const { values, positionals } = parseArgs({
     'pin-server': { type: 'string' },
     'env-b': { type: 'string' },
     'node-args': { type: 'string', default: '' },
+    'server-args': { type: 'string', default: '' },
   },
 });
 if (positionals.length !== 2 || !['2025', '2026'].includes(values.era)) {
@@ -32,10 +36,11 @@ if (positionals.length !== 2 || !['2025', '2026'].includes(values.era)) {
 const blocks = Number(values.blocks);
 const perWorker = Math.ceil(Number(values.calls) / 32);
 const nodeArgs = values['node-args'].split(' ').filter((a) => a !== '');
+const serverArgs = values['server-args'].split(' ').filter((a) => a !== '');
 const legacy = values.era === '2025';
 
 function start(script, env) {
-  const argv = [...nodeArgs, script];
+  const argv = [...nodeArgs, script, ...serverArgs];
   const options = { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } };
   const child = values['pin-server']
     ? spawn('taskset', ['-c', values['pin-server'], process.execPath, ...argv], options)

@@ -4,7 +4,13 @@
 // that bin runs the very first time (no cache yet: WIREMCP_COMPILE_CACHE=0, the cost of compiling the program), and
 // the wiremcp command the same way.
 //
-//   node apps/bench/dist/cold-start.js [--rounds N]      (after npm run build; default 21 rounds)
+//   node apps/bench/dist/cold-start.js [--rounds N] [--only <groups>] [--against <checkout>]
+//                                       (after npm run build; default 21 rounds)
+//
+// Each bundled server also starts with `--otel` (tracing set up, its OpenTelemetry SDK loaded; the collector it would
+// export to is a closed port, and no span is made before the answer). `--only grammar,command` keeps those groups
+// (the baselines always run); `--against <checkout>` adds that built checkout's bundled bins, with and without
+// `--otel`, and a table of this build ÷ that one (the median of the per-round ratios, with their range).
 //
 // A server's cold start is spawn → the `initialize` answer read (stdio, NDJSON); the command's is spawn → exit of
 // `wiremcp --version` (its baseline: `node -e` printing a version, the floor of any Node command). Rounds are
@@ -23,7 +29,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { processCpuPreciseMs } from './proc-stats.js';
-import { median } from './stats.js';
+import { finite, median } from './stats.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const INITIALIZE =
@@ -38,11 +44,34 @@ interface Subject {
   readonly baseline?: boolean;
   /** Extra environment for the child. */
   readonly env?: Readonly<Record<string, string>>;
+  /** With `--against`: the other checkout's row this one is compared with. */
+  readonly against?: Subject;
 }
+
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '21' }, only: { type: 'string' }, against: { type: 'string' } },
+});
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds needs a positive integer');
+const only = values.only?.split(',').filter((group) => group !== '');
+const against = values.against === undefined ? undefined : `${values.against.replace(/\/+$/, '')}/`;
+
+/** A collector address nothing listens on: `--otel` sets up its exporter, and nothing is sent before the answer. */
+const OTEL_ENV = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' };
 
 const FILESYSTEM_ARGS = ['--read-only', `${root}servers/filesystem/test/fixtures/conformance`];
 
 function serverSubjects(dir: string, bin: string, extra: readonly string[] = []): Subject[] {
+  const bundled = (label: string, flags: readonly string[], env?: Readonly<Record<string, string>>): Subject[] => {
+    const mine: Subject = { group: dir, label, args: [`${root}servers/${dir}/bin/${bin}.js`, ...flags, ...extra], kind: 'server', env };
+    if (against === undefined) return [mine];
+    const theirs: Subject = {
+      ...mine,
+      label: `${label} [${against}]`,
+      args: [`${against}servers/${dir}/bin/${bin}.js`, ...flags, ...extra],
+    };
+    return [theirs, { ...mine, against: theirs }];
+  };
   return [
     {
       group: dir,
@@ -50,12 +79,8 @@ function serverSubjects(dir: string, bin: string, extra: readonly string[] = [])
       args: [`${root}servers/${dir}/dist/bin.js`, ...extra],
       kind: 'server',
     },
-    {
-      group: dir,
-      label: `node servers/${dir}/bin/${bin}.js (bundled)`,
-      args: [`${root}servers/${dir}/bin/${bin}.js`, ...extra],
-      kind: 'server',
-    },
+    ...bundled(`node servers/${dir}/bin/${bin}.js (bundled)`, []),
+    ...bundled(`node servers/${dir}/bin/${bin}.js --otel (bundled)`, ['--otel'], OTEL_ENV),
     {
       group: dir,
       label: `node servers/${dir}/bin/${bin}.js (bundled, first start: no compile cache)`,
@@ -66,7 +91,7 @@ function serverSubjects(dir: string, bin: string, extra: readonly string[] = [])
   ];
 }
 
-const SUBJECTS: readonly Subject[] = [
+const ALL_SUBJECTS: readonly Subject[] = [
   {
     group: 'server',
     label: 'node apps/bench/dist/servers/baseline-server.js (baseline)',
@@ -105,11 +130,12 @@ const SUBJECTS: readonly Subject[] = [
   },
 ];
 
+const SUBJECTS = ALL_SUBJECTS.filter((subject) => subject.baseline === true || only === undefined || only.includes(subject.group));
 const TIMEOUT_MS = 30_000;
 const cacheDir = mkdtempSync(join(tmpdir(), 'wiremcp-cold-start-'));
 
-/** CPU ms of each server's cold starts (read when the answer arrives). */
-const cpu = new Map<Subject, number[]>();
+/** CPU ms of each server's cold starts (read when the answer arrives; `undefined` where it could not be read), per round. */
+const cpu = new Map<Subject, Array<number | undefined>>();
 
 /** One cold start of `subject`, in ms. */
 function once(subject: Subject): Promise<number> {
@@ -141,7 +167,7 @@ function once(subject: Subject): Promise<number> {
       if (!out.includes('\n')) return;
       answeredMs = performance.now() - started;
       const used = child.pid === undefined ? undefined : processCpuPreciseMs(child.pid);
-      if (used !== undefined) cpu.set(subject, [...(cpu.get(subject) ?? []), used]);
+      cpu.set(subject, [...(cpu.get(subject) ?? []), used]);
       child.stdin.end();
     });
     child.once('exit', (code) => {
@@ -152,10 +178,6 @@ function once(subject: Subject): Promise<number> {
     child.stdin.write(INITIALIZE);
   });
 }
-
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '21' } } });
-const rounds = Number(values.rounds);
-if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds needs a positive integer');
 
 const times = new Map<Subject, number[]>(SUBJECTS.map((subject) => [subject, []]));
 try {
@@ -179,11 +201,27 @@ let baseline = 0;
 let cpuBaseline = 0;
 for (const subject of SUBJECTS) {
   const value = median(times.get(subject)!);
-  const used = cpu.get(subject);
-  const cpuValue = used === undefined || used.length === 0 ? undefined : median(used);
+  const used = finite(cpu.get(subject) ?? []);
+  const cpuValue = used.length === 0 ? undefined : median(used);
   if (subject.baseline) [baseline, cpuBaseline] = [value, cpuValue ?? 0];
   const ratio = (of: number, base: number): string => (subject.baseline ? '1.00' : base > 0 ? (of / base).toFixed(2) : '—');
   const cpuCells = cpuValue === undefined ? '— | —' : `${cpuValue.toFixed(1)} | ${ratio(cpuValue, cpuBaseline)}`;
   lines.push(`| ${subject.label} | ${value.toFixed(1)} | ${ratio(value, baseline)} | ${cpuCells} |`);
+}
+const compared = SUBJECTS.filter((subject) => subject.against !== undefined);
+if (compared.length > 0) {
+  lines.push('', `This build ÷ ${against}: the median of the per-round ratios (range), wall time to the answer and CPU at the answer.`, '');
+  lines.push('| what | × wall | × CPU |', '| --- | ---: | ---: |');
+  const perRound = (of: Map<Subject, ReadonlyArray<number | undefined>>, subject: Subject): string => {
+    const mine = of.get(subject) ?? [];
+    const theirs = of.get(subject.against!) ?? [];
+    const ratios = mine.flatMap((value, i) => {
+      const base = theirs[i];
+      return value !== undefined && base !== undefined && base > 0 ? [value / base] : [];
+    });
+    if (ratios.length === 0) return '—';
+    return `${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}, n=${ratios.length})`;
+  };
+  for (const subject of compared) lines.push(`| ${subject.label} | ${perRound(times, subject)} | ${perRound(cpu, subject)} |`);
 }
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -6,6 +6,7 @@
  * stderr per outage; serving never waits for it nor fails because of it.
  */
 import type { Instrumentation } from '@wiremcp/jsonrpc';
+import type { loadOtelSdk } from './otel-sdk.js';
 import type { ServerFlags } from './server-flags.js';
 
 /** The flag of tracing. */
@@ -127,28 +128,9 @@ function bounded(promise: Promise<unknown>, ms: number): Promise<void> {
   ]).finally(() => clearTimeout(timer));
 }
 
-async function loadSdk(protocol: OtelSettings['protocol']) {
+async function loadSdk(protocol: OtelSettings['protocol']): Promise<Awaited<ReturnType<typeof loadOtelSdk>>> {
   try {
-    const [api, hooks, core, resources, sdk, exporter, otel] = await Promise.all([
-      import('@opentelemetry/api'),
-      import('@opentelemetry/context-async-hooks'),
-      import('@opentelemetry/core'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/sdk-trace'),
-      protocol === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : import('@opentelemetry/exporter-trace-otlp-proto'),
-      import('@wiremcp/otel'),
-    ]);
-    // CommonJS packages: their exports are the namespace's default (Node's named-export detection misses some).
-    const commonJs = <T>(module: T): T => (module as { default?: T }).default ?? module;
-    return {
-      api: commonJs(api),
-      hooks: commonJs(hooks),
-      core: commonJs(core),
-      resources: commonJs(resources),
-      sdk: commonJs(sdk),
-      exporter: commonJs(exporter),
-      otel,
-    };
+    return await (await import('./otel-sdk.js')).loadOtelSdk(protocol);
   } catch (error) {
     throw new Error(`--otel needs the OpenTelemetry SDK: npm install ${OTEL_PACKAGES.join(' ')}`, { cause: error });
   }

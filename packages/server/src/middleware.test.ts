@@ -120,6 +120,30 @@ describe('McpServer.use', () => {
     await expect(client.request('tools/call', { name: 'echo', arguments: {} })).resolves.toMatchObject({ content: [] });
   });
 
+  test('the middleware after a rewrite sees the rewritten request (name, params, meta) with the same signal; a thenable result is adopted', async () => {
+    const server = echoServer();
+    servers.push(server);
+    server.registerTool({ name: 'other', inputSchema: { type: 'object' } }, async () => ({ content: [{ type: 'text', text: 'other' }] }));
+    const seen: Array<{ name: string | undefined; meta: unknown; aborted: boolean; sameSignal: boolean }> = [];
+    let firstSignal: AbortSignal | undefined;
+    server.use((ctx, next) => {
+      firstSignal = ctx.signal;
+      if (ctx.name !== 'echo') return next();
+      return next({ name: 'other', arguments: {}, _meta: { rewritten: true } });
+    });
+    server.use((ctx, next) => {
+      if (ctx.method === 'tools/call') {
+        seen.push({ name: ctx.name, meta: ctx.meta, aborted: ctx.signal.aborted, sameSignal: ctx.signal === firstSignal });
+      }
+      // A thenable that is not a Promise (another promise library's) is waited for, then checked like a result.
+      return { then: (resolve: (value: JsonObject) => void) => void next().then(resolve) } as unknown as JsonObject;
+    });
+    const client = await rawClient(server);
+    await client.initialize();
+    expect(text(await client.request('tools/call', { name: 'echo', arguments: {} }))).toBe('other');
+    expect(seen).toEqual([{ name: 'other', meta: { rewritten: true }, aborted: false, sameSignal: true }]);
+  });
+
   test('wraps lists, reads, prompts, completion and dispatch exchanges; refuses non-functions', async () => {
     const server = echoServer();
     servers.push(server);

@@ -66,6 +66,71 @@ function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+const UNREAD = Symbol('unread');
+
+/**
+ * The context of one request; made only when a middleware is installed. A class rather than an object literal: a
+ * literal's `signal` accessor would be a new closure per request, which V8 keeps alive (with the request it holds)
+ * across young-generation collections; and `name` (a lookup that allocates) is worked out on first read only, as
+ * most middleware (a limiter without per-name rules) never reads it. Both are accessors on the prototype, so a copy
+ * made with `{ ...context }` leaves them out: read what you need from the context itself.
+ */
+export class RequestMiddlewareContext implements MiddlewareContext {
+  readonly method: string;
+  readonly id: RequestId;
+  readonly params: WireParams;
+  readonly meta: Readonly<Record<string, unknown>> | undefined;
+  readonly era: 'legacy' | 'modern';
+  readonly protocolVersion: ProtocolVersion | undefined;
+  readonly sessionId: string | undefined;
+  readonly principal: unknown;
+  readonly principalKey: string | undefined;
+  readonly clientAddress: string | undefined;
+  readonly transport: string | undefined;
+  readonly transportInfo: MessageInfo | undefined;
+  readonly #rpc: ServerRequestContext;
+  #name: string | undefined | typeof UNREAD = UNREAD;
+
+  constructor(
+    method: string,
+    params: WireParams,
+    rpc: ServerRequestContext,
+    era: 'legacy' | 'modern',
+    protocolVersion: ProtocolVersion | undefined,
+  ) {
+    const info = rpc.info;
+    const meta = params?._meta;
+    this.method = method;
+    this.id = rpc.id;
+    this.params = params;
+    this.meta = typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Readonly<Record<string, unknown>>) : undefined;
+    this.era = era;
+    this.protocolVersion = protocolVersion;
+    this.sessionId = stringOf(info?.sessionId);
+    this.principal = info?.auth;
+    this.principalKey = stringOf(info?.principalKey);
+    this.clientAddress = stringOf(info?.clientAddress);
+    this.transport = stringOf(info?.transport);
+    this.transportInfo = info;
+    this.#rpc = rpc;
+  }
+
+  get name(): string | undefined {
+    const name = this.#name;
+    if (name !== UNREAD) return name;
+    return (this.#name = nameOf(this.method, this.params));
+  }
+
+  get signal(): AbortSignal {
+    return this.#rpc.signal;
+  }
+
+  /** The context of the same request with other params (a middleware passed them to `next`). */
+  rewritten(params: WireParams): RequestMiddlewareContext {
+    return new RequestMiddlewareContext(this.method, params, this.#rpc, this.era, this.protocolVersion);
+  }
+}
+
 /** The context of one request; built only when a middleware is installed. */
 export function middlewareContext(
   method: string,
@@ -73,40 +138,51 @@ export function middlewareContext(
   rpc: ServerRequestContext,
   era: 'legacy' | 'modern',
   protocolVersion: ProtocolVersion | undefined,
-): MiddlewareContext {
-  const info = rpc.info;
-  const meta = params?._meta;
-  return {
-    method,
-    id: rpc.id,
-    name: nameOf(method, params),
-    params,
-    meta: typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? (meta as Readonly<Record<string, unknown>>) : undefined,
-    era,
-    protocolVersion,
-    sessionId: stringOf(info?.sessionId),
-    principal: info?.auth,
-    principalKey: stringOf(info?.principalKey),
-    clientAddress: stringOf(info?.clientAddress),
-    transport: stringOf(info?.transport),
-    transportInfo: info,
-    get signal() {
-      return rpc.signal;
-    },
-  };
-}
-
-function rewrittenContext(context: MiddlewareContext, params: WireParams): MiddlewareContext {
-  const meta = params?._meta;
-  return Object.create(context, {
-    params: { value: params, enumerable: true },
-    name: { value: nameOf(context.method, params), enumerable: true },
-    meta: { value: typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta : undefined, enumerable: true },
-  }) as MiddlewareContext;
+): RequestMiddlewareContext {
+  return new RequestMiddlewareContext(method, params, rpc, era, protocolVersion);
 }
 
 function isResult(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Per position in a chain: checks what the middleware there resolved to (one function per position, not per request). */
+const resultChecks: Array<(result: unknown) => JsonObject> = [];
+
+function resultCheck(index: number): (result: unknown) => JsonObject {
+  return (resultChecks[index] ??= (result) => {
+    if (!isResult(result)) throw new Error(`middleware ${index} returned ${typeof result}, not a result object`);
+    return result;
+  });
+}
+
+/** Runs the chain from `index` on; see {@link runMiddleware}. */
+function step(
+  chain: readonly Middleware[],
+  context: RequestMiddlewareContext,
+  method: (params: WireParams) => Outcome<JsonObject>,
+  index: number,
+  params: WireParams,
+): Promise<JsonObject> {
+  try {
+    if (index === chain.length) return Promise.resolve(method(params));
+    let called = false;
+    const next: MiddlewareNext = (rewritten) => {
+      if (called) return Promise.reject(new Error(`middleware ${index} called next() twice`));
+      called = true;
+      return step(chain, context, method, index + 1, rewritten === undefined ? params : rewritten);
+    };
+    // A rewritten request is seen as rewritten by the middleware after the one that rewrote it.
+    const here = params === context.params ? context : context.rewritten(params);
+    const returned = chain[index]!(here, next);
+    // A promise, or another thenable, is adopted, then checked; a plain value is checked now.
+    if (returned instanceof Promise || typeof (returned as { then?: unknown } | null)?.then === 'function') {
+      return Promise.resolve(returned).then(resultCheck(index));
+    }
+    return Promise.resolve(resultCheck(index)(returned));
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /**
@@ -116,33 +192,8 @@ function isResult(value: unknown): value is JsonObject {
  */
 export function runMiddleware(
   chain: readonly Middleware[],
-  context: MiddlewareContext,
+  context: RequestMiddlewareContext,
   method: (params: WireParams) => Outcome<JsonObject>,
 ): Promise<JsonObject> {
-  const step = (index: number, params: WireParams): Promise<JsonObject> => {
-    if (index === chain.length) {
-      try {
-        return Promise.resolve(method(params));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    }
-    let called = false;
-    const next: MiddlewareNext = (rewritten) => {
-      if (called) return Promise.reject(new Error(`middleware ${index} called next() twice`));
-      called = true;
-      return step(index + 1, rewritten === undefined ? params : rewritten);
-    };
-    // A rewritten request is seen as rewritten by the middleware after the one that rewrote it.
-    const here = params === context.params ? context : rewrittenContext(context, params);
-    try {
-      return Promise.resolve(chain[index]!(here, next)).then((result) => {
-        if (!isResult(result)) throw new Error(`middleware ${index} returned ${typeof result}, not a result object`);
-        return result;
-      });
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
-  return step(0, context.params);
+  return step(chain, context, method, 0, context.params);
 }

@@ -144,6 +144,37 @@ describe('rateLimit', () => {
     await expect(byKey({ ...ctx(), principalKey: 'alice' } as MiddlewareContext, next)).rejects.toMatchObject({ code: -32029 });
   });
 
+  test('a store that throws at once fails open or closed like one that rejects; a later answer is judged, then the next rule', async () => {
+    const ctx = { method: 'tools/call', name: 'x' } as MiddlewareContext;
+    const next = async () => ({ ok: true });
+    const reports: unknown[] = [];
+    const throwing = {
+      take: () => {
+        throw new Error('store broken');
+      },
+    };
+    const open = rateLimit({ rules: 'tools/call=1/m', store: throwing, onStoreError: (e) => reports.push(e) });
+    await expect(open(ctx, next)).resolves.toEqual({ ok: true });
+    await expect(open(ctx, next)).resolves.toEqual({ ok: true });
+    expect(reports).toHaveLength(1);
+    const closed = rateLimit({ rules: 'tools/call=1/m', store: throwing, failure: 'closed', onStoreError: () => {} });
+    await expect(closed(ctx, next)).rejects.toMatchObject({ code: -32029, data: { limit: 'store-unavailable' } });
+    // Rule 0 answered later (allowed), rule 1 at once: refused by rule 1, and the method never runs.
+    const memory = new MemoryBucketStore({ now: () => 0 });
+    let calls = 0;
+    const mixed = {
+      take: (key: string, rate: { capacity: number; periodMs: number }) =>
+        calls++ === 0 ? Promise.resolve(memory.take(key, rate)) : memory.take(key, rate),
+    };
+    const both = rateLimit({ rules: 'tools/call=5/m,*=1/m', store: mixed });
+    let ran = 0;
+    const counted = async () => (ran++, {});
+    await expect(both(ctx, counted)).resolves.toEqual({});
+    calls = 0;
+    await expect(both(ctx, counted)).rejects.toMatchObject({ code: -32029, data: { limit: '*=1/60000ms' } });
+    expect(ran).toBe(1);
+  });
+
   test('refuses bad options', () => {
     expect(() => rateLimit({ rules: [] })).toThrow(/at least one rule/);
     expect(() => rateLimit({ rules: [{ method: 'x', capacity: 0.5, periodMs: 1 }] })).toThrow(/capacity/);

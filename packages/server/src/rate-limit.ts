@@ -82,55 +82,115 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     throw new LocalError('INVALID_ARGUMENT', `storeTimeoutMs must be > 0, not ${timeoutMs}`);
   const report = options.onStoreError ?? ((error: unknown) => console.error(error));
   const labels = rules.map(ruleLabel);
+  // The end of each rule's bucket key (`<kind>:<who>` comes first), made once.
+  const suffixes = labels.map((label, i) => `\u0000${i}:${label}`);
   let down = false;
+  // The last key prefix and the bucket keys made from it: requests of one principal (or of everyone, when there is no
+  // key: stdio, or no authentication) reuse them instead of building two strings per rule per request.
+  let lastWho: string | undefined;
+  let lastKeys: readonly string[] = [];
 
-  /** One take, bounded in time; `undefined` when the store failed (reported once per outage). */
-  const take = async (key: string, rule: RateLimitRule): Promise<TakeResult | undefined> => {
+  const failed = (error: unknown): undefined => {
+    if (!down) {
+      down = true;
+      report(
+        new Error(
+          `rate limit store failed (${error instanceof Error ? error.message : String(error)}); failing ${failClosed ? 'closed' : 'open'}`,
+        ),
+      );
+    }
+    return undefined;
+  };
+  const answered = (result: TakeResult): TakeResult => {
+    if (down) {
+      down = false;
+      report(new Error('rate limit store answering again'));
+    }
+    return result;
+  };
+
+  /** A store's pending take, bounded in time; `undefined` when it failed or was late (reported once per outage). */
+  const bounded = async (taken: Promise<TakeResult>): Promise<TakeResult | undefined> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      const taken = store.take(key, rule);
-      const result =
-        taken instanceof Promise
-          ? await Promise.race([
-              taken,
-              new Promise<never>((_, reject) => {
-                timer = setTimeout(() => reject(new StoreTimeout(`the rate limit store did not answer within ${timeoutMs} ms`)), timeoutMs);
-              }),
-            ])
-          : taken;
-      if (down) {
-        down = false;
-        report(new Error('rate limit store answering again'));
-      }
-      return result;
+      return answered(
+        await Promise.race([
+          taken,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new StoreTimeout(`the rate limit store did not answer within ${timeoutMs} ms`)), timeoutMs);
+          }),
+        ]),
+      );
     } catch (error) {
-      if (!down) {
-        down = true;
-        report(
-          new Error(
-            `rate limit store failed (${error instanceof Error ? error.message : String(error)}); failing ${failClosed ? 'closed' : 'open'}`,
-          ),
-        );
-      }
-      return undefined;
+      return failed(error);
     } finally {
       clearTimeout(timer);
     }
   };
 
-  return async (context, next): Promise<JsonObject> => {
-    let who: string | undefined;
-    for (let i = 0; i < rules.length; i++) {
+  /** One take: the result itself from a store that answers at once (the memory store), else a promise of it. */
+  const take = (key: string, rule: RateLimitRule): TakeResult | undefined | Promise<TakeResult | undefined> => {
+    let taken: TakeResult | Promise<TakeResult>;
+    try {
+      taken = store.take(key, rule);
+    } catch (error) {
+      return failed(error);
+    }
+    return taken instanceof Promise ? bounded(taken) : answered(taken);
+  };
+
+  /** Applies one take's result: throws the refusal, or says whether the request may go on to the next rule. */
+  const judge = (result: TakeResult | undefined, i: number): void => {
+    if (result === undefined) {
+      if (failClosed) throw new RateLimitedError(1000, UNAVAILABLE);
+      return;
+    }
+    if (!result.allowed) throw new RateLimitedError(result.retryAfterMs, labels[i]!);
+  };
+
+  /** The rules from `from` on, once a store answered later: each take awaited in turn. */
+  const rest = async (
+    context: MiddlewareContext,
+    next: () => Promise<JsonObject>,
+    keys: readonly string[],
+    from: number,
+  ): Promise<JsonObject> => {
+    for (let i = from; i < rules.length; i++) {
       const rule = rules[i]!;
       if (rule.method !== '*' && rule.method !== context.method) continue;
       if (rule.name !== undefined && rule.name !== context.name) continue;
-      who ??= keyOf(context) ?? ANYONE;
-      const result = await take(`${kind}:${who}\u0000${i}:${labels[i]}`, rule);
-      if (result === undefined) {
-        if (failClosed) throw new RateLimitedError(1000, UNAVAILABLE);
-        continue;
+      judge(await take(keys[i]!, rule), i);
+    }
+    return next();
+  };
+
+  return (context, next): Promise<JsonObject> => {
+    let keys: readonly string[] | undefined;
+    try {
+      for (let i = 0; i < rules.length; i++) {
+        const rule = rules[i]!;
+        if (rule.method !== '*' && rule.method !== context.method) continue;
+        if (rule.name !== undefined && rule.name !== context.name) continue;
+        if (keys === undefined) {
+          const who = keyOf(context) ?? ANYONE;
+          if (who !== lastWho) {
+            lastWho = who;
+            lastKeys = suffixes.map((suffix) => `${kind}:${who}${suffix}`);
+          }
+          keys = lastKeys;
+        }
+        const result = take(keys[i]!, rule);
+        if (result instanceof Promise) {
+          const from = i;
+          return result.then((answer) => {
+            judge(answer, from);
+            return rest(context, next, keys!, from + 1);
+          });
+        }
+        judge(result, i);
       }
-      if (!result.allowed) throw new RateLimitedError(result.retryAfterMs, labels[i]!);
+    } catch (error) {
+      return Promise.reject(error);
     }
     return next();
   };

@@ -7,7 +7,7 @@
  * the README's picture, drawn by `scripts/trace-svg.mjs`). Every process and listener started here is stopped after each test.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -17,6 +17,14 @@ import { StdioClientTransport } from '@wiremcp/transport-stdio';
 import { afterEach, expect, test } from 'vitest';
 
 const GRAMMAR = fileURLToPath(new URL('../../../servers/grammar/dist/bin.js', import.meta.url));
+/** The bin as it ships: one CommonJS program, with the OpenTelemetry SDK in a file of its own next to it. */
+const BUNDLED = fileURLToPath(new URL('../../../servers/grammar/bin/wiremcp-grammar.js', import.meta.url));
+const BUNDLE_DIR = fileURLToPath(new URL('../../../servers/grammar/dist/bundle/', import.meta.url));
+/** Both ways of starting the server: the tsc output (ES modules, the SDK from node_modules) and the bundled bin. */
+const BINS: ReadonlyArray<readonly [string, string]> = [
+  ['dist/bin.js', GRAMMAR],
+  ['bundled bin', BUNDLED],
+];
 const CLI = fileURLToPath(new URL('../../../packages/cli/bin/wiremcp.js', import.meta.url));
 const ARTIFACTS = fileURLToPath(new URL('../artifacts', import.meta.url));
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -82,11 +90,14 @@ async function collector(): Promise<{ url: string; exports: Export[]; until(acce
   };
 }
 
-/** Runs the grammar server over stdio with `--otel` and `env`, and connects a client. */
-async function grammar(env: Record<string, string>): Promise<{ client: McpClient; stderr: () => string; ended: Promise<void> }> {
+/** Runs the grammar server (`bin`) over stdio with `--otel` and `env`, and connects a client. */
+async function grammar(
+  env: Record<string, string>,
+  bin = GRAMMAR,
+): Promise<{ client: McpClient; stderr: () => string; ended: Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [GRAMMAR, '--otel'],
+    args: [bin, '--otel'],
     env: { PATH: process.env.PATH ?? '', ...env },
     stderr: 'pipe',
     shutdownTimeoutMs: 3000,
@@ -108,55 +119,66 @@ const attributes = (list: OtlpAttribute[] | undefined): Record<string, unknown> 
 const hex = (id: string | undefined): string | undefined =>
   id === undefined || /^[0-9a-f]+$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex');
 
-test('a tool call is exported over OTLP/JSON as a server span continuing the caller trace, with the OTEL_* resource', async () => {
-  const otlp = await collector();
-  const { client } = await grammar({
-    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    OTEL_SERVICE_NAME: 'grammar-under-test',
-    OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test,team=mcp',
-  });
-  const traceparent = `00-${TRACE_ID}-${PARENT_ID}-01`;
-  const result = await client.callTool('conjugate', { verb: 'eat', tense: 'past simple', person: '1sg' }, { meta: { traceparent } });
-  expect(result.isError).toBeFalsy();
-  // Closing stdin ends the process, which sends the spans still buffered before it exits.
-  await client.close();
-  const call = (): OtlpSpan | undefined => spans(otlp.exports).find((span) => span.name === 'tools/call conjugate');
-  await otlp.until(() => call() !== undefined);
-  const span = call()!;
-  expect(span.kind).toBe(2); // SPAN_KIND_SERVER
-  expect(hex(span.traceId)).toBe(TRACE_ID);
-  expect(hex(span.parentSpanId)).toBe(PARENT_ID);
-  expect(attributes(span.attributes)).toMatchObject({
-    'mcp.method.name': 'tools/call',
-    'gen_ai.tool.name': 'conjugate',
-    'gen_ai.operation.name': 'execute_tool',
-    'network.transport': 'pipe',
-  });
-  expect(attributes(span.attributes)['jsonrpc.request.id']).toBeDefined();
-  const resource = attributes(otlp.exports.find((e) => e.json !== undefined)!.json!.resourceSpans[0]!.resource.attributes);
-  expect(resource).toMatchObject({ 'service.name': 'grammar-under-test', 'deployment.environment.name': 'test', team: 'mcp' });
-  expect(resource['service.version']).toBeDefined();
-  // A request the caller did not trace starts a trace of its own.
-  const list = spans(otlp.exports).find((s) => s.name === 'tools/list');
-  if (list !== undefined) expect(hex(list.traceId)).not.toBe(TRACE_ID);
-}, 60_000);
+test.each(BINS)(
+  '%s: a tool call is exported over OTLP/JSON as a server span continuing the caller trace, with the OTEL_* resource',
+  async (_, bin) => {
+    const otlp = await collector();
+    const { client } = await grammar(
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        OTEL_SERVICE_NAME: 'grammar-under-test',
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test,team=mcp',
+      },
+      bin,
+    );
+    const traceparent = `00-${TRACE_ID}-${PARENT_ID}-01`;
+    const result = await client.callTool('conjugate', { verb: 'eat', tense: 'past simple', person: '1sg' }, { meta: { traceparent } });
+    expect(result.isError).toBeFalsy();
+    // Closing stdin ends the process, which sends the spans still buffered before it exits.
+    await client.close();
+    const call = (): OtlpSpan | undefined => spans(otlp.exports).find((span) => span.name === 'tools/call conjugate');
+    await otlp.until(() => call() !== undefined);
+    const span = call()!;
+    expect(span.kind).toBe(2); // SPAN_KIND_SERVER
+    expect(hex(span.traceId)).toBe(TRACE_ID);
+    expect(hex(span.parentSpanId)).toBe(PARENT_ID);
+    expect(attributes(span.attributes)).toMatchObject({
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'conjugate',
+      'gen_ai.operation.name': 'execute_tool',
+      'network.transport': 'pipe',
+    });
+    expect(attributes(span.attributes)['jsonrpc.request.id']).toBeDefined();
+    const resource = attributes(otlp.exports.find((e) => e.json !== undefined)!.json!.resourceSpans[0]!.resource.attributes);
+    expect(resource).toMatchObject({ 'service.name': 'grammar-under-test', 'deployment.environment.name': 'test', team: 'mcp' });
+    expect(resource['service.version']).toBeDefined();
+    // A request the caller did not trace starts a trace of its own.
+    const list = spans(otlp.exports).find((s) => s.name === 'tools/list');
+    if (list !== undefined) expect(hex(list.traceId)).not.toBe(TRACE_ID);
+  },
+  60_000,
+);
 
-test('the default protocol is OTLP/protobuf, to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT when set', async () => {
-  const otlp = await collector();
-  const { client } = await grammar({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${otlp.url}/v1/traces` });
-  const meta = { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` };
-  expect((await client.callTool('conjugate', { verb: 'eat', tense: 'past simple', person: '3sg' }, { meta })).isError).toBeFalsy();
-  await client.close();
-  const name = Buffer.from('tools/call conjugate');
-  await otlp.until(() => otlp.exports.some((e) => e.body.includes(name)));
-  const sent = otlp.exports.find((e) => e.body.includes(name))!;
-  expect(sent.contentType).toBe('application/x-protobuf');
-  expect(sent.json).toBeUndefined();
-  // The protobuf encoding carries ids as raw bytes: the caller's trace id and its span id (the parent) are there.
-  expect(sent.body.includes(Buffer.from(TRACE_ID, 'hex'))).toBe(true);
-  expect(sent.body.includes(Buffer.from(PARENT_ID, 'hex'))).toBe(true);
-}, 60_000);
+test.each(BINS)(
+  '%s: the default protocol is OTLP/protobuf, to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT when set',
+  async (_, bin) => {
+    const otlp = await collector();
+    const { client } = await grammar({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${otlp.url}/v1/traces` }, bin);
+    const meta = { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` };
+    expect((await client.callTool('conjugate', { verb: 'eat', tense: 'past simple', person: '3sg' }, { meta })).isError).toBeFalsy();
+    await client.close();
+    const name = Buffer.from('tools/call conjugate');
+    await otlp.until(() => otlp.exports.some((e) => e.body.includes(name)));
+    const sent = otlp.exports.find((e) => e.body.includes(name))!;
+    expect(sent.contentType).toBe('application/x-protobuf');
+    expect(sent.json).toBeUndefined();
+    // The protobuf encoding carries ids as raw bytes: the caller's trace id and its span id (the parent) are there.
+    expect(sent.body.includes(Buffer.from(TRACE_ID, 'hex'))).toBe(true);
+    expect(sent.body.includes(Buffer.from(PARENT_ID, 'hex'))).toBe(true);
+  },
+  60_000,
+);
 
 test('a collector that is down never breaks serving: every call is answered and the outage is said once on stderr', async () => {
   // A port that was free a moment ago and is closed now: every export is refused.
@@ -201,26 +223,42 @@ test('OTEL_SDK_DISABLED=true: the server serves and says that nothing is exporte
   expect(stderr()).toContain('OpenTelemetry is disabled by the environment');
 });
 
-test('without --otel no OpenTelemetry module is loaded; with it the SDK is (the probe sees what it counts)', () => {
-  // Preloaded into the server process: counts the @opentelemetry modules in the module cache at exit.
-  const probe =
-    "import { createRequire } from 'node:module';" +
-    "const cache = createRequire(process.cwd() + '/').cache;" +
-    "process.on('exit', () => process.stderr.write('otel-modules=' + Object.keys(cache).filter((k) => k.includes('@opentelemetry')).length + '\\n'));";
-  const run = (args: string[]): number => {
-    const child = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(probe)}`, GRAMMAR, ...args], {
-      env: { PATH: process.env.PATH ?? '', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' },
-      input: '',
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(child.status).toBe(0);
-    return Number(/otel-modules=(\d+)/.exec(child.stderr)?.[1]);
-  };
-  expect(run([])).toBe(0);
-  expect(run(['--metrics', '127.0.0.1:0'])).toBe(0);
-  expect(run(['--otel'])).toBeGreaterThan(0);
-}, 180_000);
+test.each(BINS)(
+  '%s: without --otel no OpenTelemetry module is loaded; with it the SDK is (the probe sees what it counts)',
+  (_, bin) => {
+    // Preloaded into the server process: counts, at exit, the modules in the module cache that are the SDK (from
+    // node_modules, or the bundle's file of its own).
+    const probe =
+      "import { createRequire } from 'node:module';" +
+      "const cache = createRequire(process.cwd() + '/').cache;" +
+      "process.on('exit', () => process.stderr.write('otel-modules=' + Object.keys(cache).filter((k) => /@opentelemetry|otel-sdk\\.js$/.test(k)).length + '\\n'));";
+    const run = (args: string[]): number => {
+      const child = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(probe)}`, bin, ...args], {
+        env: { PATH: process.env.PATH ?? '', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' },
+        input: '',
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(child.status).toBe(0);
+      return Number(/otel-modules=(\d+)/.exec(child.stderr)?.[1]);
+    };
+    expect(run([])).toBe(0);
+    expect(run(['--metrics', '127.0.0.1:0'])).toBe(0);
+    expect(run(['--otel'])).toBeGreaterThan(0);
+  },
+  180_000,
+);
+
+test('the bundled program leaves the OpenTelemetry SDK out: it is in the file of its own that --otel reads', () => {
+  const program = readFileSync(join(BUNDLE_DIR, 'program.js'), 'latin1');
+  const separate = readFileSync(join(BUNDLE_DIR, 'otel-sdk.js'), 'latin1');
+  // Names only the SDK's own code has (the batch processor's base class, the OTLP exporter's).
+  for (const name of ['BatchSpanProcessorBase', 'OTLPExporterBase']) {
+    expect(program).not.toContain(name);
+    expect(separate).toContain(name);
+  }
+  expect(program).toContain('otel-sdk.js');
+});
 
 test('a tool call through wiremcp proxy into the server is one trace: proxy server span → proxy client span → server span', async () => {
   const otlp = await collector();

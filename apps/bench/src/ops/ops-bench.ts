@@ -30,11 +30,13 @@ const HTTP_SERVER = fileURLToPath(new URL('./servers/ops-http.js', import.meta.u
 /** A driver that takes longer than this is killed with its server, and its repetition recorded as failed. */
 const DRIVER_TIMEOUT_MS = 120_000;
 
-/** The plain servers of another checkout, per transport. */
+/** The plain servers of another checkout, per transport, and its overhead bench's servers (`--against-variants`). */
 interface Against {
   name: string;
   stdio: string;
   http: string;
+  opsStdio: string;
+  opsHttp: string;
 }
 
 function runRow(
@@ -55,7 +57,7 @@ function runRow(
       cold: false,
       load: true,
       clockTicksPerSec: ticks,
-      serverScript: before ? against!.stdio : STDIO_SERVER,
+      serverScript: before ? against!.stdio : row.before ? against!.opsStdio : STDIO_SERVER,
       serverArgs: before ? [] : [row.variant],
     };
     return runDriver(job, isolated);
@@ -67,7 +69,7 @@ function runRow(
     heap: false,
     workload: opsWorkloads(options.quick).http,
     clockTicksPerSec: ticks,
-    serverScript: before ? against!.http : HTTP_SERVER,
+    serverScript: before ? against!.http : row.before ? against!.opsHttp : HTTP_SERVER,
     serverArgs: before ? [] : [row.variant],
   };
   return runIsolated<OpsDriverResult>(HTTP_DRIVER, [JSON.stringify(job)], isolated);
@@ -89,8 +91,10 @@ export async function runOpsBench(argv: readonly string[]): Promise<number> {
           name: againstName(options.against),
           stdio: againstScript(options.against, 'apps/bench/dist/servers/wiremcp-server.js'),
           http: againstScript(options.against),
+          opsStdio: options.againstVariants ? againstScript(options.against, 'apps/bench/dist/ops/servers/ops-stdio.js') : '',
+          opsHttp: options.againstVariants ? againstScript(options.against, 'apps/bench/dist/ops/servers/ops-http.js') : '',
         };
-  const rows = selectOpsRows(opsRows(against?.name), options.only);
+  const rows = selectOpsRows(opsRows(against?.name, options.againstVariants), options.only);
   const comparisons = opsComparisons(rows);
   const repetitions = options.repetitions ?? (options.quick ? 3 : 5);
   const ticks = clockTicks();

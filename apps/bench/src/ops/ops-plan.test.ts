@@ -13,7 +13,9 @@ describe('parseOpsOptions', () => {
       pin: false,
       out: 'x',
       against: '../before',
+      againstVariants: false,
     });
+    expect(parseOpsOptions(['--against', '../before', '--against-variants']).againstVariants).toBe(true);
   });
 
   it('refuses bad input with a readable message that does not echo it unbounded', () => {
@@ -21,6 +23,7 @@ describe('parseOpsOptions', () => {
     expect(() => parseOpsOptions(['--repetitions', '2.5'])).toThrow('from 1 to 20');
     expect(() => parseOpsOptions(['--against'])).toThrow('--against needs a value');
     expect(() => parseOpsOptions(['--only', '--quick'])).toThrow('--only needs a value');
+    expect(() => parseOpsOptions(['--against-variants'])).toThrow('--against-variants needs --against <checkout>');
     const long = `--${'x'.repeat(10_000)}`;
     let message = '';
     try {
@@ -80,6 +83,45 @@ describe('rows and comparisons', () => {
       reference: 'stdio/before',
     });
     expect(before).toHaveLength(4);
+  });
+
+  it('with --against-variants, each variant of the other build is compared with the same variant of this build', () => {
+    const rows = opsRows('commit 644de94', true);
+    expect(rows.filter((r) => r.before).map((r) => r.id)).toEqual([
+      'stdio/tracing@before',
+      'stdio/metrics@before',
+      'stdio/rate-limit@before',
+      'stdio@2026/tracing@before',
+      'stdio@2026/metrics@before',
+      'stdio@2026/rate-limit@before',
+      'http/tracing@before',
+      'http/metrics@before',
+      'http/rate-limit@before',
+      'http@2026/tracing@before',
+      'http@2026/metrics@before',
+      'http@2026/rate-limit@before',
+    ]);
+    expect(rows.find((r) => r.id === 'http@2026/rate-limit@before')).toMatchObject({
+      variant: 'rate-limit',
+      label: 'HTTP 2026-07-28: rate limiter (never refuses) [commit 644de94]',
+    });
+    // --only by this build's id takes the other build's row too (its id starts with it), and the plain row.
+    const selected = selectOpsRows(rows, ['http@2026/rate-limit']);
+    expect(selected.map((r) => r.id)).toEqual(['http@2026/off', 'http@2026/rate-limit', 'http@2026/rate-limit@before']);
+    expect(opsComparisons(selected)).toEqual([
+      {
+        label: 'HTTP 2026-07-28: rate limiter (never refuses) ÷ nothing switched on',
+        row: 'http@2026/rate-limit',
+        reference: 'http@2026/off',
+      },
+      {
+        label: 'HTTP 2026-07-28: rate limiter (never refuses), this build ÷ before',
+        row: 'http@2026/rate-limit',
+        reference: 'http@2026/rate-limit@before',
+      },
+    ]);
+    // Without this build's row, the other build's has nothing to be compared with.
+    expect(opsComparisons(rows.filter((r) => r.id !== 'stdio/tracing')).some((c) => c.reference === 'stdio/tracing@before')).toBe(false);
   });
 
   it('--only keeps the plain rows the selected ones are compared with, and refuses a filter that matches nothing', () => {

@@ -22,6 +22,8 @@ export interface OpsRow {
   era: Era;
   /** The variant, or `before`: the plain server of the checkout given to `--against`. */
   variant: OpsVariant | 'before';
+  /** `--against-variants`: this variant as the checkout given to `--against` builds it (id `<this row's id>@before`). */
+  before?: true;
 }
 
 /** A ratio the report gives: `row` ÷ `reference`, per repetition. */
@@ -34,10 +36,13 @@ export interface OpsComparison {
 /** Parsed options of `npm run bench -- ops`: the shared flags and `--against`. */
 export interface OpsOptions extends BenchFlags {
   against: string | undefined;
+  /** With `--against`: also run that checkout's variant rows, each compared with this build's. */
+  againstVariants: boolean;
 }
 
 /** Usage of `npm run bench -- ops`. */
-export const OPS_USAGE = `Usage: npm run bench -- ops [--quick] [--repetitions <n>] [--only <ids>] [--against <checkout>] [--no-pin] [--out <dir>]
+export const OPS_USAGE = `Usage: npm run bench -- ops [--quick] [--repetitions <n>] [--only <ids>] [--against <checkout> [--against-variants]]
+                            [--no-pin] [--out <dir>]
 
 What operating features cost, side by side in one run: the workload's wiremcp server with nothing switched on,
 with OpenTelemetry tracing (a real SDK, spans batched to an exporter that drops them), with metrics (the
@@ -46,14 +51,22 @@ request histograms in a Prometheus registry) and with a rate limiter that never 
 (default 5; --quick: 3 with shorter phases); every ratio is computed within a repetition.
 --against <checkout> adds the plain server of another built checkout (its apps/bench built) beside this build's:
 e.g. the commit before middleware, to check that a server with no middleware installed costs what it did.
+--against-variants also runs that checkout's tracing, metrics and rate-limit rows (its apps/bench/dist/ops built;
+ids <row>@before) and compares each with this build's: what a change to one feature saves, side by side.
 --only takes comma-separated substrings of row ids (stdio, http@2026, tracing, …); the plain rows they are
 compared with always run. Writes apps/bench/results/ops.md and .json (with --only: apps/bench/out/ops-partial.*).`;
 
 /** Parses argv (after `ops`); throws an Error with a readable message for bad input. */
 export function parseOpsOptions(argv: readonly string[]): OpsOptions {
+  // `--against-variants` takes no value; the shared parser knows only flags with one, so it is taken out first.
+  const againstVariants = argv.includes('--against-variants');
   let against: string | undefined;
-  const flags = parseBenchFlags(argv, { maxRepetitions: 20, values: { '--against': (value) => (against = value) } });
-  return { ...flags, against };
+  const flags = parseBenchFlags(
+    argv.filter((arg) => arg !== '--against-variants'),
+    { maxRepetitions: 20, values: { '--against': (value) => (against = value) } },
+  );
+  if (againstVariants && against === undefined) throw new Error('--against-variants needs --against <checkout>');
+  return { ...flags, against, againstVariants };
 }
 
 const TRANSPORT_ERAS: ReadonlyArray<readonly [OpsTransport, Era]> = [
@@ -81,9 +94,9 @@ function describe(transport: OpsTransport, era: Era): string {
 
 /**
  * Every row, in table order; `against` (the name of the other build, e.g. `commit 5231036`) adds its plain server
- * after each transport and era's plain row.
+ * after each transport and era's plain row, and with `variants` its variant rows after this build's.
  */
-export function opsRows(against?: string): OpsRow[] {
+export function opsRows(against?: string, variants = false): OpsRow[] {
   const rows: OpsRow[] = [];
   for (const [transport, era] of TRANSPORT_ERAS) {
     for (const variant of OPS_VARIANTS) {
@@ -97,6 +110,10 @@ export function opsRows(against?: string): OpsRow[] {
       if (variant === 'off' && against !== undefined) {
         const label = `${describe(transport, era)}: ${VARIANT_NAMES.before} [${against}]`;
         rows.push({ id: `${prefix(transport, era)}/before`, label, transport, era, variant: 'before' });
+      }
+      if (variant !== 'off' && against !== undefined && variants) {
+        const label = `${describe(transport, era)}: ${VARIANT_NAMES[variant]} [${against}]`;
+        rows.push({ id: `${prefix(transport, era)}/${variant}@before`, label, transport, era, variant, before: true });
       }
     }
   }
@@ -129,7 +146,10 @@ export function opsComparisons(rows: readonly OpsRow[]): OpsComparison[] {
     const plain = referenceOf(row);
     if (row.variant === 'off' || !ids.has(plain)) continue;
     const where = describe(row.transport, row.era);
-    if (row.variant === 'before')
+    if (row.before) {
+      const mine = row.id.slice(0, -'@before'.length);
+      if (ids.has(mine)) out.push({ label: `${where}: ${VARIANT_NAMES[row.variant]}, this build ÷ before`, row: mine, reference: row.id });
+    } else if (row.variant === 'before')
       out.push({ label: `${where}: this build (no middleware installed) ÷ before`, row: plain, reference: row.id });
     else out.push({ label: `${where}: ${VARIANT_NAMES[row.variant]} ÷ nothing switched on`, row: row.id, reference: plain });
   }
