@@ -246,7 +246,7 @@ export const httpMode: ServeMode = {
         const client = shared?.client;
         const ready = createReadiness({ draining: () => draining, ...(client === undefined ? {} : { ping: () => client.ping() }) });
         // Made here rather than by the handler, so that the metrics can read what it holds.
-        const eventStore = shared?.handlerOptions.eventStore ?? new MemoryEventStore();
+        const eventStore: EventStore = shared?.handlerOptions.eventStore || new MemoryEventStore();
         const handler = createHttpHandler(server, {
           ...shared?.handlerOptions,
           eventStore,
