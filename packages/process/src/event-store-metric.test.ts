@@ -34,10 +34,20 @@ test('the event-store gauges count the events kept, and drop them with the sessi
     expect(await gauge('wiremcp_http_event_store_events')).toBe(0);
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const params = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } };
-    const opened = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params }) });
+    const opened = await fetch(endpoint, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params }),
+    });
     await opened.text();
     const session = { ...headers, 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
-    await (await fetch(endpoint, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+    await (
+      await fetch(endpoint, {
+        method: 'POST',
+        headers: session,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      })
+    ).text();
     // The standalone stream: its priming event is stored, then a list change.
     const stream = await fetch(endpoint, { headers: { ...session, accept: 'text/event-stream' } });
     const reader = stream.body!.getReader();

@@ -118,7 +118,11 @@ function observedHandler(
   metrics.observe('wiremcp.http.sse_streams', 'SSE streams open', () => handler.stats.openStreams);
   // With --redis, the deployment's count (every process reports the same; sampled at most every 5 s).
   metrics.observe('wiremcp.http.event_store.events', 'SSE events kept for resumption', () => eventStore.held?.()?.events);
-  metrics.observe('wiremcp.http.event_store.bytes', 'Bytes of SSE event data kept for resumption (in memory)', () => eventStore.held?.()?.bytes);
+  metrics.observe(
+    'wiremcp.http.event_store.bytes',
+    'Bytes of SSE event data kept for resumption (in memory)',
+    () => eventStore.held?.()?.bytes,
+  );
   const observed = (async (request: Request, connection?: HttpConnectionInfo) => {
     const response = await handler(request, connection);
     count(response.status, response.headers.get('www-authenticate'));

@@ -82,7 +82,13 @@ describe('RedisEventStore.held', () => {
   });
 
   test('Redis unreachable: the point is left out, not a stale count', async () => {
-    const broken = { pipeline: () => ({ zremrangebyscore: () => { throw new Error('down'); } }) };
+    const broken = {
+      pipeline: () => ({
+        zremrangebyscore: () => {
+          throw new Error('down');
+        },
+      }),
+    };
     const store = new RedisEventStore(broken as never, { heldSampleMs: 0 });
     expect(await store.sampleHeld()).toBeUndefined();
     expect(store.held()).toBeUndefined();

@@ -153,7 +153,8 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
       // A stream of a session no longer held here: it ended here, so the follower reads the rest from the store.
       if (message.kind === 'follow') publish(streamUnknown(instance, message));
       // The stream's named holder holds nothing of the session: the taker carries on from the store.
-      else if (message.kind === 'handover' && message.owner === instance && message.origin !== instance) publish(releasedMessage(instance, message));
+      else if (message.kind === 'handover' && message.owner === instance && message.origin !== instance)
+        publish(releasedMessage(instance, message));
       return;
     }
     if (message.kind === 'ended' || (message.kind === 'state' && !held.busy)) void held.forget();

@@ -106,7 +106,8 @@ describe('the standalone stream resumed on another process', () => {
     const resumed = new SseReader(await b(get(session, seen.at(-1)!.id!)));
     /** The next event carrying a message (the taker's first event is a priming one, naming it the holder). */
     const nextMethod = async (): Promise<unknown> => {
-      for (let event = await resumed.next(); event !== undefined; event = await resumed.next()) if (event.message) return event.message.method;
+      for (let event = await resumed.next(); event !== undefined; event = await resumed.next())
+        if (event.message) return event.message.method;
       return undefined;
     };
     expect(await nextMethod()).toBe('notifications/resources/list_changed');

@@ -58,7 +58,6 @@ export const RELAYED = new Set([
   'notifications/prompts/list_changed',
 ]);
 
-
 export function sessionEnded(): HttpReply {
   return rpcErrorResponse(404, null, -32600, 'Session not found: the session ended');
 }
@@ -75,7 +74,9 @@ export function cutByShutdown(ids: readonly RequestId[]): HttpReply {
  */
 export function routeIncoming(message: unknown, bus: SessionTransportBus, sessionId: string, running: (id: RequestId) => boolean): unknown {
   if (Array.isArray(message)) {
-    const kept = message.map((element: unknown) => routeIncoming(element, bus, sessionId, running)).filter((element) => element !== undefined);
+    const kept = message
+      .map((element: unknown) => routeIncoming(element, bus, sessionId, running))
+      .filter((element) => element !== undefined);
     return kept.length === 0 ? undefined : kept;
   }
   const m = message as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };

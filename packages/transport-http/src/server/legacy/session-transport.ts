@@ -18,8 +18,15 @@ import type { PostExchange } from './post-exchange.js';
 import type { HttpReply } from '../adapter-contract.js';
 import type { RemoteStream } from './remote-stream.js';
 import { resumeStream, streamUnknown, type ResumableSession } from './stream-resumption.js';
-import { releasedMessage, StandaloneTakeover } from './standalone-handover.js';
-import { cutByShutdown, RELAYED, routeIncoming, sessionEnded, type SessionTransportBus, type SessionTransportHost } from './session-transport-host.js';
+import { release, releasedMessage, StandaloneTakeover } from './standalone-handover.js';
+import {
+  cutByShutdown,
+  RELAYED,
+  routeIncoming,
+  sessionEnded,
+  type SessionTransportBus,
+  type SessionTransportHost,
+} from './session-transport-host.js';
 
 export type { SessionTransportBus, SessionTransportHost } from './session-transport-host.js';
 
@@ -232,15 +239,11 @@ export class SessionTransport implements Transport, StreamHost {
    */
   handOverStandalone(timeoutMs: number): Promise<void> {
     const standalone = this.#standalone;
-    if (this.#host.bus === undefined || this.#host.store === undefined || standalone === undefined || !standalone.connected) return RESOLVED;
+    if (this.#host.bus === undefined || this.#host.store === undefined || standalone === undefined || !standalone.connected)
+      return RESOLVED;
     return new Promise((resolve) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        this.#onReleased = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.#onReleased = done;
+      const timer = setTimeout(() => this.#onReleased?.(), timeoutMs);
+      this.#onReleased = () => (clearTimeout(timer), (this.#onReleased = undefined), resolve());
       standalone.disconnect();
     });
   }
@@ -293,7 +296,13 @@ export class SessionTransport implements Transport, StreamHost {
           if (this.#takeover === takeover) this.#takeover = undefined;
           this.#adopt(stream);
         };
-        const takeover = new StandaloneTakeover({ streams: this, store: store!, bus: bus!, ownerCheckMs, retryMs, adopt }, streamId, owner, connection, last);
+        const takeover = new StandaloneTakeover(
+          { streams: this, store: store!, bus: bus!, ownerCheckMs, retryMs, adopt },
+          streamId,
+          owner,
+          connection,
+          last,
+        );
         (this.#takeover = takeover).start();
       },
     };
@@ -312,14 +321,10 @@ export class SessionTransport implements Transport, StreamHost {
     if (message.origin === bus.origin) return takeover?.heard();
     const standalone = this.#standalone;
     if (standalone?.id === message.streamId && (standalone.connected || this.#host.store !== undefined)) {
-      // Held here until this message: what comes after it is the taker's. Answered once what came before is stored.
+      // Held here until this message: what comes after it is the taker's.
       this.#standalone = undefined;
       this.#streams?.delete(standalone.id);
-      standalone.disconnect();
-      void standalone.settled().then(async () => {
-        await bus.publishNow(releasedMessage(bus.origin, message, standalone.lastSeq)).catch(this.#host.report);
-        this.#onReleased?.();
-      });
+      release(standalone, bus, message, this.#host.report, () => this.#onReleased?.());
     } else if (message.owner === bus.origin) bus.publish(releasedMessage(bus.origin, message));
   }
 

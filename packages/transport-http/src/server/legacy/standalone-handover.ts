@@ -37,7 +37,11 @@ export interface TakeoverHost {
 }
 
 /** The `released` answer to a `handover` heard by the process holding the stream (`head`: its last event). */
-export function releasedMessage(origin: string, handover: { origin: string; sessionId: string; streamId: string }, head?: number): HandoverMessage {
+export function releasedMessage(
+  origin: string,
+  handover: { origin: string; sessionId: string; streamId: string },
+  head?: number,
+): HandoverMessage {
   return {
     kind: 'released',
     origin,
@@ -46,6 +50,24 @@ export function releasedMessage(origin: string, handover: { origin: string; sess
     streamId: handover.streamId,
     ...(head === undefined ? {} : { head }),
   };
+}
+
+/**
+ * The holding side of a hand-over: `stream`, held here until `handover`, is disconnected; once what was sent to it is
+ * stored, its last event goes to the taker (`released`), then `then` runs.
+ */
+export function release(
+  stream: LegacyStream,
+  bus: SessionTransportBus,
+  handover: { origin: string; sessionId: string; streamId: string },
+  report: (error: unknown) => void,
+  then: () => void,
+): void {
+  stream.disconnect();
+  void stream.settled().then(async () => {
+    await bus.publishNow(releasedMessage(bus.origin, handover, stream.lastSeq)).catch(report);
+    then();
+  });
 }
 
 /** The taking side of a hand-over; see the module comment. */
@@ -85,7 +107,13 @@ export class StandaloneTakeover {
     const bus = this.#host.bus;
     this.#timer = setInterval(() => this.#check(), this.#host.ownerCheckMs);
     (this.#timer as { unref?: () => void }).unref?.();
-    bus.publish({ kind: 'handover', origin: bus.origin, sessionId: this.#host.streams.sessionId, streamId: this.streamId, owner: this.#owner });
+    bus.publish({
+      kind: 'handover',
+      origin: bus.origin,
+      sessionId: this.#host.streams.sessionId,
+      streamId: this.streamId,
+      owner: this.#owner,
+    });
   }
 
   /** Keeps an event for the stream until it is adopted. */
