@@ -150,6 +150,12 @@ describe('a rolling restart of three processes behind nginx, under load', () => 
       records = await load.stop();
       await watched.stop();
     }
+    const { published, heard, resumptions, duplicates } = watched.counts;
+    // Printed first, so that a run failing on another assertion still says what was heard.
+    process.stderr.write(
+      `[rolling] ${records.length} requests answered (${records.filter((r) => r.resumed).length} after a resumption), ` +
+        `${published} updates published, ${heard} heard, ${duplicates} duplicates, ${resumptions} GET resumptions\n`,
+    );
     const failed = records.filter((r) => r.outcome !== 'result');
     expect(load.violations).toEqual([]);
     expect(failed.map((r) => `${r.kind}: ${r.outcome} ${r.detail}`)).toEqual([]);
@@ -157,7 +163,6 @@ describe('a rolling restart of three processes behind nginx, under load', () => 
     // The drains ended streams in progress: some legacy calls were finished after a resumption elsewhere.
     expect(records.some((r) => r.resumed)).toBe(true);
     expect(watched.problems).toEqual([]);
-    const { published, heard, resumptions, duplicates } = watched.counts;
     // The draining process keeps storing the stream's updates until the process its client resumed on took it over:
     // none is lost in a hand-over, none heard twice.
     expect(duplicates).toBe(0);
@@ -165,9 +170,5 @@ describe('a rolling restart of three processes behind nginx, under load', () => 
     expect(heard).toBe(published);
     expect(resumptions).toBeGreaterThan(0);
     expect(cluster.unexpectedExits()).toEqual([]);
-    process.stderr.write(
-      `[rolling] ${records.length} requests answered (${records.filter((r) => r.resumed).length} after a resumption), ` +
-        `${published} updates published, ${heard} heard, ${duplicates} duplicates, ${resumptions} GET resumptions\n`,
-    );
   }, 240_000);
 });
