@@ -4,7 +4,7 @@
  * `--legacy-sse`, the 2024-11-05 HTTP+SSE endpoints (`/sse`, `/messages`). Binds 127.0.0.1 unless a host is given;
  * on a loopback address `Host` and `Origin` are checked against the loopback names (DNS-rebinding protection).
  */
-import type { HttpConnectionInfo, HttpHandler, HttpHandlerOptions, HttpRequest, HttpServable } from '@wiremcp/transport-http';
+import type { EventStore, HttpConnectionInfo, HttpHandler, HttpHandlerOptions, HttpRequest, HttpServable } from '@wiremcp/transport-http';
 import type { McpMetrics, rejectionReason as RejectionReasonOf } from '@wiremcp/otel/metrics';
 import { AUTH_FLAGS, AUTH_USAGE, DeferredAuthenticator, parseAuthFlags } from './auth-flags.js';
 import type { MainProcess } from './main-process.js';
@@ -101,16 +101,28 @@ export function parseDrainTimeout(text: string): number {
 
 /**
  * The handler with its answers counted by `metrics`: refusals by reason, read from the status and challenge actually
- * sent (so whatever refused — auth, the Origin check, the body limit, a limiter — is counted), plus sessions held
- * and SSE streams open, read at each scrape.
+ * sent (so whatever refused — auth, the Origin check, the body limit, a limiter — is counted), plus sessions held,
+ * SSE streams open and the events the event store keeps, read at each scrape.
  */
-function observedHandler(handler: HttpHandler, metrics: McpMetrics, rejectionReason: typeof RejectionReasonOf): HttpHandler {
+function observedHandler(
+  handler: HttpHandler,
+  metrics: McpMetrics,
+  rejectionReason: typeof RejectionReasonOf,
+  eventStore: EventStore,
+): HttpHandler {
   const count = (status: number, challenge: string | null | undefined): void => {
     const reason = rejectionReason(status, challenge);
     if (reason !== undefined) metrics.rejected(reason, status);
   };
   metrics.observe('wiremcp.http.sessions', 'Legacy Streamable HTTP sessions held', () => handler.stats.sessions);
   metrics.observe('wiremcp.http.sse_streams', 'SSE streams open', () => handler.stats.openStreams);
+  // With --redis, the deployment's count (every process reports the same; sampled at most every 5 s).
+  metrics.observe('wiremcp.http.event_store.events', 'SSE events kept for resumption', () => eventStore.held?.()?.events);
+  metrics.observe(
+    'wiremcp.http.event_store.bytes',
+    'Bytes of SSE event data kept for resumption (in memory)',
+    () => eventStore.held?.()?.bytes,
+  );
   const observed = (async (request: Request, connection?: HttpConnectionInfo) => {
     const response = await handler(request, connection);
     count(response.status, response.headers.get('www-authenticate'));
@@ -226,7 +238,7 @@ export const httpMode: ServeMode = {
         if (!isServableOverHttp(server)) throw new Error('this server cannot be served over HTTP (it has no dispatch)');
         // Loaded only when serving HTTP: a stdio server (the common case, and the one whose cold start a host
         // waits for) never reads the HTTP transport's modules.
-        const [{ createHttpHandler }, { listen }] = await Promise.all([
+        const [{ createHttpHandler, MemoryEventStore }, { listen }] = await Promise.all([
           import('@wiremcp/transport-http'),
           import('@wiremcp/transport-http/node'),
         ]);
@@ -237,8 +249,11 @@ export const httpMode: ServeMode = {
         const createAuthenticator = auth ? (await import('./auth-authenticator.js')).createAuthenticator : undefined;
         const client = shared?.client;
         const ready = createReadiness({ draining: () => draining, ...(client === undefined ? {} : { ping: () => client.ping() }) });
+        // Made here rather than by the handler, so that the metrics can read what it holds.
+        const eventStore: EventStore = shared?.handlerOptions.eventStore || new MemoryEventStore();
         const handler = createHttpHandler(server, {
           ...shared?.handlerOptions,
+          eventStore,
           ...(health ? { health: { ready } } : {}),
           path,
           legacySse,
@@ -252,7 +267,9 @@ export const httpMode: ServeMode = {
         let listening;
         try {
           const observed =
-            metrics === undefined ? handler : observedHandler(handler, metrics, (await import('@wiremcp/otel/metrics')).rejectionReason);
+            metrics === undefined
+              ? handler
+              : observedHandler(handler, metrics, (await import('@wiremcp/otel/metrics')).rejectionReason, eventStore);
           listening = await listen(observed, {
             host,
             port,

@@ -29,6 +29,9 @@ function isBusMessage(value: unknown): value is BusMessage {
   if (m.kind === 'event') return typeof m.event === 'object' && m.event !== null;
   if (m.kind === 'follow' || m.kind === 'unfollow')
     return text(m.target) && text(m.sessionId) && text(m.streamId) && typeof m.after === 'number';
+  if (m.kind === 'handover') return text(m.sessionId) && text(m.streamId) && text(m.owner);
+  if (m.kind === 'released')
+    return text(m.target) && text(m.sessionId) && text(m.streamId) && (m.head === undefined || Number.isSafeInteger(m.head));
   if (m.kind === 'stream') {
     const events = m.events;
     return (

@@ -1,7 +1,7 @@
 // The Redis parts against a real redis-server: the EventStore and SessionStore contracts of
 // @wiremcp/transport-http, the bus, the shared secret, and failing fast when Redis is unreachable.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { connectRedisState, type RedisState } from '../src/index.js';
+import { connectRedisState, RedisEventStore, type RedisState } from '../src/index.js';
 import { startTestRedis, type TestRedis } from './redis-server.test-util.js';
 import type { BusMessage, SessionState } from '@wiremcp/transport-http';
 
@@ -59,6 +59,39 @@ describe('RedisEventStore', () => {
     expect(await store.replay('s4', 'p', -1)).toBeUndefined();
     expect(await store.replay('s4', 'q', -1)).toBeUndefined();
     expect(await state.client.keys('test:ev*:s4*')).toEqual([]);
+  });
+});
+
+describe('RedisEventStore.held', () => {
+  test('a sample counts the events the deployment keeps; deleted and expired streams leave it', async () => {
+    let now = 1_000_000;
+    const options = { prefix: 'held:', ttlMs: 60_000, heldSampleMs: 0, now: () => now };
+    const store = new RedisEventStore(state.client as never, options);
+    const elsewhere = new RedisEventStore(state.client as never, options);
+    expect(await store.sampleHeld()).toEqual({ events: 0 });
+    for (let seq = 0; seq < 3; seq += 1) await store.append({ sessionId: 'h1', streamId: 'a', seq, data: 'x' });
+    await elsewhere.append({ sessionId: 'h2', streamId: 'b', seq: 0, data: 'y' });
+    expect(await store.sampleHeld()).toEqual({ events: 4 });
+    // held() answers from the last sample, and starts the next one (heldSampleMs 0: at every read).
+    expect(store.held()).toEqual({ events: 4 });
+    await elsewhere.deleteSession('h2');
+    expect(await store.sampleHeld()).toEqual({ events: 3 });
+    now += 60_000; // past the stream's expiry: gone from the count even before Redis expired the key
+    expect(await store.sampleHeld()).toEqual({ events: 0 });
+    expect(await state.client.zcard('held:evidx')).toBe(0);
+  });
+
+  test('Redis unreachable: the point is left out, not a stale count', async () => {
+    const broken = {
+      pipeline: () => ({
+        zremrangebyscore: () => {
+          throw new Error('down');
+        },
+      }),
+    };
+    const store = new RedisEventStore(broken as never, { heldSampleMs: 0 });
+    expect(await store.sampleHeld()).toBeUndefined();
+    expect(store.held()).toBeUndefined();
   });
 });
 

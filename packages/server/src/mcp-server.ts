@@ -38,6 +38,12 @@ export interface ConnectOptions {
    * so that each event reaches the session once, from that process. Default: never.
    */
   readonly relayed?: () => boolean;
+  /**
+   * Waited for by `close` (the connection's, or the server's) before the transport is closed, so that the session
+   * keeps hearing events meanwhile: what an HTTP session of a draining process gives while it hands its standalone
+   * stream over to another process. It must settle within the grace period on its own.
+   */
+  readonly holdClose?: () => Promise<void>;
 }
 
 /**
@@ -206,7 +212,7 @@ export class McpServer {
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerConnection> {
     const core = this.#core;
     const peer: ServerPeer = new Peer({ requestTimeoutMs: core.options.clientRequestTimeoutMs ?? 600_000, onInternalError: core.report });
-    const connection = new Connection(core, this.#events, peer, options.restore, options.relayed);
+    const connection = new Connection(core, this.#events, peer, options);
     this.#connections.add(connection);
     try {
       await connection.start(transport);

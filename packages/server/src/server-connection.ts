@@ -17,6 +17,7 @@ import {
 import type { ListenStream } from './listen-streams.js';
 import type { RequestOrigin } from './method-table.js';
 import type { Outcome, ServerPeer, ServerRequestContext, WireParams } from './server-peer.js';
+import type { ConnectOptions } from './mcp-server.js';
 
 /** One transport served by an `McpServer` (what `connect` returns). */
 export interface ServerConnection {
@@ -70,8 +71,12 @@ export class Connection implements ServerConnection {
   /** Ends the observation of the session (instrumentation), when one was started. */
   #endSession: (() => void) | undefined;
 
-  constructor(host: ConnectionHost, events: ConnectionEvents, peer: ServerPeer, restore?: LegacySessionRestore, relayed?: () => boolean) {
+  readonly #holdClose: (() => Promise<void>) | undefined;
+
+  constructor(host: ConnectionHost, events: ConnectionEvents, peer: ServerPeer, options: ConnectOptions = {}) {
     this.peer = peer;
+    const { restore, relayed } = options;
+    this.#holdClose = options.holdClose;
     const origin: ConnectionOrigin = {
       session: undefined,
       listens: this.#listens,
@@ -145,6 +150,7 @@ export class Connection implements ServerConnection {
 
   async close(graceMs = 1000): Promise<void> {
     this.#endListens('the server is closing');
+    await this.#holdClose?.().catch(() => {});
     if (this.peer.inflightCount > 0) {
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([this.peer.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);

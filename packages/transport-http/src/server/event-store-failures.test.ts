@@ -15,11 +15,11 @@ afterEach(async () => {
 
 /** A store whose appends wait until the test settles them. */
 class HeldStore extends MemoryEventStore {
-  readonly held: { event: StoredEvent; fail: (error: Error) => void }[] = [];
+  readonly waiting: { event: StoredEvent; fail: (error: Error) => void }[] = [];
   holding = true;
   override append(event: StoredEvent): void | Promise<void> {
     if (!this.holding) return super.append(event);
-    return new Promise((_resolve, fail) => this.held.push({ event, fail }));
+    return new Promise((_resolve, fail) => this.waiting.push({ event, fail }));
   }
 }
 
@@ -43,11 +43,11 @@ test('appends failing while an earlier one is still pending: nothing unhandled, 
     const reader = new SseReader(response);
     const all = reader.all();
     // Priming, progress, log, response: four appends in flight, none answered.
-    while (store.held.length < 4) await new Promise((resolve) => setImmediate(resolve));
+    while (store.waiting.length < 4) await new Promise((resolve) => setImmediate(resolve));
     // The connection is lost: the later appends fail first, while the first one is still pending, then it fails too.
-    for (const { fail } of store.held.slice(1)) fail(new Error('Connection is closed.'));
+    for (const { fail } of store.waiting.slice(1)) fail(new Error('Connection is closed.'));
     await new Promise((resolve) => setImmediate(resolve));
-    store.held[0]!.fail(new Error('Connection is closed.'));
+    store.waiting[0]!.fail(new Error('Connection is closed.'));
     const events = await all;
     await new Promise((resolve) => setImmediate(resolve));
     expect(unhandled).toEqual([]);

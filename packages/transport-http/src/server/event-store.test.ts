@@ -64,6 +64,21 @@ describe('MemoryEventStore', () => {
     expect(store.size).toBe(0);
   });
 
+  test('held() counts the events and bytes kept, and drops what expired before counting', () => {
+    let now = 0;
+    const store = new MemoryEventStore({ ttlMs: 1000, now: () => now });
+    expect(store.held()).toEqual({ events: 0, bytes: 0 });
+    store.append(event(0, 'x', 'old'));
+    now = 600;
+    store.append(event(0, 'y', 'new'));
+    store.append(event(1, 'zz', 'new'));
+    expect(store.held()).toEqual({ events: 3, bytes: 4 });
+    now = 1200; // the first stream expired, with no write since
+    expect(store.held()).toEqual({ events: 2, bytes: 3 });
+    store.deleteSession('A');
+    expect(store.held()).toEqual({ events: 0, bytes: 0 });
+  });
+
   test('an event appended twice is kept once; a jump in sequence starts the stream afresh', () => {
     const store = new MemoryEventStore();
     store.append(event(0));

@@ -15,9 +15,10 @@ export interface StoredEvent {
   /** The event's data: one JSON-RPC message (or batch) as JSON text; `''` for a priming event. */
   readonly data: string;
   /**
-   * On a stream's first event only: what the stream is (JSON text: the process running it, and for a request's
-   * stream the ids of its requests), kept as long as the stream's events and returned by every `replay`, so a
-   * process resuming a stream another one ran knows whom to ask and what the client still waits for.
+   * On a stream's first event, and on the first event a process writes to a stream it took over: what the stream is
+   * (JSON text: the process running it, and for a request's stream the ids of its requests), kept as long as the
+   * stream's events (the latest given wins) and returned by every `replay`, so a process resuming a stream another
+   * one ran knows whom to ask and what the client still waits for.
    */
   readonly info?: string;
 }
@@ -28,7 +29,7 @@ export interface EventReplay {
   readonly events: readonly { readonly seq: number; readonly data: string }[];
   /** True when the stream's last event (the response that ends it) is among the stored ones. */
   readonly complete: boolean;
-  /** The stream's `info`, as its first event carried it (see {@link StoredEvent.info}). */
+  /** The stream's `info`, as the latest event carrying one gave it (see {@link StoredEvent.info}). */
   readonly info?: string;
 }
 
@@ -37,7 +38,7 @@ export interface EventReplay {
  * - `append` is called in `seq` order for each stream, once per event, before the event is written to the client;
  *   a failure (throw or rejection) is reported and the event is still sent, but is not resumable. An event whose
  *   `seq` the stream already holds is ignored (another process may append the same ending to a stream whose own
- *   process died). The first event's `info` is kept with the stream and returned by `replay`.
+ *   process died). The latest `info` given is kept with the stream and returned by `replay`.
  * - `replay(sessionId, streamId, afterSeq)` returns every event of that stream of that session with `seq > afterSeq`
  *   in order, or `undefined` when it cannot (unknown or expired stream, or events after `afterSeq` already
  *   dropped): never a partial replay with a gap, and never another session's events.
@@ -48,9 +49,22 @@ export interface EventReplay {
  */
 export interface EventStore {
   append(event: StoredEvent): void | Promise<void>;
+  /**
+   * What the store holds now, for a gauge read at each metrics scrape: it must be cheap and must not wait (a shared
+   * store answers from its last sample and refreshes it in the background). `undefined` when not known yet.
+   */
+  held?(): EventStoreHeld | undefined;
   replay(sessionId: string, streamId: string, afterSeq: number): EventReplay | undefined | Promise<EventReplay | undefined>;
   complete(sessionId: string, streamId: string): void | Promise<void>;
   deleteSession(sessionId: string): void | Promise<void>;
+}
+
+/** What an {@link EventStore} holds (see `EventStore.held`). */
+export interface EventStoreHeld {
+  /** Events kept (priming events included). */
+  readonly events: number;
+  /** Bytes of event data kept (UTF-16 length), when the store counts them. */
+  readonly bytes?: number;
 }
 
 /** Options of {@link MemoryEventStore}. */
@@ -106,6 +120,12 @@ export class MemoryEventStore implements EventStore {
     return this.#events;
   }
 
+  /** Events and bytes held now (streams past their age dropped first). */
+  held(): EventStoreHeld {
+    this.#evict(this.#now());
+    return { events: this.#events, bytes: this.#bytes };
+  }
+
   append(event: StoredEvent): void {
     const key = `${event.sessionId}\n${event.streamId}`;
     const now = this.#now();
@@ -125,6 +145,7 @@ export class MemoryEventStore implements EventStore {
       if (event.seq > expected) this.#truncate(log, log.data.length, event.seq);
     }
     log.touchedAt = now;
+    if (event.info !== undefined) log.info = event.info;
     log.data.push(event.data);
     log.bytes += event.data.length;
     this.#events += 1;

@@ -25,6 +25,7 @@ import { resolveOptions, type HttpHandlerOptions } from './options.js';
 import type { BusMessage, SessionBus } from './session-bus.js';
 import type { SessionTransportBus } from './legacy/session-transport.js';
 import { streamUnknown } from './legacy/stream-resumption.js';
+import { releasedMessage } from './legacy/standalone-handover.js';
 import { acceptance, hostAllowed, hostOf, originAllowed, type HttpConnectionInfo } from './request-checks.js';
 import { emptyResponse, rpcErrorResponse } from './responses.js';
 import type { HttpServable } from './servable.js';
@@ -140,7 +141,8 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   // Server-wide events cross processes on the bus too, for the 2026-07-28 listen streams held elsewhere.
   const relay = bus === undefined ? undefined : server.relayEvents?.((event) => publish({ kind: 'event', origin: instance, event }));
   const unsubscribe = bus?.subscribe((message) => {
-    if (message.origin === instance || ('target' in message && message.target !== instance)) return;
+    // This process's own `handover` comes back too: where, among the events relayed, its takeover begins.
+    if ((message.origin === instance && message.kind !== 'handover') || ('target' in message && message.target !== instance)) return;
     if (message.kind === 'event') return relay?.deliver(message.event);
     const held = registry.held(message.sessionId);
     if (held instanceof SseSession) {
@@ -150,6 +152,9 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     if (!(held instanceof HttpSession)) {
       // A stream of a session no longer held here: it ended here, so the follower reads the rest from the store.
       if (message.kind === 'follow') publish(streamUnknown(instance, message));
+      // The stream's named holder holds nothing of the session: the taker carries on from the store.
+      else if (message.kind === 'handover' && message.owner === instance && message.origin !== instance)
+        publish(releasedMessage(instance, message));
       return;
     }
     if (message.kind === 'ended' || (message.kind === 'state' && !held.busy)) void held.forget();
@@ -163,11 +168,13 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   // Visible to the other processes as alive (they follow this process's streams, and end them once it died).
   if (bus?.join !== undefined) void Promise.resolve(bus.join(instance)).catch(report);
   const close = async (graceMs = 1000): Promise<void> => {
+    pool.closingRetryMs = resolved.retryMs;
+    // The bus and the relay stay until the sessions are dropped: a standalone stream is stored here until another
+    // process took it over, and events raised here meanwhile still reach the other processes.
+    await registry.closeAll(graceMs);
     unsubscribe?.();
     lost?.();
     relay?.stop();
-    pool.closingRetryMs = resolved.retryMs;
-    await registry.closeAll(graceMs);
     pool.closeAll();
     core.deadlines.clear();
   };

@@ -313,3 +313,24 @@ export class MemoryBus implements SessionBus {
     return () => this.listeners.delete(listener);
   }
 }
+
+/** A bus that knows who joined, and can cut a process off (it "dies": hears nothing, counts as dead). */
+export class LivenessBus extends MemoryBus {
+  readonly joined = new Set<string>();
+  readonly dead = new Set<string>();
+  join(origin: string): void {
+    this.joined.add(origin);
+  }
+  alive(origin: string): boolean {
+    return this.joined.has(origin) && !this.dead.has(origin);
+  }
+  override subscribe(listener: (message: BusMessage) => void): () => void {
+    // Each handler subscribes once, right after it is created; its origin is known once it joined.
+    const joinedBefore = new Set(this.joined);
+    return super.subscribe((message) => {
+      const mine = [...this.joined].find((origin) => !joinedBefore.has(origin));
+      if (mine !== undefined && this.dead.has(mine)) return;
+      listener(message);
+    });
+  }
+}

@@ -16,7 +16,14 @@ export type {
 // The adapter contract (`HttpHandler.serve`): what a runtime adapter gives the handler and gets back.
 export type { HttpRequest, HttpRequestHeaders, BodyRead, HttpReply, ReplyHeaders } from './adapter-contract.js';
 export type { HttpConnectionInfo } from './request-checks.js';
-export { MemoryEventStore, type EventStore, type StoredEvent, type EventReplay, type MemoryEventStoreOptions } from './event-store.js';
+export {
+  MemoryEventStore,
+  type EventStore,
+  type EventStoreHeld,
+  type StoredEvent,
+  type EventReplay,
+  type MemoryEventStoreOptions,
+} from './event-store.js';
 export { MemorySessionStore, type SessionStore, type SessionState } from './session-store.js';
 export type { SessionBus, BusMessage } from './session-bus.js';
 export type { SessionInfo } from './message-info.js';

@@ -1,15 +1,15 @@
 /**
  * A legacy stream resumed on another process than the one running it (two handlers sharing a session store, an
  * event store and a bus that can tell which process is alive): followed live there until its end; ended with an
- * error for the request still owed once the process running it died; a standalone stream taken over; a request of
- * a session that ended on its process ends with an error too. And a 2024-11-05 HTTP+SSE session: a message POSTed
- * to the other process reaches the one holding the stream, until that one died (then 404).
+ * error for the request still owed once the process running it died; a standalone stream taken over (also from a
+ * process draining, every event once); a request of a session that ended on its process ends with an error too. And
+ * a 2024-11-05 HTTP+SSE session: a message POSTed to the other process reaches the one holding the stream, until
+ * that one died (then 404).
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { MemoryEventStore } from './event-store.js';
 import type { HttpHandler } from './http-handler.js';
-import { ENDPOINT, initialize, MemoryBus, post, sessionHeaders, SseReader, testHandler, type Probe } from './http.test-util.js';
-import type { BusMessage } from './session-bus.js';
+import { ENDPOINT, initialize, LivenessBus, post, sessionHeaders, SseReader, testHandler, type Probe } from './http.test-util.js';
 import { MemorySessionStore } from './session-store.js';
 import type { McpServer } from '@wiremcp/server';
 
@@ -18,27 +18,6 @@ afterEach(async () => {
   await Promise.all(handlers.map((handler) => handler.close(0)));
   handlers = [];
 });
-
-/** A bus that knows who joined, and can cut a process off (it "dies": hears nothing, counts as dead). */
-class LivenessBus extends MemoryBus {
-  readonly joined = new Set<string>();
-  readonly dead = new Set<string>();
-  join(origin: string): void {
-    this.joined.add(origin);
-  }
-  alive(origin: string): boolean {
-    return this.joined.has(origin) && !this.dead.has(origin);
-  }
-  override subscribe(listener: (message: BusMessage) => void): () => void {
-    // Each handler subscribes once, right after it is created; its origin is known once it joined.
-    const joinedBefore = new Set(this.joined);
-    return super.subscribe((message) => {
-      const mine = [...this.joined].find((origin) => !joinedBefore.has(origin));
-      if (mine !== undefined && this.dead.has(mine)) return;
-      listener(message);
-    });
-  }
-}
 
 function pair() {
   const sessionStore = new MemorySessionStore();
@@ -116,7 +95,7 @@ describe('a request stream resumed on another process', () => {
 });
 
 describe('the standalone stream resumed on another process', () => {
-  test('its process alive: followed; its process dead: taken over, live from here', async () => {
+  test('taken over at once, what its process stored replayed; live from here, also once that process died', async () => {
     const { a, b, servers, bus, origins } = pair();
     const session = await initialize(a);
     const listen = new SseReader(await a(new Request(ENDPOINT, { headers: { ...sessionHeaders(session), accept: 'text/event-stream' } })));
@@ -125,21 +104,75 @@ describe('the standalone stream resumed on another process', () => {
     await listen.cancel();
     servers[0].notifyResourceListChanged(); // raised while no connection carries it: stored by A
     const resumed = new SseReader(await b(get(session, seen.at(-1)!.id!)));
-    expect((await resumed.take(1)).map((event) => event.message?.method)).toEqual(['notifications/resources/list_changed']);
-    servers[1].notifyToolListChanged(); // raised on B: heard by A (the holder), forwarded to B's follower
-    expect((await resumed.take(2))[1]!.message?.method).toBe('notifications/tools/list_changed');
+    /** The next event carrying a message (the taker's first event is a priming one, naming it the holder). */
+    const nextMethod = async (): Promise<unknown> => {
+      for (let event = await resumed.next(); event !== undefined; event = await resumed.next())
+        if (event.message) return event.message.method;
+      return undefined;
+    };
+    expect(await nextMethod()).toBe('notifications/resources/list_changed');
+    servers[1].notifyToolListChanged(); // raised on B, the holder now
+    expect(await nextMethod()).toBe('notifications/tools/list_changed');
     bus.dead.add(origins[0]!);
-    // Once B took the stream over, an event raised on B reaches it from B itself.
-    // (Raised again until it arrives: until B saw A die, an event raised on B reaches no stream.)
+    servers[1].notifyResourceListChanged(); // A gone: nothing changes for B
+    expect(await nextMethod()).toBe('notifications/resources/list_changed');
+    const ids = [...seen, ...resumed.events].map((event) => event.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    await resumed.cancel();
+  });
+});
+
+describe('the standalone stream handed over by a draining process', () => {
+  test('every event raised before, during and after the hand-over is heard once', async () => {
+    const { a, b, servers, bus, origins } = pair();
+    const session = await initialize(a);
+    const headers = sessionHeaders(session);
+    const uri = 'x://é';
+    const subscribed = await a(post({ jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri } }, headers));
+    expect(subscribed.status).toBe(200);
+    await subscribed.text();
+    const pinged = await b(post({ jsonrpc: '2.0', id: 2, method: 'ping' }, headers)); // B holds a copy too
+    await pinged.text();
+    const listen = new SseReader(await a(new Request(ENDPOINT, { headers: { ...headers, accept: 'text/event-stream' } })));
+    await listen.take(1); // priming
+    let raised = 0;
+    const raise = (server: McpServer): void => {
+      raised += 1;
+      server.notifyResourceUpdated(uri);
+    };
+    raise(servers[0]);
+    raise(servers[1]); // on B: heard by A, which holds the stream
+    await listen.take(3);
+    // A drains: its client's stream ends (a retry hint), and the client resumes on B.
+    const drained = a.close(5000);
+    const before = await listen.all();
+    raise(servers[1]); // after the stream ended, before the client came back
+    raise(servers[1]);
+    const lastId = before.filter((event) => event.id !== undefined).at(-1)!.id!;
+    const resumed = new SseReader(await b(get(session, lastId)));
+    raise(servers[1]); // while B takes the stream over
+    await drained;
+    bus.dead.add(origins[0]!); // A exits
+    raise(servers[1]);
+    // A last, different event marks the end (raised again until it arrives, bounded: without the hand-over, B only
+    // holds the stream once it saw A die).
     let arrived = false;
-    const third = resumed.take(3).then(() => (arrived = true));
+    const last = (async () => {
+      for (;;) {
+        const event = await resumed.next();
+        if (event === undefined || event.message?.method === 'notifications/tools/list_changed') return (arrived = true);
+      }
+    })();
     for (let turn = 0; turn < 200 && !arrived; turn += 1) {
-      servers[1].notifyResourceListChanged();
+      servers[1].notifyToolListChanged();
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    await third;
-    expect(resumed.events[2]!.message?.method).toBe('notifications/resources/list_changed');
-    const ids = [...seen, ...resumed.events].map((event) => event.id);
+    await last;
+    const all = [...before, ...resumed.events];
+    const updates = [...listen.events, ...resumed.events].filter((event) => event.message?.method === 'notifications/resources/updated');
+    expect(updates.length, `${raised} raised`).toBe(raised);
+    expect(resumed.events.filter((event) => event.message?.method === 'notifications/tools/list_changed')).toHaveLength(1);
+    const ids = all.map((event) => event.id).filter((id) => id !== undefined);
     expect(new Set(ids).size).toBe(ids.length);
     await resumed.cancel();
   });

@@ -57,9 +57,13 @@ export interface HttpServable {
    * Serves a transport. With `options.restore`, the connection starts with that legacy session already open
    * (a session created on another process, rehydrated from a shared {@link SessionStore}). While `options.relayed`
    * returns true, the session also hears the list changes and resource updates of the other processes (this process
-   * holds its standalone stream).
+   * holds its standalone stream). `options.holdClose`: what the server's own `close` waits for before closing the
+   * transport (a draining process handing the session's standalone stream over to another one).
    */
-  connect(transport: Transport, options?: { restore?: LegacySessionSnapshot; relayed?: () => boolean }): Promise<HttpServedConnection>;
+  connect(
+    transport: Transport,
+    options?: { restore?: LegacySessionSnapshot; relayed?: () => boolean; holdClose?: () => Promise<void> },
+  ): Promise<HttpServedConnection>;
   /**
    * The definition of an enabled tool, for checking `Mcp-Param-*` headers against `x-mcp-header` annotations.
    * Optional: without it those headers are not checked.

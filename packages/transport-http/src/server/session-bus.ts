@@ -61,10 +61,31 @@ export type BusMessage =
       readonly events: readonly { readonly seq: number; readonly data: string }[];
       readonly head: number;
       readonly done: boolean;
+    }
+  /**
+   * A process takes the session's standalone stream `streamId` over (its client resumed it there). Every process
+   * hears it at the same point of the bus: the one holding the stream stops storing its events there and answers
+   * `released`; from there on the taker hears them. `owner` is the process the stream's stored description names: it
+   * answers even when it holds nothing (then without a `head`).
+   */
+  | { readonly kind: 'handover'; readonly origin: string; readonly sessionId: string; readonly streamId: string; readonly owner: string }
+  /**
+   * The answer to a `handover`, for its taker (`target`): `head` is the stream's last event, stored before this was
+   * sent; absent when the stream is not held here.
+   */
+  | {
+      readonly kind: 'released';
+      readonly origin: string;
+      readonly target: string;
+      readonly sessionId: string;
+      readonly streamId: string;
+      readonly head?: number;
     };
 
 /** The `follow` and `unfollow` messages. */
 export type FollowMessage = Extract<BusMessage, { kind: 'follow' | 'unfollow' }>;
+/** The `handover` and `released` messages. */
+export type HandoverMessage = Extract<BusMessage, { kind: 'handover' | 'released' }>;
 /** The `stream` messages (events forwarded to a follower). */
 export type StreamMessage = Extract<BusMessage, { kind: 'stream' }>;
 

@@ -60,6 +60,8 @@ export class HttpSession {
   #closing: Promise<void> | undefined;
   #keepsShared = false;
   #deletedFromStore = false;
+  /** A drain's hand-over of the standalone stream (see `end`), which the server's own `close` waits for too. */
+  #handingOver: Promise<void> | undefined;
   /** See `LiveSession.verifiedEpoch` (set when sessions are shared). */
   verifiedEpoch: number | undefined;
 
@@ -123,7 +125,8 @@ export class HttpSession {
     // With a bus, the copy holding the standalone stream hears the other processes' list changes and resource
     // updates, and only it: each reaches the session once.
     const relayed = this.#host.bus === undefined ? undefined : () => this.transport.holdsStandalone;
-    const options = { ...(restore === undefined ? {} : { restore }), ...(relayed === undefined ? {} : { relayed }) };
+    const holdClose = (): Promise<void> => this.#handingOver ?? Promise.resolve();
+    const options = { ...(restore === undefined ? {} : { restore }), ...(relayed === undefined ? {} : { relayed, holdClose }) };
     this.#connection = await this.#host.server.connect(this.transport, options);
   }
 
@@ -266,7 +269,11 @@ export class HttpSession {
   end(graceMs = 1000): Promise<void> {
     this.#closing ??= (async () => {
       try {
-        if (this.#connection) await this.#connection.close(graceMs);
+        // Dropped while the session lives on elsewhere (a drain): the standalone stream's client resumes on another
+        // process, and this copy keeps its events until that process took the stream over (no event between).
+        const started = this.#host.now();
+        if (this.#keepsShared && graceMs > 0) await (this.#handingOver = this.transport.handOverStandalone(graceMs));
+        if (this.#connection) await this.#connection.close(Math.max(0, graceMs - (this.#host.now() - started)));
       } finally {
         await this.transport.close();
       }

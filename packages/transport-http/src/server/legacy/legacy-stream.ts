@@ -60,7 +60,8 @@ export function parseStreamInfo(text: string | undefined): StreamInfo | undefine
 export class LegacyStream {
   readonly id: string;
   readonly #host: StreamHost;
-  readonly #info: string | undefined;
+  /** Stored with the first event this process writes (then cleared). */
+  #info: string | undefined;
   #connection: SseConnection | undefined;
   #seq: number;
   #done = false;
@@ -76,8 +77,8 @@ export class LegacyStream {
   #failing = false;
 
   /**
-   * `info` is stored with the first event (see {@link StreamInfo}); `lastSeq` continues a stream taken over from a
-   * process that died (its events up to `lastSeq` are already stored).
+   * `info` is stored with the first event written here (see {@link StreamInfo}); `lastSeq` continues a stream taken
+   * over from another process (its events up to `lastSeq` are already stored).
    */
   constructor(host: StreamHost, id: string, info?: StreamInfo, lastSeq = -1) {
     this.#host = host;
@@ -104,6 +105,16 @@ export class LegacyStream {
   /** The follower's client went away. */
   unfollow(origin: string): void {
     if (this.#follower === origin) this.#follower = undefined;
+  }
+
+  /** The last event given a sequence number here (stored once {@link settled}). */
+  get lastSeq(): number {
+    return this.#seq;
+  }
+
+  /** Resolves once every event sent so far was stored (or its append failed). */
+  settled(): Promise<void> {
+    return this.#chain ?? Promise.resolve();
   }
 
   /** True once the stream ended (its response was sent, or the session closed). */
@@ -209,7 +220,9 @@ export class LegacyStream {
     let appended: Promise<void> | undefined;
     try {
       const event = { sessionId: this.#host.sessionId, streamId: this.id, seq, data };
-      const result = store.append(seq === 0 && this.#info !== undefined ? { ...event, info: this.#info } : event);
+      const info = this.#info;
+      this.#info = undefined;
+      const result = store.append(info === undefined ? event : { ...event, info });
       // Its failure is handled now, not once the appends before it have finished: a store that fails every append
       // in flight at once (its connection lost) must leave no rejection unhandled.
       if (result)

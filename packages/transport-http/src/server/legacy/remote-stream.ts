@@ -1,11 +1,11 @@
 /**
- * A stream another process runs, resumed here for a client (`GET` with `Last-Event-ID` that reached this process):
+ * A request's stream another process runs, resumed here for a client (`GET` with `Last-Event-ID` that reached this
+ * process; a standalone stream is taken over instead, see `standalone-handover.ts`):
  * after the replay from the event store, this process follows the stream on the process running it, which forwards
  * each event once stored, so the resumed stream stays live until its end. A gap (a forwarded event further on than
  * the next one expected, or the head of the stream beyond it) is filled from the store; every event is written once,
  * in order. The process running it is checked at intervals: once it died, what it stored is read one last time, and
- * the stream is handed back to the session to end (a request's stream, with an error for each request still owed)
- * or to carry on here (the standalone stream).
+ * the stream is handed back to the session to end, with an error for each request still owed.
  */
 import { encodeSseMessage } from '../../sse/encode.js';
 import type { EventStore } from '../event-store.js';

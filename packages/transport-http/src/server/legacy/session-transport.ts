@@ -10,75 +10,27 @@
 import type { MessageInfo, SendOptions, Transport } from '@wiremcp/jsonrpc';
 import { LocalError, type RequestId, type RpcMessage } from '@wiremcp/protocol';
 import type { EventStore } from '../event-store.js';
-import { retryAfterHeaders, rpcErrorResponse } from '../responses.js';
-import { tagRequestId, untagRequestId, type BusMessage } from '../session-bus.js';
+import { retryAfterHeaders } from '../responses.js';
+import { tagRequestId, untagRequestId, type BusMessage, type HandoverMessage } from '../session-bus.js';
 import type { SseConnection, SsePool } from '../sse-connection.js';
 import { LegacyStream, type StreamHost, type StreamInfo } from './legacy-stream.js';
 import type { PostExchange } from './post-exchange.js';
 import type { HttpReply } from '../adapter-contract.js';
 import type { RemoteStream } from './remote-stream.js';
 import { resumeStream, streamUnknown, type ResumableSession } from './stream-resumption.js';
+import { release, releasedMessage, StandaloneTakeover } from './standalone-handover.js';
+import {
+  cutByShutdown,
+  RELAYED,
+  routeIncoming,
+  sessionEnded,
+  type SessionTransportBus,
+  type SessionTransportHost,
+} from './session-transport-host.js';
 
-/** What the transport needs from its session and handler. */
-export interface SessionTransportHost {
-  readonly sessionId: string;
-  readonly store: EventStore | undefined;
-  readonly pool: SsePool;
-  readonly maxStreamsPerSession: number;
-  readonly maxQueuedEvents: number;
-  readonly retryMs: number;
-  readonly report: (error: unknown) => void;
-  /** True when new streams start with a priming event (2025-11-25 sessions with an event store). */
-  primes(): boolean;
-  /** A stream id unique within the session (no `_`). */
-  newStreamId(): string;
-  /** The transport closed (whoever closed it). */
-  closed(): void;
-  /**
-   * True when the session lives on elsewhere (this process only dropped its copy, e.g. shutting down with shared
-   * sessions): a request cut then is told to retry, not that the session is gone.
-   */
-  keptElsewhere?(): boolean;
-  /** The bus to the other processes of the deployment, when sessions are shared. */
-  readonly bus?: SessionTransportBus;
-  /** How often the process running a stream resumed here is checked, in ms. */
-  readonly ownerCheckMs?: number;
-}
-
-/** A transport's view of the {@link SessionBus}: this process's tag (`origin`), and publishing (failures reported by it). */
-export interface SessionTransportBus {
-  readonly origin: string;
-  publish(message: BusMessage): void;
-  /** Publishes, resolving once the bus took the message (rejects when it could not). */
-  publishNow(message: BusMessage): Promise<void>;
-  /**
-   * True when the server relays its list changes and resource updates between the processes: the process holding a
-   * session's standalone stream hears every one of them itself, so the other copies of the session send them nowhere.
-   */
-  readonly relaysEvents?: boolean;
-  /** Whether a process is alive (`SessionBus.alive`), when the bus can tell. */
-  alive?(origin: string): Promise<boolean | undefined>;
-}
-
-/** The notifications a relaying server delivers to the process holding the standalone stream (see `relaysEvents`). */
-const RELAYED = new Set([
-  'notifications/resources/updated',
-  'notifications/resources/list_changed',
-  'notifications/tools/list_changed',
-  'notifications/prompts/list_changed',
-]);
+export type { SessionTransportBus, SessionTransportHost } from './session-transport-host.js';
 
 const RESOLVED = Promise.resolve();
-
-function sessionEnded(): HttpReply {
-  return rpcErrorResponse(404, null, -32600, 'Session not found: the session ended');
-}
-
-/** A POST cut because this process dropped a session that lives on elsewhere (a drain): retry, not 404. */
-function cutByShutdown(ids: readonly RequestId[]): HttpReply {
-  const message = 'Internal error: this server process shut down before the request finished; retry';
-  return rpcErrorResponse(503, ids.length === 1 ? ids[0]! : null, -32603, message, { reason: 'shutdown' }, { 'retry-after': '1' });
-}
 
 /** See the module comment. */
 export class SessionTransport implements Transport, StreamHost {
@@ -92,6 +44,10 @@ export class SessionTransport implements Transport, StreamHost {
   /** Streams other processes run, resumed here for the client (see `RemoteStream`). */
   #remotes: Set<RemoteStream> | undefined;
   #queue: string[] | undefined;
+  /** The standalone stream of another process being taken over here (see `standalone-handover.ts`). */
+  #takeover: StandaloneTakeover | undefined;
+  /** Ends a drain's wait for the standalone stream to be taken over. */
+  #onReleased: (() => void) | undefined;
   #connections = 0;
   #closed = false;
 
@@ -147,7 +103,7 @@ export class SessionTransport implements Transport, StreamHost {
    */
   deliver(message: unknown, info: MessageInfo): void {
     const bus = this.#host.bus;
-    const local = bus === undefined ? message : this.#routeIncoming(message, bus);
+    const local = bus === undefined ? message : routeIncoming(message, bus, this.#host.sessionId, (id) => this.#exchanges.has(id));
     if (local !== undefined) this.onmessage?.(local, info);
     this.#cancelExchange(message);
   }
@@ -162,6 +118,10 @@ export class SessionTransport implements Transport, StreamHost {
       else this.#host.bus?.publish(streamUnknown(this.#host.bus.origin, message));
       return;
     }
+    if (message.kind === 'handover' || message.kind === 'released') {
+      this.#handover(message);
+      return;
+    }
     if (message.kind === 'stream') {
       for (const remote of this.#remotes ?? []) if (remote.streamId === message.streamId) remote.received(message);
       return;
@@ -169,6 +129,7 @@ export class SessionTransport implements Transport, StreamHost {
     if (message.kind === 'standalone') {
       if (this.#standalone !== undefined && (this.#standalone.connected || this.#host.store !== undefined))
         this.#standalone.send(message.json);
+      else if (this.#takeover?.hearsOthers === true) this.#takeover.keep(message.json);
       return;
     }
     if (message.kind !== 'deliver') return;
@@ -185,26 +146,6 @@ export class SessionTransport implements Transport, StreamHost {
       this.onmessage?.(parsed);
       this.#cancelExchange(parsed);
     }
-  }
-
-  /** What of a client's message is for this process; the rest is published on the bus. */
-  #routeIncoming(message: unknown, bus: SessionTransportBus): unknown {
-    if (Array.isArray(message)) {
-      const kept = message.map((element: unknown) => this.#routeIncoming(element, bus)).filter((element) => element !== undefined);
-      return kept.length === 0 ? undefined : kept;
-    }
-    const m = message as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
-    if (m.method === undefined) {
-      const tag = untagRequestId(m.id);
-      if (tag === undefined) return message;
-      if (tag.origin === bus.origin) return { ...m, id: tag.id };
-      bus.publish({ kind: 'deliver', origin: bus.origin, sessionId: this.#host.sessionId, json: JSON.stringify(message) });
-      return undefined;
-    }
-    if (m.method === 'notifications/cancelled' && !this.#exchanges.has(m.params?.requestId as RequestId)) {
-      bus.publish({ kind: 'deliver', origin: bus.origin, sessionId: this.#host.sessionId, json: JSON.stringify(message) });
-    }
-    return message;
   }
 
   #cancelExchange(message: unknown): void {
@@ -282,10 +223,29 @@ export class SessionTransport implements Transport, StreamHost {
     return this.#standalone?.connected === true;
   }
 
-  /** True while this process holds the session's standalone stream (connected, or kept resumable in the store). */
+  /**
+   * True while this process holds the session's standalone stream (connected, or kept resumable in the store), or
+   * takes it over and hears the other processes' events for it.
+   */
   get holdsStandalone(): boolean {
     const standalone = this.#standalone;
-    return standalone !== undefined && (standalone.connected || this.#host.store !== undefined);
+    return (standalone !== undefined && (standalone.connected || this.#host.store !== undefined)) || this.#takeover?.hearsOthers === true;
+  }
+
+  /**
+   * Draining, the session living on elsewhere: ends the standalone stream's connection, so that its client resumes
+   * on another process, and resolves once that process took the stream over (this copy stores its events until
+   * then), or after `timeoutMs`. At once when no client is connected to it.
+   */
+  handOverStandalone(timeoutMs: number): Promise<void> {
+    const standalone = this.#standalone;
+    if (this.#host.bus === undefined || this.#host.store === undefined || standalone === undefined || !standalone.connected)
+      return RESOLVED;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.#onReleased?.(), timeoutMs);
+      this.#onReleased = () => (clearTimeout(timer), (this.#onReleased = undefined), resolve());
+      standalone.disconnect();
+    });
   }
 
   /** Opens the standalone GET stream (the caller checked {@link streamRefusal}); queued messages go out first. */
@@ -313,7 +273,10 @@ export class SessionTransport implements Transport, StreamHost {
    * its events are gone.
    */
   resume(lastEventId: string): Promise<HttpReply | undefined> {
-    return resumeStream(this.#resumable, lastEventId);
+    const resumed = resumeStream(this.#resumable, lastEventId);
+    // Draining: a client back here (a kept-alive connection) is sent on, to resume where the stream is handed over.
+    if (this.#onReleased !== undefined) void resumed.then(() => this.#standalone?.disconnect());
+    return resumed;
   }
 
   /** What {@link resumeStream} needs of this session. */
@@ -326,11 +289,43 @@ export class SessionTransport implements Transport, StreamHost {
       refusal: () => this.streamRefusal(),
       openConnection: () => this.#openConnection()!,
       remotes: (this.#remotes ??= new Set()),
-      adoptStandalone: (stream) => {
-        (this.#streams ??= new Map()).set(stream.id, stream);
-        if (this.#standalone === undefined || !this.#standalone.connected) this.#standalone = stream;
+      takeOver: (streamId, owner, connection, last) => {
+        this.#takeover?.stop();
+        const { store, bus, ownerCheckMs = 1000, retryMs } = this.#host;
+        const adopt = (stream: LegacyStream): void => {
+          if (this.#takeover === takeover) this.#takeover = undefined;
+          this.#adopt(stream);
+        };
+        const takeover = new StandaloneTakeover(
+          { streams: this, store: store!, bus: bus!, ownerCheckMs, retryMs, adopt },
+          streamId,
+          owner,
+          connection,
+          last,
+        );
+        (this.#takeover = takeover).start();
       },
     };
+  }
+
+  #adopt(stream: LegacyStream): void {
+    (this.#streams ??= new Map()).set(stream.id, stream);
+    if (this.#standalone === undefined || !this.#standalone.connected) this.#standalone = stream;
+  }
+
+  /** A `handover` of a standalone stream (see `standalone-handover.ts`), or the answer to this process's own. */
+  #handover(message: HandoverMessage): void {
+    const bus = this.#host.bus!;
+    const takeover = this.#takeover?.streamId === message.streamId ? this.#takeover : undefined;
+    if (message.kind === 'released') return takeover?.released(message.head);
+    if (message.origin === bus.origin) return takeover?.heard();
+    const standalone = this.#standalone;
+    if (standalone?.id === message.streamId && (standalone.connected || this.#host.store !== undefined)) {
+      // Held here until this message: what comes after it is the taker's.
+      this.#standalone = undefined;
+      this.#streams?.delete(standalone.id);
+      release(standalone, bus, message, this.#host.report, () => this.#onReleased?.());
+    } else if (message.owner === bus.origin) bus.publish(releasedMessage(bus.origin, message));
   }
 
   connectionEnded(): void {
@@ -352,6 +347,9 @@ export class SessionTransport implements Transport, StreamHost {
     // The standalone stream of a session that lives on elsewhere (a drain) stays resumable in the store.
     for (const stream of [...(this.#streams?.values() ?? [])]) stream[elsewhere && stream === this.#standalone ? 'disconnect' : 'finish']();
     for (const remote of [...(this.#remotes ?? [])]) remote.connection.close();
+    this.#takeover?.stop();
+    this.#takeover = undefined;
+    this.#onReleased?.();
     this.#queue = undefined;
     const onclose = this.onclose;
     this.onmessage = this.onerror = this.onclose = undefined;
@@ -385,6 +383,7 @@ export class SessionTransport implements Transport, StreamHost {
       standalone.send(json);
       return;
     }
+    if (this.#takeover !== undefined) return this.#takeover.keep(json);
     const bus = this.#host.bus;
     if (bus !== undefined) {
       // The process holding the standalone stream hears this event itself (relayed): sent from there, once.

@@ -1,9 +1,10 @@
 /**
  * Resuming a legacy SSE stream (`GET` with `Last-Event-ID`) in a session: what the event store kept after the
- * client's last event is replayed, then what comes next is carried — from here when the stream runs here; by
- * following it on the process running it (live until its end, see `RemoteStream`) when another one does; and when
- * that process died, a request's stream ends with an error for each request still owed (stored first, so a later
- * resumption replays it), while the standalone stream carries on from here, this process holding it now.
+ * client's last event is replayed, then what comes next is carried — from here when the stream runs here; for a
+ * request's stream another process runs, by following it there (live until its end, see `RemoteStream`), and when
+ * that process died, by ending it with an error for each request still owed (stored first, so a later resumption
+ * replays it). The session's standalone stream, held elsewhere, is taken over: held here from then on
+ * (`standalone-handover.ts`).
  */
 import type { EventStore } from '../event-store.js';
 import type { BusMessage, FollowMessage } from '../session-bus.js';
@@ -48,8 +49,8 @@ export interface ResumableSession {
   openConnection(): SseConnection;
   /** The streams of other processes followed here. */
   readonly remotes: Set<RemoteStream>;
-  /** Makes a standalone stream taken over from a process that died this session's standalone stream. */
-  adoptStandalone(stream: LegacyStream): void;
+  /** Takes the standalone stream `streamId` over from `owner` onto `connection`, the client having seen `last`. */
+  takeOver(streamId: string, owner: string, connection: SseConnection, last: number): void;
 }
 
 /** Resumes the stream named by `lastEventId`; see the module comment. `undefined` when it cannot be (400). */
@@ -77,6 +78,10 @@ export async function resumeStream(session: ResumableSession, lastEventId: strin
   }
   const info = parseStreamInfo(replay.info);
   const bus = host.bus;
+  if (!replay.complete && bus !== undefined && info?.kind === 'standalone') {
+    session.takeOver(parsed.streamId, info.owner, connection, parsed.seq);
+    return connection.response;
+  }
   if (replay.complete || bus === undefined || info === undefined || info.owner === bus.origin) {
     // Ended (or ended here), or not followable: replay what is stored, then close.
     const stream = new LegacyStream(host, parsed.streamId);
@@ -110,10 +115,6 @@ function ownerDied(session: ResumableSession, remote: RemoteStream): void {
   if (session.closed() || !remote.connection.open) return;
   const stream = new LegacyStream(session.host, remote.streamId, undefined, remote.last);
   stream.attach(remote.connection);
-  if (remote.info.kind === 'standalone') {
-    session.adoptStandalone(stream);
-    return;
-  }
   for (const id of remote.info.ids ?? []) {
     if (!remote.answered.has(id)) stream.send(JSON.stringify({ jsonrpc: '2.0', id, error: PROCESS_LOST }));
   }
