@@ -137,7 +137,8 @@ export class SessionTransport implements Transport, StreamHost {
 
   /** Routes the answers to the requests of `exchange` to it. */
   register(exchange: PostExchange): void {
-    for (const id of exchange.outstanding) this.#exchanges.set(id, exchange);
+    const ids = exchange.ids;
+    for (let i = 0; i < ids.length; i++) this.#exchanges.set(ids[i]!, exchange);
   }
 
   /**
