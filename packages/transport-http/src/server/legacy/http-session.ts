@@ -351,7 +351,8 @@ export function classifyPost(body: unknown): SessionPost | undefined {
     // One message (every revision but 2025-03-26 sends only these): no list is built to walk it.
     const kind = messageKind(body);
     if (kind === MessageKind.Invalid) return undefined;
-    if (kind !== MessageKind.Request && kind !== MessageKind.Notification) return { body, requests: NONE, ids: NONE, methods: NONE, stateful: false };
+    if (kind !== MessageKind.Request && kind !== MessageKind.Notification)
+      return { body, requests: NONE, ids: NONE, methods: NONE, stateful: false };
     const method = (body as { method: string }).method;
     const request = kind === MessageKind.Request ? (body as RpcRequest) : undefined;
     return {

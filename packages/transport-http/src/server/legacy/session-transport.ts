@@ -137,8 +137,7 @@ export class SessionTransport implements Transport, StreamHost {
 
   /** Routes the answers to the requests of `exchange` to it. */
   register(exchange: PostExchange): void {
-    const ids = exchange.ids;
-    for (let i = 0; i < ids.length; i++) this.#exchanges.set(ids[i]!, exchange);
+    for (const id of exchange.ids) this.#exchanges.set(id, exchange);
   }
 
   /**
