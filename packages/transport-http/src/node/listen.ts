@@ -3,7 +3,7 @@
  * cleanly: the handler's sessions and streams are ended, idle sockets closed, and whatever is still open after the
  * grace period is cut, so a shutdown always finishes.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { chmod, lstat, unlink } from 'node:fs/promises';
 import { connect, type AddressInfo } from 'node:net';
 import { servedReplies, toNodeHandler, type FetchHandler, type NodeHandlerOptions } from './to-node-handler.js';
@@ -48,6 +48,25 @@ export interface Listening {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
+/** Where a response finds the count of requests in progress of its server, for {@link onResponseClose}. */
+const TRACKER = Symbol('request tracker');
+
+interface RequestTracker {
+  ended(res: ServerResponse): void;
+}
+
+type TrackedResponse = ServerResponse & { [TRACKER]?: RequestTracker };
+
+/**
+ * A response closed (it is emitted once): one listener function for every response of every server, which finds its
+ * server's tracker on the response, rather than a `once` wrapper and a closure per request.
+ */
+function onResponseClose(this: TrackedResponse): void {
+  const tracker = this[TRACKER];
+  this[TRACKER] = undefined;
+  tracker?.ended(this);
+}
+
 /** A handler that can be closed and knows its path (as `createHttpHandler`'s can). */
 type ClosableHandler = FetchHandler & { close?: (graceMs?: number) => Promise<void>; path?: string };
 
@@ -62,15 +81,19 @@ export async function listen(handler: ClosableHandler, options: ListenOptions = 
   // Requests the handler ended unfinished while closing (counted as they end; those still open at the deadline are
   // counted with the sockets cut, never twice).
   let answeredCut = 0;
+  const tracker: RequestTracker = {
+    ended(res) {
+      if (closing !== undefined && servedReplies.get(res)?.cut === true) answeredCut += 1;
+      active -= 1;
+      if (active === 0) drained?.();
+    },
+  };
   const server = createServer((req, res) => {
     active += 1;
     // While closing, a request that still arrives on a kept-alive connection is served, and that connection ends with it.
     if (closing !== undefined) res.shouldKeepAlive = false;
-    res.once('close', () => {
-      if (closing !== undefined && servedReplies.get(res)?.cut === true) answeredCut += 1;
-      active -= 1;
-      if (active === 0) drained?.();
-    });
+    (res as TrackedResponse)[TRACKER] = tracker;
+    res.on('close', onResponseClose);
     node(req, res);
   });
   server.headersTimeout = options.headersTimeoutMs ?? 10_000;

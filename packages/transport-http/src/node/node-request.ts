@@ -19,6 +19,98 @@ export type NodeResponse = ServerResponse | Http2ServerResponse;
 
 const BODYLESS = new Set(['GET', 'HEAD']);
 
+/** Where a request being read keeps its reader, for the listeners below (shared by every request, no closure each). */
+const READER = Symbol('body reader');
+
+type ReadRequest = NodeRequest & { [READER]?: NodeBodyRead };
+
+function onData(this: ReadRequest, chunk: Buffer): void {
+  this[READER]?.data(chunk);
+}
+
+function onEnd(this: ReadRequest): void {
+  this[READER]?.end();
+}
+
+function onError(this: ReadRequest, error: Error): void {
+  this[READER]?.fail(error);
+}
+
+function onClose(this: ReadRequest): void {
+  if (!this.readableEnded) this[READER]?.fail(new Error('The client closed the connection before sending the whole body'));
+}
+
+/**
+ * One body being read from a Node request: at most `maxBytes`, resolving with the whole body (one chunk as it came,
+ * several joined), or `undefined` once it grew past the limit (reading stops and the request is paused). The listeners
+ * are functions shared by every request, which find their reader on the request: a read costs this object and its
+ * promise, not a closure per event.
+ */
+class NodeBodyRead implements BodyRead {
+  readonly bytes: Promise<Uint8Array | undefined>;
+  readonly #req: ReadRequest;
+  readonly #maxBytes: number;
+  #resolve!: (bytes: Uint8Array | undefined) => void;
+  #reject!: (error: Error) => void;
+  #first: Buffer | undefined;
+  #rest: Buffer[] | undefined;
+  #total = 0;
+
+  constructor(req: NodeRequest, maxBytes: number) {
+    this.#req = req;
+    this.#maxBytes = maxBytes;
+    this.bytes = new Promise<Uint8Array | undefined>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    const readable = req as ReadRequest;
+    readable[READER] = this;
+    readable.on('data', onData);
+    readable.on('end', onEnd);
+    readable.on('error', onError);
+    readable.on('close', onClose);
+  }
+
+  data(chunk: Buffer): void {
+    this.#total += chunk.byteLength;
+    if (this.#total > this.#maxBytes) {
+      this.#stop();
+      this.#resolve(undefined);
+      return;
+    }
+    if (this.#first === undefined) this.#first = chunk;
+    else (this.#rest ??= [this.#first]).push(chunk);
+  }
+
+  end(): void {
+    // Nothing can arrive after the end: the listeners stay (they die with the request) and find no reader.
+    this.#req[READER] = undefined;
+    const rest = this.#rest;
+    this.#resolve(rest === undefined ? (this.#first ?? Buffer.alloc(0)) : Buffer.concat(rest, this.#total));
+  }
+
+  fail(error: Error): void {
+    this.#stop();
+    this.#reject(error);
+  }
+
+  cancel(reason: Error): void {
+    this.fail(reason);
+  }
+
+  /** Stops reading: the listeners go and the request is paused (what is left of it is never buffered here). */
+  #stop(): void {
+    const req = this.#req;
+    req[READER] = undefined;
+    req.off('data', onData);
+    req.off('end', onEnd);
+    req.off('error', onError);
+    req.off('close', onClose);
+    req.pause();
+    this.#first = this.#rest = undefined;
+  }
+}
+
 /** See the module comment. */
 export class NodeHttpRequest implements HttpRequest {
   readonly method: string;
@@ -50,49 +142,7 @@ export class NodeHttpRequest implements HttpRequest {
   }
 
   readBody(maxBytes: number): BodyRead {
-    const req = this.#req;
-    let cancel: (reason: Error) => void = () => {};
-    const bytes = new Promise<Uint8Array | undefined>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let total = 0;
-      const cleanup = (): void => {
-        req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('error', onError);
-        req.off('close', onClose);
-      };
-      const onData = (chunk: Buffer): void => {
-        total += chunk.byteLength;
-        if (total > maxBytes) {
-          cleanup();
-          req.pause();
-          resolve(undefined);
-          return;
-        }
-        chunks.push(chunk);
-      };
-      const onEnd = (): void => {
-        cleanup();
-        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total));
-      };
-      const onError = (error: Error): void => {
-        cleanup();
-        reject(error);
-      };
-      const onClose = (): void => {
-        if (!req.readableEnded) onError(new Error('The client closed the connection before sending the whole body'));
-      };
-      cancel = (reason) => {
-        cleanup();
-        req.pause();
-        reject(reason);
-      };
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onError);
-      req.on('close', onClose);
-    });
-    return { bytes, cancel: (reason) => cancel(reason) };
+    return new NodeBodyRead(this.#req, maxBytes);
   }
 
   /** The request as a web `Request` without its body (for the authenticator), built once. */

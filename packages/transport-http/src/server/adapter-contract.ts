@@ -44,6 +44,8 @@ export interface HttpRequest {
   webRequest(): Request;
 }
 
+const NO_COOKIES: readonly string[] = Object.freeze([]);
+
 /** The mutable headers of a reply, keyed by lower-cased name; `Set-Cookie` values are kept apart, one per cookie. */
 export class ReplyHeaders {
   /** Name (lower-cased) → value, every header but `Set-Cookie` (an adapter writes the head from it in one call). */
@@ -82,7 +84,7 @@ export class ReplyHeaders {
 
   /** The `Set-Cookie` values, one per cookie. */
   cookies(): readonly string[] {
-    return this.#cookies ?? [];
+    return this.#cookies ?? NO_COOKIES;
   }
 
   /** Every header as `[name, value]` pairs, each cookie on its own (for building a web `Headers`). */

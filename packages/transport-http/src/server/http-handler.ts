@@ -274,7 +274,8 @@ async function route(
   return response;
 }
 
-async function serve(core: HandlerCore, call: Call, endpoint: boolean, path: string, query: string): Promise<HttpReply> {
+/** Serves a request that passed the checks (not an async function: each route returns its own reply or promise). */
+function serve(core: HandlerCore, call: Call, endpoint: boolean, path: string, query: string): HttpReply | Promise<HttpReply> {
   const request = call.request;
   const sse = core.options.legacySse;
   if (!endpoint) {
@@ -282,17 +283,12 @@ async function serve(core: HandlerCore, call: Call, endpoint: boolean, path: str
       if (!acceptance(request.headers.get('accept')).sse) return notAcceptable();
       return openSseSession(core, call, sse!.messagesPath);
     }
-    const parsed = await readJsonBody(core, request);
-    if (parsed instanceof HttpReply) return parsed;
-    return serveSseMessage(core, call, new URLSearchParams(query).get('sessionId'), parsed.value);
+    return sseMessage(core, call, new URLSearchParams(query).get('sessionId'));
   }
   switch (request.method) {
     case 'POST': {
       const sessionQuery = sse !== undefined && query !== '' ? new URLSearchParams(query).get('sessionId') : null;
-      if (sessionQuery !== null) {
-        const parsed = await readJsonBody(core, request);
-        return parsed instanceof HttpReply ? parsed : serveSseMessage(core, call, sessionQuery, parsed.value);
-      }
+      if (sessionQuery !== null) return sseMessage(core, call, sessionQuery);
       return serveEndpointPost(core, call);
     }
     case 'GET': {
@@ -308,6 +304,12 @@ async function serve(core: HandlerCore, call: Call, endpoint: boolean, path: str
       return serveSessionDelete(core, call);
     }
   }
+}
+
+/** A POST of a 2024-11-05 HTTP+SSE session's message (its body read, then handed to the session). */
+async function sseMessage(core: HandlerCore, call: Call, sessionId: string | null): Promise<HttpReply> {
+  const parsed = await readJsonBody(core, call.request);
+  return parsed instanceof HttpReply ? parsed : serveSseMessage(core, call, sessionId, parsed.value);
 }
 
 function isModernHeader(request: HttpRequest): boolean {

@@ -44,8 +44,12 @@ export interface SessionPost {
   readonly body: unknown;
   /** The requests in it (one, or several in a 2025-03-26 batch). */
   readonly requests: readonly RpcRequest[];
+  /** The ids of {@link requests}, in order. */
+  readonly ids: readonly RequestId[];
   /** Every method in it, for the state bookkeeping. */
   readonly methods: readonly string[];
+  /** True when one of {@link methods} may change the session's recorded state (it is recorded after the answer). */
+  readonly stateful: boolean;
 }
 
 /** See the module comment. */
@@ -199,10 +203,7 @@ export class HttpSession {
       }
       return Promise.resolve(emptyResponse(202));
     }
-    const exchange = new PostExchange(
-      transport,
-      post.requests.map((r) => r.id),
-    );
+    const exchange = new PostExchange(transport, post.ids);
     const closeSseStream = this.#host.store === undefined ? undefined : () => exchange.disconnect();
     const closeStandaloneSseStream = this.#host.store === undefined ? undefined : () => transport.disconnectStandalone();
     transport.register(exchange);
@@ -215,7 +216,7 @@ export class HttpSession {
         { clientAddress },
       ),
     );
-    if (post.methods.some((method) => STATEFUL.has(method))) {
+    if (post.stateful) {
       return exchange.response.then(async (response) => {
         if (await this.#record()) return response;
         // Not recorded: the change is not acknowledged (the stream, if it was one, is dropped unread).
@@ -349,16 +350,42 @@ export function snapshotOf(state: SessionState): LegacySessionSnapshot {
   };
 }
 
+const NONE: readonly never[] = Object.freeze([]);
+
 /** Classifies a POST body of a session (`undefined` when an element is not a valid message). */
 export function classifyPost(body: unknown): SessionPost | undefined {
-  const messages = Array.isArray(body) ? body : [body];
+  if (!Array.isArray(body)) {
+    // One message (every revision but 2025-03-26 sends only these): no list is built to walk it.
+    const kind = messageKind(body);
+    if (kind === MessageKind.Invalid) return undefined;
+    if (kind !== MessageKind.Request && kind !== MessageKind.Notification)
+      return { body, requests: NONE, ids: NONE, methods: NONE, stateful: false };
+    const method = (body as { method: string }).method;
+    const request = kind === MessageKind.Request ? (body as RpcRequest) : undefined;
+    return {
+      body,
+      requests: request === undefined ? NONE : [request],
+      ids: request === undefined ? NONE : [request.id],
+      methods: [method],
+      stateful: STATEFUL.has(method),
+    };
+  }
   const requests: RpcRequest[] = [];
+  const ids: RequestId[] = [];
   const methods: string[] = [];
-  for (const message of messages) {
+  let stateful = false;
+  for (const message of body) {
     const kind = messageKind(message);
     if (kind === MessageKind.Invalid) return undefined;
-    if (kind === MessageKind.Request) requests.push(message as RpcRequest);
-    if (kind === MessageKind.Request || kind === MessageKind.Notification) methods.push((message as { method: string }).method);
+    if (kind === MessageKind.Request) {
+      requests.push(message as RpcRequest);
+      ids.push((message as RpcRequest).id);
+    }
+    if (kind === MessageKind.Request || kind === MessageKind.Notification) {
+      const method = (message as { method: string }).method;
+      methods.push(method);
+      stateful ||= STATEFUL.has(method);
+    }
   }
-  return { body, requests, methods };
+  return { body, requests, ids, methods, stateful };
 }

@@ -32,17 +32,23 @@ export class PostExchange {
   readonly response: Promise<HttpReply>;
   /** Headers added to the response (e.g. `Mcp-Session-Id` on the initialize result). */
   readonly headers: Record<string, string> | undefined;
+  /** Every request of the POST, in order (what the session routes to this exchange). */
+  readonly ids: readonly RequestId[];
   readonly #host: ExchangeHost;
-  readonly #outstanding: Set<RequestId>;
+  /** The requests not answered yet: a set for a batch; for one request (nearly every POST), a count of 1 or 0. */
+  readonly #outstanding: Set<RequestId> | undefined;
+  #owed: number;
   #resolve!: (response: HttpReply) => void;
   #stream: LegacyStream | undefined;
   /** The SSE reply, once streaming. */
   #reply: HttpReply | undefined;
   #state: 'pending' | 'streaming' | 'done' = 'pending';
 
-  constructor(host: ExchangeHost, ids: Iterable<RequestId>, headers?: Record<string, string>) {
+  constructor(host: ExchangeHost, ids: readonly RequestId[], headers?: Record<string, string>) {
     this.#host = host;
-    this.#outstanding = new Set(ids);
+    this.ids = ids;
+    this.#outstanding = ids.length > 1 ? new Set(ids) : undefined;
+    this.#owed = this.#outstanding?.size ?? ids.length;
     this.headers = headers;
     this.response = new Promise((resolve) => (this.#resolve = resolve));
   }
@@ -54,7 +60,19 @@ export class PostExchange {
 
   /** The requests not answered yet. */
   get outstanding(): ReadonlySet<RequestId> {
-    return this.#outstanding;
+    return this.#outstanding ?? new Set(this.#owed === 0 ? [] : this.ids);
+  }
+
+  /** Takes `id` off the requests owed; false when it was not owed. */
+  #settle(id: RequestId): boolean {
+    if (this.#outstanding !== undefined) {
+      if (!this.#outstanding.delete(id)) return false;
+      this.#owed = this.#outstanding.size;
+      return true;
+    }
+    if (this.#owed === 0 || id !== this.ids[0]) return false;
+    this.#owed = 0;
+    return true;
   }
 
   /**
@@ -64,7 +82,7 @@ export class PostExchange {
   stream(): LegacyStream | undefined {
     if (this.#state === 'streaming') return this.#stream;
     if (this.#state === 'done') return undefined;
-    const opened = this.#host.openStream([...this.#outstanding]);
+    const opened = this.#host.openStream([...this.outstanding]);
     if (opened === undefined) return undefined;
     this.#state = 'streaming';
     this.#stream = opened.stream;
@@ -79,8 +97,8 @@ export class PostExchange {
    * headers of a rate-limited error) makes a POST whose only request it answers a 429.
    */
   respond(json: string, ids: readonly RequestId[], retryAfter?: Record<string, string>): void {
-    const alone = this.#outstanding.size === 1 && ids.length === 1;
-    for (const id of ids) this.#outstanding.delete(id);
+    const alone = this.#owed === 1 && ids.length === 1;
+    for (let i = 0; i < ids.length; i++) this.#settle(ids[i]!);
     if (this.#state === 'pending') {
       this.#state = 'done';
       if (retryAfter !== undefined && alone) this.#resolve(jsonResponse(429, json, { ...this.headers, ...retryAfter }));
@@ -89,12 +107,12 @@ export class PostExchange {
     }
     if (this.#state !== 'streaming') return;
     this.#stream!.send(json);
-    if (this.#outstanding.size === 0) this.#end();
+    if (this.#owed === 0) this.#end();
   }
 
   /** A request of the exchange was cancelled by the client: it gets no response; the exchange ends once none is left. */
   cancelled(id: RequestId): void {
-    if (!this.#outstanding.delete(id) || this.#outstanding.size > 0) return;
+    if (!this.#settle(id) || this.#owed > 0) return;
     if (this.#state === 'pending') {
       // The client gave up on the request: end the POST without a body, as for one carrying no request.
       this.#state = 'done';
@@ -113,16 +131,16 @@ export class PostExchange {
    * client resuming it elsewhere hears it too), then ends. A reply that leaves requests unanswered is marked `cut`.
    */
   abandon(fallback: (ids: readonly RequestId[]) => HttpReply): void {
-    const owed = this.#state !== 'done' && this.#outstanding.size > 0;
+    const owed = this.#state !== 'done' && this.#owed > 0;
     if (this.#state === 'pending') {
       this.#state = 'done';
-      const reply = fallback([...this.#outstanding]);
+      const reply = fallback([...this.outstanding]);
       reply.cut = owed;
       this.#resolve(reply);
       return;
     }
     if (this.#state === 'streaming') {
-      for (const id of this.#outstanding) this.#stream!.send(JSON.stringify({ jsonrpc: '2.0', id, error: ABANDONED }));
+      for (const id of this.outstanding) this.#stream!.send(JSON.stringify({ jsonrpc: '2.0', id, error: ABANDONED }));
       if (owed) this.#reply!.cut = true;
     }
     this.#end();

@@ -93,7 +93,7 @@ export class SessionTransport implements Transport, StreamHost {
 
   /** Routes the answers to the requests of `exchange` to it. */
   register(exchange: PostExchange): void {
-    for (const id of exchange.outstanding) this.#exchanges.set(id, exchange);
+    for (const id of exchange.ids) this.#exchanges.set(id, exchange);
   }
 
   /**

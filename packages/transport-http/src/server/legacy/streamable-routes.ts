@@ -8,9 +8,10 @@ import { describeInvalid, messageKind, MessageKind } from '@wiremcp/jsonrpc';
 import type { RequestId, RpcRequest } from '@wiremcp/protocol';
 import { authorizeMessage } from '../authorize.js';
 import { findSession, senderOf, type Call, type HandlerCore } from '../call.js';
+import type { LiveSession } from './session-registry.js';
 import { httpMessageInfo } from '../message-info.js';
 import { rpcErrorResponse } from '../responses.js';
-import { classifyPost, HttpSession, retryAfter } from './http-session.js';
+import { classifyPost, HttpSession, retryAfter, type SessionPost } from './http-session.js';
 import { newSessionId } from './session-registry.js';
 import { HttpReply } from '../adapter-contract.js';
 
@@ -48,16 +49,24 @@ export async function serveInitialize(core: HandlerCore, call: Call, body: unkno
   }
 }
 
-/** Checks the session and revision headers of a request in a session: the session, or the response to send. */
-async function sessionOf(core: HandlerCore, call: Call, body: unknown): Promise<HttpSession | HttpReply> {
+/**
+ * Checks the session and revision headers of a request in a session: the session, or the response to send. A session
+ * held here (the common case) is answered at once, without a promise; only the lookup that may go to the session store
+ * is asynchronous.
+ */
+function sessionOf(core: HandlerCore, call: Call, body: unknown): HttpSession | HttpReply | Promise<HttpSession | HttpReply> {
   const id = call.request.headers.get('mcp-session-id');
   if (id === null) {
     return rpcErrorResponse(400, idOf(body), -32600, 'Bad request: the Mcp-Session-Id header is required (send initialize first)');
   }
   const key = id.trim();
-  // A session held here (the common case) is taken at once, without the lookup that may go to the session store.
   const held = core.registry.current(key);
-  const found = held !== undefined && held.principalKey === call.principalKey ? held : await findSession(core, call, key);
+  if (held !== undefined && held.principalKey === call.principalKey) return checkedSession(call, body, held);
+  return findSession(core, call, key).then((found) => checkedSession(call, body, found));
+}
+
+/** The session found for a request, once its revision header is checked (or the response to send). */
+function checkedSession(call: Call, body: unknown, found: LiveSession | HttpReply): HttpSession | HttpReply {
   if (found instanceof HttpReply) return found;
   if (!(found instanceof HttpSession)) return rpcErrorResponse(404, null, -32600, 'Session not found on this endpoint');
   const version = call.request.headers.get('mcp-protocol-version');
@@ -73,8 +82,13 @@ async function sessionOf(core: HandlerCore, call: Call, body: unknown): Promise<
 }
 
 /** Serves a POST in a session: its messages go to the session's connection. */
-export async function serveSessionPost(core: HandlerCore, call: Call, body: unknown): Promise<HttpReply> {
-  const session = await sessionOf(core, call, body);
+export function serveSessionPost(core: HandlerCore, call: Call, body: unknown): HttpReply | Promise<HttpReply> {
+  const session = sessionOf(core, call, body);
+  if (session instanceof Promise) return session.then((found) => postInSession(core, call, body, found));
+  return postInSession(core, call, body, session);
+}
+
+function postInSession(core: HandlerCore, call: Call, body: unknown, session: HttpSession | HttpReply): HttpReply | Promise<HttpReply> {
   if (session instanceof HttpReply) return session;
   const post = classifyPost(body);
   if (post === undefined) {
@@ -86,6 +100,14 @@ export async function serveSessionPost(core: HandlerCore, call: Call, body: unkn
   if (Array.isArray(body) && body.length === 0) return rpcErrorResponse(400, null, -32600, 'Invalid request: empty batch');
   const refused = session.postRefusal(post);
   if (refused) return refused;
+  // Without an authenticator every message may be sent (authorizeMessage), so nothing is built to ask it.
+  if (core.options.authenticator !== undefined) return authorizedPost(core, call, session, post);
+  return session.post(call.request, post, call.principal, call.connection?.remoteAddress);
+}
+
+/** A session POST once each of its messages is authorized (the first refusal is the answer). */
+async function authorizedPost(core: HandlerCore, call: Call, session: HttpSession, post: SessionPost): Promise<HttpReply> {
+  const body = post.body;
   const origin = { era: 'legacy', session: { sessionId: session.id, principalKey: session.principalKey } } as const;
   for (const message of Array.isArray(body) ? body : [body]) {
     let forbidden = authorizeMessage(core, call, message, origin);
