@@ -171,8 +171,9 @@ async function clientRun(
   );
   const timedOut = scenarioRuns.reduce((sum, entry) => sum + clientTimeouts(entry.output), 0);
   if (timedOut > 0) options.log(`client ${run.suite}: ${timedOut} client program(s) timed out (the suite's per-scenario limit)`);
+  // Only about scenarios that failed or left no result: a client program may exit non-zero in a scenario that passed.
   const reports = scenarioRuns
-    .filter((entry) => entry.exitCode !== 0)
+    .filter((entry) => entry.exitCode !== 0 && merged.outcomes.get(entry.scenario)?.passed !== true)
     .map((entry) => [entry.scenario, clientFailureReports(entry.output, 1_500)] as const)
     .filter(([, text]) => text !== '')
     .map(([scenario, text]) => `[${scenario}] ${text}`)
@@ -184,6 +185,41 @@ async function clientRun(
       `the official suite produced no results for the client leg's ${run.suite}:\n${scenarioRuns.at(-1)!.output.slice(-2000)}`,
     );
   return { run, outcomes: merged.outcomes, notRun: merged.notRun, notApplicable: merged.notApplicable };
+}
+
+/**
+ * The score of one leg's run on one revision: every scored scenario is passed, failing, not exercised, not run (no
+ * result at all, whether or not it was planned one by one) or not applicable, and only the first counts as passed.
+ */
+export function scoreRevision(
+  leg: Leg,
+  revision: string,
+  req: Requirements,
+  found: ReadonlyMap<string, ScenarioOutcome>,
+  notRun: readonly string[],
+  notApplicable: readonly string[],
+): RevisionScore {
+  const scored = req.scored[leg];
+  const skipped = scored.filter((name) => notApplicable.includes(name));
+  const idle = (name: string): boolean => found.get(name)?.passed === true && !found.get(name)!.exercised;
+  const failing = scored.filter((name) => found.get(name)?.passed === false);
+  const notExercised = scored.filter(idle);
+  const missing = scored.filter((name) => !found.has(name) && !skipped.includes(name));
+  const notScored = req.notScored[leg].filter((name) => found.has(name));
+  return {
+    leg,
+    revision,
+    passed: scored.length - failing.length - notExercised.length - missing.length - skipped.length,
+    total: scored.length,
+    failing,
+    notExercised,
+    notRun: missing,
+    notApplicable: skipped,
+    notScoredRun: notScored.length,
+    notScoredFailing: notScored.filter((name) => !found.get(name)!.passed),
+    notScoredNotExercised: notScored.filter(idle),
+    notScoredNotRun: notRun.filter((name) => !scored.includes(name)),
+  };
 }
 
 /** Runs the legs asked for and judges them. */
@@ -225,28 +261,7 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
   for (const { run, outcomes: found, notRun, notApplicable } of ranRuns) {
     if (run.revision === undefined) continue;
     const req = requirements.get(run.revision as (typeof SCORED_REVISIONS)[number])!;
-    const scored = req.scored[run.leg];
-    const skipped = new Set(notApplicable);
-    const idle = (name: string): boolean => found.get(name)?.passed === true && !found.get(name)!.exercised;
-    const failing = scored.filter((name) => found.get(name)?.passed === false);
-    const notExercised = scored.filter(idle);
-    // A scored scenario without a result is not run, whether or not it was planned one by one.
-    const missing = scored.filter((name) => !found.has(name) && !skipped.has(name));
-    const notScored = req.notScored[run.leg].filter((name) => found.has(name));
-    scores.push({
-      leg: run.leg,
-      revision: run.revision,
-      passed: scored.length - failing.length - notExercised.length - missing.length - scored.filter((name) => skipped.has(name)).length,
-      total: scored.length,
-      failing,
-      notExercised,
-      notRun: missing,
-      notApplicable: scored.filter((name) => skipped.has(name)),
-      notScoredRun: notScored.length,
-      notScoredFailing: notScored.filter((name) => !found.get(name)!.passed),
-      notScoredNotExercised: notScored.filter(idle),
-      notScoredNotRun: notRun.filter((name) => !scored.includes(name)),
-    });
+    scores.push(scoreRevision(run.leg, run.revision, req, found, notRun, notApplicable));
   }
   const verdicts: Partial<Record<Leg, LegVerdict>> = {};
   for (const leg of ['server', 'client'] as const) {
