@@ -26,14 +26,16 @@ Runs the official MCP conformance suite (both legs, revisions 2025-11-25 and 202
   --expected-failures <f>   expected failures (default apps/conformance/official-expected-failures.yaml)
   --no-expected-failures    expect nothing to fail
   --out <dir>               where official-results.json goes (default apps/conformance/out)
+  --client-parallel <n>     client scenarios run at a time, each in its own process of the suite (default 6, 1 to 64)
   --under-load <seconds>    run beside a mixed load (a package install, a TypeScript build, batches of process
-                            starts, a CPU burner per core, fsync'd disk writes), stopped when the run ends and
-                            after <seconds> at most; exit 3 when a part of the load never completed a round
+                            starts, a CPU burner per core, paced fsync'd disk writes), stopped when the run ends
+                            and after <seconds> at most; exit 3 when a part of the load never completed a round
   -h, --help                print this text
 
 Examples:
   npm run conformance:official
   npm run conformance:official -- --client-only --under-load 420
+  npm run conformance:official -- --client-only --client-parallel 4
   node apps/conformance/dist/official/cli.js --url http://localhost:3001/mcp --server-only
 `;
 
@@ -51,6 +53,7 @@ async function main(): Promise<number> {
         'no-expected-failures': { type: 'boolean' },
         out: { type: 'string' },
         'under-load': { type: 'string' },
+        'client-parallel': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -78,6 +81,11 @@ async function main(): Promise<number> {
     process.stderr.write(`--under-load: a whole number of seconds from 10 to 3600, not '${values['under-load']}'\n`);
     return 2;
   }
+  const parallel = values['client-parallel'] === undefined ? undefined : Number(values['client-parallel']);
+  if (parallel !== undefined && !(Number.isInteger(parallel) && parallel >= 1 && parallel <= 64)) {
+    process.stderr.write(`--client-parallel: a whole number from 1 to 64, not '${values['client-parallel']}'\n`);
+    return 2;
+  }
   const log = (line: string): void => void process.stderr.write(`[official] ${line}\n`);
   const load = seconds === undefined ? undefined : startMixedLoad({ seconds, log });
   let code = 3;
@@ -91,6 +99,7 @@ async function main(): Promise<number> {
       ...(values['expected-failures'] === undefined ? {} : { expectedFailures: values['expected-failures'] }),
       noExpectedFailures: values['no-expected-failures'] === true,
       ...(values.out === undefined ? {} : { out: values.out }),
+      ...(parallel === undefined ? {} : { clientParallel: parallel }),
       log,
       print: (line) => process.stdout.write(`${line}\n`),
     });

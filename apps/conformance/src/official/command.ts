@@ -18,9 +18,9 @@ export const DEFAULT_OFFICIAL_EXPECTED_FAILURES: string = join(PACKAGE_ROOT, 'of
 export const OFFICIAL_RESULTS_FILE = 'official-results.json';
 /**
  * The client program the client leg spawns by default: this app's (`src/official/client/main.ts`), bundled into one
- * file started through the bins' compile-cache launcher (scripts/bundle-bin.mjs --code-cache). The suite starts every
- * client scenario of a run at once, dozens of programs; each one resolving and reading its ~100 modules through the ESM
- * loader and compiling them cost most of its start, which on a busy 2-core machine ate into the scenario's time.
+ * file started through the bins' compile-cache launcher (scripts/bundle-bin.mjs --code-cache). Several client programs
+ * start at once; each one resolving and reading its ~100 modules through the ESM loader and compiling them cost most of
+ * its start, which on a busy 2-core machine ate into the scenario's time.
  */
 export const OFFICIAL_CLIENT_PROGRAM: string = join(PACKAGE_ROOT, 'dist', 'official', 'client-bundle', 'bin.js');
 
@@ -37,6 +37,8 @@ export interface OfficialCommandOptions {
   readonly out?: string;
   /** How the run was started, for the results file. */
   readonly command?: string;
+  /** Client scenarios run at a time, each in its own process of the suite (default 6). */
+  readonly clientParallel?: number;
   /** Also the server leg against the everything server on these runtimes (Deno, Bun, workerd). */
   readonly runtimes?: readonly RuntimeName[];
   readonly log: (line: string) => void;
@@ -79,6 +81,7 @@ export async function runOfficialCommand(options: OfficialCommandOptions): Promi
       ...(options.client ? { clientCommand, clientName: options.clientCommand ?? 'wiremcp client (apps/conformance)' } : {}),
       expected,
       ...(options.command === undefined ? {} : { command: options.command }),
+      ...(options.clientParallel === undefined ? {} : { clientAtATime: options.clientParallel }),
       log: options.log,
     });
     const others = options.runtimes?.length ? await runRuntimeLegs(options.runtimes, options.log) : undefined;

@@ -33,6 +33,11 @@ export const NO_EXPECTED_FAILURES: ExpectedFailures = { server: new Set(), clien
 export interface LegVerdict {
   readonly unexpected: readonly string[];
   readonly stale: readonly string[];
+  /**
+   * Scenarios the runs planned or score that left no result at all: neither passed nor failed, and the run is not
+   * green with any (set by the run, which knows its plan; not by {@link judgeLeg}).
+   */
+  readonly notRun?: readonly string[];
 }
 
 /** Compares the outcomes of every run of `leg` with its expected failures. */

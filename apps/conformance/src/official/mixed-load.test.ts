@@ -1,9 +1,11 @@
 // The mixed load that the client leg is checked beside: bounded by its own deadline, stopped at once by stop(), and
 // honest about parts that did nothing. Only the light parts run here (a burner per core for two seconds at most).
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { startMixedLoad } from './mixed-load.js';
+import { DISK_LOAD, startMixedLoad } from './mixed-load.js';
 
 /**
  * True when no live process is left in the group. Zombies do not count: killed children of the group's shell are
@@ -40,9 +42,26 @@ describe('mixed load', () => {
     expect(report.groups.every(gone)).toBe(true);
     // The burners were killed, not finished; cpu is never counted idle (its round is the whole run).
     expect(report.parts.find((part) => part.part === 'cpu')!.rounds).toBe(0);
-    // Stopped before it could write 128 MB: the report says the disk part never did its work.
+    // Stopped before its first fsync'd write: the report says the disk part never did its work.
     expect(report.idle).toEqual(['disk']);
     // A second stop() is the same report, not a second kill.
     expect(await load.stop()).toBe(report);
+  }, 60_000);
+
+  test('the disk part rewrites a small ring of files at a bounded pace instead of filling the disk', async () => {
+    const load = startMixedLoad({ seconds: 2, parts: ['disk'], log: () => undefined });
+    await load.ended;
+    const files = readdirSync(load.directory).filter((name) => name.startsWith('disk-'));
+    const sizes = files.map((name) => statSync(join(load.directory, name)).size);
+    const report = await load.stop();
+    const disk = report.parts[0]!;
+    expect(disk.rounds).toBeGreaterThan(0);
+    // One round per pause at most, however fast the disk: the deadline is at most 3 s away (whole seconds).
+    expect(disk.rounds + disk.failed).toBeLessThanOrEqual(Math.ceil(3 / DISK_LOAD.pauseSeconds) + 1);
+    // Overwritten in place: never more files than the ring, each one block.
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.length).toBeLessThanOrEqual(DISK_LOAD.files);
+    expect(sizes.every((size) => size === DISK_LOAD.blockMb * 1024 * 1024)).toBe(true);
+    expect(existsSync(load.directory)).toBe(false);
   }, 60_000);
 });

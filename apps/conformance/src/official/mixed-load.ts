@@ -2,6 +2,8 @@
  * A bounded mixed load, the kind a shared CI machine puts beside a test run: a package install into a scratch
  * directory, a TypeScript build, batches of short-lived processes, CPU-bound processes and disk writes flushed with
  * fsync. It is how the official suite's client leg is checked on a busy machine (`conformance:official --under-load`).
+ * The disk part is bounded in space and volume too (see {@link DISK_LOAD}): the journal and the device are kept busy
+ * with a steady stream of fsyncs, not filled.
  *
  * Each part is a shell loop in its own process group that stops by itself at the deadline, so the load is bounded
  * even if this process is killed; `stop()` ends every group at once (SIGKILL to the group: pnpm, tsc and their
@@ -46,6 +48,8 @@ export interface MixedLoad {
   stop(): Promise<MixedLoadReport>;
   /** Settles when every part's loop has ended: at the deadline by itself, or at `stop()`. */
   readonly ended: Promise<void>;
+  /** The scratch directory the parts work in (the install's project, the disk part's files); `stop()` removes it. */
+  readonly directory: string;
 }
 
 /** What the load did. */
@@ -59,6 +63,13 @@ export interface MixedLoadReport {
   /** The parts' process groups (all ended by the time the report is made). */
   readonly groups: readonly number[];
 }
+
+/**
+ * The disk part: `blockMb` written and fsync'd per round into a ring of `files` files overwritten in place (at most
+ * files × blockMb on disk), a pause between rounds (at most 8 MB/s: 4 fsyncs a second), and at most `capMb` per run,
+ * so a 600 s run writes at most 4.7 GB — a round of 128 MB written back to back had written 80–140 GB.
+ */
+export const DISK_LOAD = { blockMb: 2, files: 4, pauseSeconds: 0.25, capMb: 6144 } as const;
 
 /** Packages the workspace already has in its pnpm store: the install is a real one, without the network's pace. */
 const INSTALLED = { ajv: '8.20.0', yaml: '2.9.1', zod: '4.6.7', esbuild: '0.28.2' };
@@ -82,7 +93,10 @@ function scripts(end: number): Record<MixedLoadPart, string> {
     // One burner per core, each to the deadline. (Not under `timeout`: it makes its own process group, which the stop
     // would then miss.)
     cpu: `${Array.from({ length: cores }, () => `"${process.execPath}" -e '${burn}' && echo ok &`).join(' ')} wait`,
-    disk: loop(end, `{ dd if=/dev/zero of=disk.bin bs=1M count=128 conv=fsync status=none && rm -f disk.bin; }`),
+    disk:
+      `n=0; while [ "$(date +%s)" -lt ${end} ] && [ $n -lt ${Math.floor(DISK_LOAD.capMb / DISK_LOAD.blockMb)} ]; do ` +
+      `if dd if=/dev/zero of=disk-$((n % ${DISK_LOAD.files})).bin bs=1M count=${DISK_LOAD.blockMb} conv=notrunc,fsync status=none; ` +
+      `then echo ok; else echo fail; fi; n=$((n + 1)); sleep ${DISK_LOAD.pauseSeconds}; done`,
   };
 }
 
@@ -120,6 +134,7 @@ export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
   process.once('exit', killAll);
   let report: Promise<MixedLoadReport> | undefined;
   return {
+    directory: scratch,
     ended: Promise.all(running.map((state) => state.exited)).then(() => undefined),
     stop() {
       report ??= (async () => {
@@ -138,7 +153,13 @@ export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
         };
         options.log(
           `mixed load stopped (load ${started.toFixed(1)} → ${stopped.toFixed(1)}): ` +
-            parts.map((entry) => `${entry.part} ${entry.rounds} round(s)${entry.failed ? `, ${entry.failed} failed` : ''}`).join('; '),
+            parts
+              .map(
+                (entry) =>
+                  `${entry.part} ${entry.rounds} round(s)${entry.failed ? `, ${entry.failed} failed` : ''}` +
+                  (entry.part === 'disk' ? ` (${entry.rounds * DISK_LOAD.blockMb} MB written and fsync'd)` : ''),
+              )
+              .join('; '),
         );
         return result;
       })();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { judgeLeg, loadExpectedFailures } from './expected-failures.js';
 import { readOutcomes, readRequirements } from './results.js';
-import { officialStatusOf } from './run-official.js';
+import { officialStatusOf, scoreRevision } from './run-official.js';
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,6 +77,46 @@ describe('official suite results', () => {
       scored: { server: ['server-stateless', 'ping'], client: ['tools_call'] },
       notScored: { server: ['tasks-lifecycle'], client: [] },
     });
+  });
+});
+
+describe('scores', () => {
+  const outcome = (name: string, passed: boolean, exercised = true) => ({
+    name,
+    passed,
+    exercised,
+    checks: { passed: exercised && passed ? 1 : 0, failed: passed ? 0 : 1, warnings: 0, skipped: 0 },
+    failures: [],
+  });
+
+  test('a scored scenario without a result is not run, never passed nor failing; a skipped one is not applicable', () => {
+    const req = {
+      scored: { server: [], client: ['initialize', 'tools_call', 'sse-retry', 'auth/metadata-default', 'auth/basic-cimd'] },
+      notScored: { server: [], client: ['auth/dpop', 'auth/dpop-nonce'] },
+    };
+    const found = new Map([
+      ['initialize', outcome('initialize', true)],
+      ['tools_call', outcome('tools_call', false)],
+      ['sse-retry', outcome('sse-retry', true, false)],
+      ['auth/dpop', outcome('auth/dpop', false)],
+    ]);
+    const score = scoreRevision('client', '2025-11-25', req, found, ['auth/metadata-default', 'auth/dpop-nonce'], ['auth/basic-cimd']);
+    expect(score).toEqual({
+      leg: 'client',
+      revision: '2025-11-25',
+      passed: 1,
+      total: 5,
+      failing: ['tools_call'],
+      notExercised: ['sse-retry'],
+      notRun: ['auth/metadata-default'],
+      notApplicable: ['auth/basic-cimd'],
+      notScoredRun: 1,
+      notScoredFailing: ['auth/dpop'],
+      notScoredNotExercised: [],
+      notScoredNotRun: ['auth/dpop-nonce'],
+    });
+    // A scored scenario missing from a run that was not planned one by one (the server leg) is not run all the same.
+    expect(scoreRevision('client', '2025-11-25', req, found, [], []).notRun).toEqual(['auth/metadata-default', 'auth/basic-cimd']);
   });
 });
 

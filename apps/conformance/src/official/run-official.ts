@@ -9,9 +9,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OfficialRun, OfficialScenario, OfficialStatus, OfficialSuiteResults } from '../report/official-suite.js';
+import {
+  CLIENT_SCENARIOS_AT_A_TIME,
+  listClientScenarios,
+  mergeScenarioRuns,
+  plannedClientScenarios,
+  runClientScenarios,
+  type ScenarioRun,
+} from './client-groups.js';
 import { judgeLeg, type ExpectedFailures, type LegVerdict } from './expected-failures.js';
-import { readOutcomes, readRequirements, type Leg, type ScenarioOutcome } from './results.js';
-import { ensureOfficialSuite, OFFICIAL_SUITE_PACKAGE, OFFICIAL_SUITE_VERSION, runOfficialSuite } from './suite.js';
+import { readOutcomes, readRequirements, type Leg, type Requirements, type ScenarioOutcome } from './results.js';
+import { ensureOfficialSuite, OFFICIAL_SUITE_PACKAGE, OFFICIAL_SUITE_VERSION, runOfficialSuite, type OfficialSuite } from './suite.js';
 
 /** The scored revisions. */
 export const SCORED_REVISIONS = ['2025-11-25', '2026-07-28'] as const;
@@ -35,19 +43,22 @@ export interface OfficialRunOptions {
   readonly runTimeoutMs?: number;
   /** Only the scored runs (`--requirements` of each revision), not `--suite all` (default false). */
   readonly scoredOnly?: boolean;
-  /**
-   * The client leg's per-scenario limit (the suite's `--timeout`; default {@link CLIENT_SCENARIO_TIMEOUT_MS}). The
-   * suite starts every client scenario at once, so each limit also covers dozens of client programs starting together.
-   */
+  /** The client leg's per-scenario limit (the suite's `--timeout`; default {@link CLIENT_SCENARIO_TIMEOUT_MS}). */
   readonly clientTimeoutMs?: number;
+  /**
+   * How many client scenarios run at a time, each in its own process of the suite (default
+   * {@link CLIENT_SCENARIOS_AT_A_TIME}; see client-groups.ts).
+   */
+  readonly clientAtATime?: number;
 }
 
 /**
- * The client leg's default per-scenario limit: 2 minutes, not the suite's 30 s. The suite starts all of a run's client
- * scenarios at once (dozens of Node processes); on a 2-core machine that is also building and installing, starting
- * them took longer than 30 s, and every check of the scenarios still waiting failed.
+ * The client leg's default per-scenario limit: 2 minutes, not the suite's 30 s. On a 2-core machine that is also
+ * building and installing, a client program and the suite's mock server answering it can both be slow to start.
  */
 export const CLIENT_SCENARIO_TIMEOUT_MS = 120_000;
+/** Time a scenario's run of the suite gets beyond the client's limit (its own start, the mock server's stop). */
+const SCENARIO_RUN_MARGIN_MS = 60_000;
 
 /** How many client programs the suite reports as timed out in a run's output (its own `Client timed out` lines). */
 export function clientTimeouts(output: string): number {
@@ -78,9 +89,14 @@ export interface RevisionScore {
   readonly failing: readonly string[];
   /** Scored scenarios that ran no check of their own: neither passed nor failed. */
   readonly notExercised: readonly string[];
+  /** Scored scenarios with no result at all (the suite wrote none): neither passed nor failed. */
+  readonly notRun: readonly string[];
+  /** Scored scenarios the suite skipped as not applicable at the revision. */
+  readonly notApplicable: readonly string[];
   readonly notScoredRun: number;
   readonly notScoredFailing: readonly string[];
   readonly notScoredNotExercised: readonly string[];
+  readonly notScoredNotRun: readonly string[];
 }
 
 /** Everything a run of the official suite found. */
@@ -101,6 +117,14 @@ interface LegRun {
   readonly args: readonly string[];
 }
 
+/** What one run found: results, and (client runs, planned scenario by scenario) what has none. */
+interface LegResult {
+  readonly run: LegRun;
+  readonly outcomes: Map<string, ScenarioOutcome>;
+  readonly notRun: readonly string[];
+  readonly notApplicable: readonly string[];
+}
+
 function legRuns(leg: Leg, target: readonly string[], scoredOnly = false): LegRun[] {
   const runs: LegRun[] = [
     ...SCORED_REVISIONS.map((revision) => ({
@@ -114,73 +138,146 @@ function legRuns(leg: Leg, target: readonly string[], scoredOnly = false): LegRu
   return runs;
 }
 
+/**
+ * One client run, scenario by scenario (client-groups.ts): runs the planned scenarios a few at a time, merges their
+ * results, and logs how long it took, what has no result, how many client programs ran out of time and what the suite
+ * printed about each failed one.
+ */
+async function clientRun(
+  run: LegRun,
+  planned: readonly string[],
+  suite: OfficialSuite,
+  dir: string,
+  options: OfficialRunOptions,
+): Promise<LegResult> {
+  const began = Date.now();
+  const clientTimeoutMs = options.clientTimeoutMs ?? CLIENT_SCENARIO_TIMEOUT_MS;
+  const atATime = options.clientAtATime ?? CLIENT_SCENARIOS_AT_A_TIME;
+  const scenarioRuns: ScenarioRun[] = await runClientScenarios({
+    // The client program's own limits follow the suite's per-scenario one (see client/time-limit.ts).
+    suite: { ...suite, env: { ...suite.env, WIREMCP_CONFORMANCE_TIMEOUT_MS: String(clientTimeoutMs) } },
+    clientCommand: options.clientCommand!,
+    clientTimeoutMs,
+    ...(run.revision === undefined ? {} : { revision: run.revision }),
+    scenarios: planned,
+    atATime,
+    dir,
+    runTimeoutMs: clientTimeoutMs + SCENARIO_RUN_MARGIN_MS,
+  });
+  const merged = mergeScenarioRuns(planned, scenarioRuns);
+  options.log(
+    `client ${run.suite}: ${planned.length} scenarios, ${atATime} at a time, ${merged.outcomes.size} with results in ` +
+      `${((Date.now() - began) / 1000).toFixed(1)} s${apart('not run', merged.notRun)}${apart('not applicable', merged.notApplicable)}`,
+  );
+  const timedOut = scenarioRuns.reduce((sum, entry) => sum + clientTimeouts(entry.output), 0);
+  if (timedOut > 0) options.log(`client ${run.suite}: ${timedOut} client program(s) timed out (the suite's per-scenario limit)`);
+  // Only about scenarios that failed or left no result: a client program may exit non-zero in a scenario that passed.
+  const reports = scenarioRuns
+    .filter((entry) => entry.exitCode !== 0 && merged.outcomes.get(entry.scenario)?.passed !== true)
+    .map((entry) => [entry.scenario, clientFailureReports(entry.output, 1_500)] as const)
+    .filter(([, text]) => text !== '')
+    .map(([scenario, text]) => `[${scenario}] ${text}`)
+    .join('\n---\n');
+  if (reports !== '')
+    options.log(`client ${run.suite}: what the suite reported about failed client programs:\n${reports.slice(0, 12_000)}`);
+  if (merged.outcomes.size === 0 && planned.length > 0)
+    throw new Error(
+      `the official suite produced no results for the client leg's ${run.suite}:\n${scenarioRuns.at(-1)!.output.slice(-2000)}`,
+    );
+  return { run, outcomes: merged.outcomes, notRun: merged.notRun, notApplicable: merged.notApplicable };
+}
+
+/**
+ * The score of one leg's run on one revision: every scored scenario is passed, failing, not exercised, not run (no
+ * result at all, whether or not it was planned one by one) or not applicable, and only the first counts as passed.
+ */
+export function scoreRevision(
+  leg: Leg,
+  revision: string,
+  req: Requirements,
+  found: ReadonlyMap<string, ScenarioOutcome>,
+  notRun: readonly string[],
+  notApplicable: readonly string[],
+): RevisionScore {
+  const scored = req.scored[leg];
+  const skipped = scored.filter((name) => notApplicable.includes(name));
+  const idle = (name: string): boolean => found.get(name)?.passed === true && !found.get(name)!.exercised;
+  const failing = scored.filter((name) => found.get(name)?.passed === false);
+  const notExercised = scored.filter(idle);
+  const missing = scored.filter((name) => !found.has(name) && !skipped.includes(name));
+  const notScored = req.notScored[leg].filter((name) => found.has(name));
+  return {
+    leg,
+    revision,
+    passed: scored.length - failing.length - notExercised.length - missing.length - skipped.length,
+    total: scored.length,
+    failing,
+    notExercised,
+    notRun: missing,
+    notApplicable: skipped,
+    notScoredRun: notScored.length,
+    notScoredFailing: notScored.filter((name) => !found.get(name)!.passed),
+    notScoredNotExercised: notScored.filter(idle),
+    notScoredNotRun: notRun.filter((name) => !scored.includes(name)),
+  };
+}
+
 /** Runs the legs asked for and judges them. */
 export async function runOfficial(options: OfficialRunOptions): Promise<OfficialOutcome> {
   const started = Date.now();
   const suite = ensureOfficialSuite(options.log);
+  const requirements = new Map(SCORED_REVISIONS.map((revision) => [revision, readRequirements(suite.packageDir, revision)]));
   const runs: LegRun[] = [];
   if (options.serverUrl !== undefined) runs.push(...legRuns('server', ['--url', options.serverUrl], options.scoredOnly));
-  const clientTimeout = String(options.clientTimeoutMs ?? CLIENT_SCENARIO_TIMEOUT_MS);
-  if (options.clientCommand !== undefined)
-    runs.push(...legRuns('client', ['--command', options.clientCommand, '--timeout', clientTimeout]));
+  if (options.clientCommand !== undefined) runs.push(...legRuns('client', ['--command', options.clientCommand]));
   if (options.clientCommand !== undefined && !suite.netns) {
     options.log('no network namespace available (unshare -n): the client leg runs with the suite mocks on every interface');
   }
+  const available = options.clientCommand === undefined ? [] : await listClientScenarios(suite);
   const scratch = mkdtempSync(join(tmpdir(), 'wiremcp-official-'));
-  const outcomes: Array<{ run: LegRun; outcomes: Map<string, ScenarioOutcome> }> = [];
+  const ranRuns: LegResult[] = [];
   try {
     for (const run of runs) {
-      const dir = join(scratch, `${outcomes.length}`);
+      const dir = join(scratch, `${ranRuns.length}`);
+      if (run.leg === 'client') {
+        const revision = requirements.get(run.revision as (typeof SCORED_REVISIONS)[number]);
+        ranRuns.push(await clientRun(run, plannedClientScenarios(available, revision), suite, dir, options));
+        continue;
+      }
       const began = Date.now();
-      // The client program's own limits follow the suite's per-scenario one (see client/time-limit.ts).
-      const env = run.leg === 'client' ? { ...suite.env, WIREMCP_CONFORMANCE_TIMEOUT_MS: clientTimeout } : suite.env;
-      const result = await runOfficialSuite(
-        { ...suite, env },
-        [...run.args, '-o', dir],
-        run.leg === 'client',
-        options.runTimeoutMs ?? 300_000,
-      );
+      const result = await runOfficialSuite(suite, [...run.args, '-o', dir], false, options.runTimeoutMs ?? 300_000);
       const found = readOutcomes(dir, run.leg);
       options.log(
         `${run.leg} ${run.suite}: ${found.size} scenarios in ${((Date.now() - began) / 1000).toFixed(1)} s (exit ${result.exitCode})`,
       );
-      const timedOut = run.leg === 'client' ? clientTimeouts(result.output) : 0;
-      if (timedOut > 0) options.log(`client ${run.suite}: ${timedOut} client program(s) timed out (the suite's per-scenario limit)`);
-      const reports = run.leg === 'client' && result.exitCode !== 0 ? clientFailureReports(result.output) : '';
-      if (reports !== '') options.log(`client ${run.suite}: what the suite reported about failed client programs:\n${reports}`);
       if (found.size === 0)
         throw new Error(`the official suite produced no results for '${run.args.join(' ')}':\n${result.output.slice(-2000)}`);
-      outcomes.push({ run, outcomes: found });
+      ranRuns.push({ run, outcomes: found, notRun: [], notApplicable: [] });
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  const requirements = new Map(SCORED_REVISIONS.map((revision) => [revision, readRequirements(suite.packageDir, revision)]));
   const scores: RevisionScore[] = [];
-  for (const { run, outcomes: found } of outcomes) {
+  for (const { run, outcomes: found, notRun, notApplicable } of ranRuns) {
     if (run.revision === undefined) continue;
     const req = requirements.get(run.revision as (typeof SCORED_REVISIONS)[number])!;
-    const scored = req.scored[run.leg];
-    const failing = scored.filter((name) => found.get(name)?.passed !== true);
-    const idle = (name: string): boolean => found.get(name)?.passed === true && !found.get(name)!.exercised;
-    const notExercised = scored.filter(idle);
-    const notScored = req.notScored[run.leg].filter((name) => found.has(name));
-    scores.push({
-      leg: run.leg,
-      revision: run.revision,
-      passed: scored.length - failing.length - notExercised.length,
-      total: scored.length,
-      failing,
-      notExercised,
-      notScoredRun: notScored.length,
-      notScoredFailing: notScored.filter((name) => !found.get(name)!.passed),
-      notScoredNotExercised: notScored.filter(idle),
-    });
+    scores.push(scoreRevision(run.leg, run.revision, req, found, notRun, notApplicable));
   }
   const verdicts: Partial<Record<Leg, LegVerdict>> = {};
   for (const leg of ['server', 'client'] as const) {
-    const legOutcomes = outcomes.filter((entry) => entry.run.leg === leg).map((entry) => entry.outcomes);
-    if (legOutcomes.length > 0) verdicts[leg] = judgeLeg(options.expected[leg], legOutcomes);
+    const legResults = ranRuns.filter((entry) => entry.run.leg === leg);
+    if (legResults.length === 0) continue;
+    const notRun = new Set([
+      ...legResults.flatMap((entry) => entry.notRun),
+      ...scores.filter((score) => score.leg === leg).flatMap((score) => score.notRun),
+    ]);
+    verdicts[leg] = {
+      ...judgeLeg(
+        options.expected[leg],
+        legResults.map((entry) => entry.outcomes),
+      ),
+      notRun: [...notRun].sort(),
+    };
   }
   const scoredNames = new Set([...requirements.values()].flatMap((req) => [...req.scored.server, ...req.scored.client]));
   const results: OfficialSuiteResults = {
@@ -189,7 +286,7 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
     command: options.command ?? 'npm run conformance:official',
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
-    runs: outcomes.map(({ run, outcomes: found }): OfficialRun => {
+    runs: ranRuns.map(({ run, outcomes: found, notRun, notApplicable }): OfficialRun => {
       const target = run.leg === 'server' ? options.serverUrl : options.clientCommand;
       const name = run.leg === 'server' ? (options.serverName ?? 'server') : (options.clientName ?? 'client');
       return {
@@ -198,12 +295,18 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
         ...(run.revision === undefined ? {} : { revision: run.revision }),
         suite: run.suite,
         ...(run.leg === 'server' && target !== undefined ? { url: target } : {}),
-        scenarios: [...found.values()].map((outcome) => scenarioOf(outcome, options.expected[run.leg], scoredNames)),
+        scenarios: [
+          ...[...found.values()].map((outcome) => scenarioOf(outcome, options.expected[run.leg], scoredNames)),
+          ...notRun.map((scenario) => ({ name: scenario, status: 'not-run' as const, scored: scoredNames.has(scenario) })),
+          ...notApplicable.map((scenario) => ({ name: scenario, status: 'not-applicable' as const, scored: scoredNames.has(scenario) })),
+        ],
       };
     }),
   };
-  const summary = summarize(outcomes, scores, verdicts, options.expected);
-  const ok = Object.values(verdicts).every((verdict) => verdict.unexpected.length === 0 && verdict.stale.length === 0);
+  const summary = summarize(ranRuns, scores, verdicts, options.expected);
+  const ok = Object.values(verdicts).every(
+    (verdict) => verdict.unexpected.length === 0 && verdict.stale.length === 0 && (verdict.notRun ?? []).length === 0,
+  );
   return { results, scores, verdicts, summary, ok };
 }
 
@@ -225,13 +328,13 @@ function scenarioOf(outcome: ScenarioOutcome, expected: ReadonlySet<string>, sco
   };
 }
 
-/** `, N not exercised (names)`: scenarios that ran no check of their own; they are not passes. */
-function notExercisedText(names: readonly string[]): string {
-  return names.length === 0 ? '' : `, ${names.length} not exercised (${names.join(', ')})`;
+/** `, N <what> (names)`: scenarios that are neither passes nor failures (not exercised, not run, not applicable). */
+function apart(what: string, names: readonly string[]): string {
+  return names.length === 0 ? '' : `, ${names.length} ${what} (${names.join(', ')})`;
 }
 
 function summarize(
-  outcomes: ReadonlyArray<{ run: LegRun; outcomes: Map<string, ScenarioOutcome> }>,
+  ranRuns: readonly LegResult[],
   scores: readonly RevisionScore[],
   verdicts: Partial<Record<Leg, LegVerdict>>,
   expected: ExpectedFailures,
@@ -243,7 +346,7 @@ function summarize(
     const unexpected = names.filter((name) => !expected[leg].has(name));
     return unexpected.length === 0 ? ' (all expected)' : ` (unexpected: ${unexpected.join(', ')})`;
   };
-  for (const { run, outcomes: found } of outcomes) {
+  for (const { run, outcomes: found, notRun, notApplicable } of ranRuns) {
     const score = scores.find((entry) => entry.leg === run.leg && entry.revision === run.revision && run.revision !== undefined);
     const all = [...found.values()];
     const failed = all.filter((outcome) => !outcome.passed).map((outcome) => outcome.name);
@@ -252,28 +355,31 @@ function summarize(
     if (score) {
       const not =
         `not scored: ${score.notScoredRun} run, ${score.notScoredFailing.length} failing${failingText(run.leg, score.notScoredFailing)}` +
-        `${notExercisedText(score.notScoredNotExercised)}`;
-      lines.push(
-        `${head} scored ${score.passed}/${score.total}${failingText(run.leg, score.failing)}${notExercisedText(score.notExercised)}; ${not}`,
-      );
+        `${apart('not exercised', score.notScoredNotExercised)}${apart('not run', score.notScoredNotRun)}`;
+      const scored =
+        `scored ${score.passed}/${score.total}${failingText(run.leg, score.failing)}${apart('not exercised', score.notExercised)}` +
+        `${apart('not run', score.notRun)}${apart('not applicable', score.notApplicable)}`;
+      lines.push(`${head} ${scored}; ${not}`);
     } else {
       const passed = all.length - failed.length - idle.length;
+      const count = all.length + notRun.length + notApplicable.length;
       lines.push(
-        `${head} ${all.length} scenarios: ${passed} passed, ${failed.length} failed${failingText(run.leg, failed)}${notExercisedText(idle)}`,
+        `${head} ${count} scenarios: ${passed} passed, ${failed.length} failed${failingText(run.leg, failed)}${apart('not exercised', idle)}` +
+          `${apart('not run', notRun)}${apart('not applicable', notApplicable)}`,
       );
     }
   }
-  const total = (leg: Leg) => {
+  const legTotal = (leg: Leg, title: string): string | undefined => {
     const legScores = scores.filter((entry) => entry.leg === leg);
     if (legScores.length === 0) return undefined;
-    const passed = legScores.reduce((sum, entry) => sum + entry.passed, 0);
-    return `${passed}/${legScores.reduce((sum, entry) => sum + entry.total, 0)}`;
-  };
-  const idleTotal = (leg: Leg) => scores.filter((entry) => entry.leg === leg).reduce((sum, entry) => sum + entry.notExercised.length, 0);
-  const legTotal = (leg: Leg, title: string) => {
-    const text = total(leg);
-    if (text === undefined) return undefined;
-    return `${title} ${text}${idleTotal(leg) > 0 ? ` (${idleTotal(leg)} not exercised)` : ''}`;
+    const sum = (of: (score: RevisionScore) => number): number => legScores.reduce((total, score) => total + of(score), 0);
+    const apartCounts = [
+      [sum((score) => score.notExercised.length), 'not exercised'],
+      [sum((score) => score.notRun.length), 'not run'],
+      [sum((score) => score.notApplicable.length), 'not applicable'],
+    ].filter(([count]) => (count as number) > 0);
+    const tail = apartCounts.length === 0 ? '' : ` (${apartCounts.map(([count, what]) => `${count} ${what}`).join(', ')})`;
+    return `${title} ${sum((score) => score.passed)}/${sum((score) => score.total)}${tail}`;
   };
   const totals = [legTotal('server', 'Server'), legTotal('client', 'Client')].filter(Boolean);
   lines.push(`${totals.join(' · ')} (scored scenarios of ${SCORED_REVISIONS.join(' and ')}, each on its own wire)`);
@@ -282,6 +388,8 @@ function summarize(
   for (const [leg, verdict] of Object.entries(verdicts)) {
     if (verdict.unexpected.length) lines.push(`UNEXPECTED ${leg} failures: ${verdict.unexpected.join(', ')}`);
     if (verdict.stale.length) lines.push(`STALE expected ${leg} failures (they pass now; remove them): ${verdict.stale.join(', ')}`);
+    if (verdict.notRun?.length)
+      lines.push(`NOT RUN ${leg} scenarios (the suite left no result: neither passed nor failed): ${verdict.notRun.join(', ')}`);
   }
   return lines;
 }

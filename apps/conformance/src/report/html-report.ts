@@ -111,7 +111,7 @@ function officialSection(report: RunReport): string {
           .join('')}</table>`
       : '<p>Every scenario passed.</p>';
     const head = [run.server, run.transport, run.revision, run.suite].filter((part) => part !== undefined).join(' · ');
-    const counts = `${c.pass} passed · ${c.fail} failed · ${c.warn} warnings · ${c['not-exercised']} not exercised · ${c.skip} skipped · ${c['expected-fail']} expected failures`;
+    const counts = `${c.pass} passed · ${c.fail} failed · ${c.warn} warnings · ${c['not-exercised']} not exercised · ${c['not-run']} not run · ${c['not-applicable']} not applicable · ${c.skip} skipped · ${c['expected-fail']} expected failures`;
     return `<h3>${h(head)}</h3><p>${counts}</p>${list}`;
   });
   return `<h2>Official conformance suite</h2><p class="small">${h(`${suite.tool} ${suite.version}`)}${suite.command ? ` — <code>${h(suite.command)}</code>` : ''} (reported beside the matrix; it does not change the exit code)</p>${runs.join('\n')}`;

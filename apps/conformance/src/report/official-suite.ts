@@ -9,8 +9,11 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { SCHEMAS_DIR } from '../paths.js';
 
-/** The status of one official scenario; `not-exercised`: it ran no check of its own (it skipped itself), never a pass. */
-export type OfficialStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'expected-fail' | 'not-exercised';
+/**
+ * The status of one official scenario; `not-exercised`: it ran no check of its own (it skipped itself), never a pass;
+ * `not-run`: planned, but the suite left no result for it; `not-applicable`: the suite skipped it at the run's revision.
+ */
+export type OfficialStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'expected-fail' | 'not-exercised' | 'not-run' | 'not-applicable';
 
 /** One scenario of the official suite, as it ended. */
 export interface OfficialScenario {
@@ -70,7 +73,16 @@ export function loadOfficialResults(file: string): OfficialSuiteResults {
 
 /** Counts of an official run by status. */
 export function officialCounts(run: OfficialRun): Record<OfficialStatus, number> {
-  const counts: Record<OfficialStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0, 'expected-fail': 0, 'not-exercised': 0 };
+  const counts: Record<OfficialStatus, number> = {
+    pass: 0,
+    fail: 0,
+    warn: 0,
+    skip: 0,
+    'expected-fail': 0,
+    'not-exercised': 0,
+    'not-run': 0,
+    'not-applicable': 0,
+  };
   for (const scenario of run.scenarios) counts[scenario.status] += 1;
   return counts;
 }

@@ -62,7 +62,7 @@ function officialRow(official: OfficialSuiteResults | undefined, runtime: string
     passed: count('pass', 'warn'),
     failed: count('fail'),
     expectedFailed: count('expected-fail'),
-    notExercised: count('skip', 'not-exercised'),
+    notExercised: count('skip', 'not-exercised', 'not-run', 'not-applicable'),
     ...(official?.startedAt === undefined ? {} : { at: official.startedAt }),
     command: OFFICIAL_COMMAND,
   };
