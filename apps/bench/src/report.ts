@@ -5,6 +5,20 @@ import type { Summary } from './stats.js';
 import type { TypedToolsResult } from './micro/typed-tools-bench.js';
 import { TOOLS } from './workload.js';
 
+/** Where, when and how a run of a side-by-side bench (`http`, `ops`) happened: what their reports share. */
+export interface SideBySideMeta {
+  date: string;
+  command: string;
+  wallTimeSec: number;
+  node: string;
+  machine: string;
+  pinnedCpu: number | undefined;
+  loadAverage: { start: number[]; end: number[] };
+  gitCommit: string | undefined;
+  repetitions: number;
+  quick: boolean;
+}
+
 /** Where and how a run happened. */
 export interface RunMeta {
   date: string;

@@ -1,5 +1,6 @@
 // The HTTP bench's metrics, their summary over repetitions (medians of raw values and of per-repetition ratios to
 // each row's reference), the targets, and the markdown.
+import type { SideBySideMeta } from '../report.js';
 import { medianRatio, summarize, type Summary } from '../stats.js';
 import { TOOLS } from '../workload.js';
 import type { HttpDriverResult, HttpRow, HttpWorkload } from './http-plan.js';
@@ -143,17 +144,7 @@ export function checkHttpTargets(
 }
 
 /** Where, when and how a run happened. */
-export interface HttpMeta {
-  date: string;
-  command: string;
-  wallTimeSec: number;
-  node: string;
-  machine: string;
-  pinnedCpu: number | undefined;
-  loadAverage: { start: number[]; end: number[] };
-  gitCommit: string | undefined;
-  repetitions: number;
-  quick: boolean;
+export interface HttpMeta extends SideBySideMeta {
   workload: HttpWorkload;
   packages: Record<string, string>;
 }

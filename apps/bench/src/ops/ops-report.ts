@@ -1,6 +1,7 @@
 // The overhead bench's metrics, their summary (medians of values, and medians of the ratios computed within each
 // repetition) and its markdown.
 import type { PhaseResult } from '../job.js';
+import type { SideBySideMeta } from '../report.js';
 import { medianRatio, summarize, type Summary } from '../stats.js';
 import { TOOLS, type ToolName } from '../workload.js';
 import type { OpsComparison, OpsRow } from './ops-plan.js';
@@ -72,18 +73,8 @@ export function summarizeOps(
 }
 
 /** Where, when and how a run happened. */
-export interface OpsMeta {
-  date: string;
-  command: string;
-  wallTimeSec: number;
-  node: string;
-  machine: string;
-  pinnedCpu: number | undefined;
-  loadAverage: { start: number[]; end: number[] };
-  gitCommit: string | undefined;
+export interface OpsMeta extends SideBySideMeta {
   against: string | undefined;
-  repetitions: number;
-  quick: boolean;
 }
 
 /** Everything a run writes to JSON. */
