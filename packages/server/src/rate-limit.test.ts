@@ -144,6 +144,19 @@ describe('rateLimit', () => {
     await expect(byKey({ ...ctx(), principalKey: 'alice' } as MiddlewareContext, next)).rejects.toMatchObject({ code: -32029 });
   });
 
+  test('interleaved callers and rules that apply to some methods only: each caller counts in its own bucket per rule', async () => {
+    const mw = rateLimit({ rules: 'tools/call=1/m,tools/list=1/m', by: 'address', store: new MemoryBucketStore({ now: () => 0 }) });
+    const ctx = (method: string, clientAddress: string) => ({ method, name: undefined, clientAddress }) as MiddlewareContext;
+    const next = async () => ({});
+    await mw(ctx('tools/list', 'a'), next);
+    await mw(ctx('tools/call', 'b'), next);
+    await mw(ctx('tools/call', 'a'), next);
+    await expect(mw(ctx('tools/list', 'a'), next)).rejects.toMatchObject({ code: -32029 });
+    await mw(ctx('tools/list', 'b'), next);
+    await expect(mw(ctx('tools/call', 'b'), next)).rejects.toMatchObject({ code: -32029 });
+    await expect(mw(ctx('tools/call', 'a'), next)).rejects.toMatchObject({ code: -32029 });
+  });
+
   test('a store that throws at once fails open or closed like one that rejects; a later answer is judged, then the next rule', async () => {
     const ctx = { method: 'tools/call', name: 'x' } as MiddlewareContext;
     const next = async () => ({ ok: true });

@@ -85,10 +85,13 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   // The end of each rule's bucket key (`<kind>:<who>` comes first), made once.
   const suffixes = labels.map((label, i) => `\u0000${i}:${label}`);
   let down = false;
-  // The last key prefix and the bucket keys made from it: requests of one principal (or of everyone, when there is no
-  // key: stdio, or no authentication) reuse them instead of building two strings per rule per request.
+  // The last key prefix and the bucket keys made from it, each made when a request first needs it: requests of one
+  // principal (or of everyone, when there is no key: stdio, or no authentication) reuse them instead of building a
+  // string per rule per request, and interleaved principals build only the keys of the rules that apply.
   let lastWho: string | undefined;
-  let lastKeys: readonly string[] = [];
+  let lastKeys: (string | undefined)[] = [];
+  /** The bucket key of rule `i` for `who`, from `keys` (the cache of that `who`). */
+  const keyAt = (keys: (string | undefined)[], who: string, i: number): string => (keys[i] ??= `${kind}:${who}${suffixes[i]!}`);
 
   const failed = (error: unknown): undefined => {
     if (!down) {
@@ -152,39 +155,43 @@ export function rateLimit(options: RateLimitOptions): Middleware {
   const rest = async (
     context: MiddlewareContext,
     next: () => Promise<JsonObject>,
-    keys: readonly string[],
+    who: string,
+    keys: (string | undefined)[],
     from: number,
   ): Promise<JsonObject> => {
     for (let i = from; i < rules.length; i++) {
       const rule = rules[i]!;
       if (rule.method !== '*' && rule.method !== context.method) continue;
       if (rule.name !== undefined && rule.name !== context.name) continue;
-      judge(await take(keys[i]!, rule), i);
+      judge(await take(keyAt(keys, who, i), rule), i);
     }
     return next();
   };
 
   return (context, next): Promise<JsonObject> => {
-    let keys: readonly string[] | undefined;
+    let who: string | undefined;
+    let keys: (string | undefined)[] = lastKeys;
     try {
       for (let i = 0; i < rules.length; i++) {
         const rule = rules[i]!;
         if (rule.method !== '*' && rule.method !== context.method) continue;
         if (rule.name !== undefined && rule.name !== context.name) continue;
-        if (keys === undefined) {
-          const who = keyOf(context) ?? ANYONE;
+        if (who === undefined) {
+          who = keyOf(context) ?? ANYONE;
           if (who !== lastWho) {
             lastWho = who;
-            lastKeys = suffixes.map((suffix) => `${kind}:${who}${suffix}`);
+            lastKeys = new Array<string | undefined>(rules.length);
           }
           keys = lastKeys;
         }
-        const result = take(keys[i]!, rule);
+        const result = take(keyAt(keys, who, i), rule);
         if (result instanceof Promise) {
           const from = i;
+          const taker = who;
+          const cache = keys;
           return result.then((answer) => {
             judge(answer, from);
-            return rest(context, next, keys!, from + 1);
+            return rest(context, next, taker, cache, from + 1);
           });
         }
         judge(result, i);
