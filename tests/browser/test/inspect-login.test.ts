@@ -113,11 +113,33 @@ test(
   async () => {
     const { page, closeProvider, stderr } = await setUp();
     await closeProvider();
+    // The `failed` event may reach the page before the answer to its `login` call (the refused connection is
+    // quicker than that answer's round trip). Hold the first answer until the failure is shown, so that order — the
+    // one in which the page once covered the failure with "Waiting…" and dropped the button — is tested every run.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = 0;
+    const isLogin = (body: string | null): boolean => (JSON.parse(body ?? '{}') as { op?: string }).op === 'login';
+    await page.route('**/api/rpc', async (route) => {
+      if (!isLogin(route.request().postData()) || held++ > 0) return route.continue();
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    });
     const login = page.getByRole('region', { name: 'Login' });
     await login.getByRole('button', { name: 'Log in' }).click();
     const failure = login.getByRole('alert').filter({ hasText: 'Login failed' });
     await failure.waitFor();
+    const answered = page.waitForResponse((response) => response.url().endsWith('/api/rpc') && isLogin(response.request().postData()));
+    release();
+    await answered;
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0))); // the page's turn to read the answer
     expect(await failure.textContent()).toMatch(/authorization|fetch|connect|ECONNREFUSED/i);
+    expect(await login.getByRole('status').count(), 'no "Waiting…" over the failure').toBe(0);
+    // Log in is offered again, and a second try fails the same way.
+    await login.getByRole('button', { name: 'Log in' }).click();
+    await expect.poll(() => held).toBe(2);
+    await failure.waitFor();
     await login.getByRole('button', { name: 'Log in' }).waitFor();
     await expect.poll(() => page.locator('header').textContent()).toContain('not connected');
     expect(stderr()).not.toContain('logged in');

@@ -19,8 +19,11 @@ export class LoginPanel {
   readonly element = h('section', { class: 'login', 'aria-label': 'Login', hidden: true });
   readonly #onLoggedIn: () => void;
   #window: Window | null = null;
-  /** The authorization URL is shown (the event may come before the `login` operation's answer). */
-  #shown = false;
+  /**
+   * An event of the running login (`open`, `done` or `failed`) has been shown. Events come on their own stream and may
+   * arrive before the `login` operation's answer; that answer then must not cover what they showed.
+   */
+  #heard = false;
 
   /** `onLoggedIn` runs once the CLI is connected with the new tokens. */
   constructor(onLoggedIn: () => void) {
@@ -41,7 +44,7 @@ export class LoginPanel {
   event(event: Record<string, unknown>): void {
     if (event.status === 'open' && typeof event.url === 'string') {
       const url = event.url;
-      this.#shown = true;
+      this.#heard = true;
       if (this.#window && !this.#window.closed) this.#window.location.href = url;
       fill(
         this.element,
@@ -52,13 +55,14 @@ export class LoginPanel {
       return announce('Sign in on the authorization server');
     }
     if (event.status === 'done') {
+      this.#heard = true;
       this.element.hidden = true;
       this.#window = null;
       announce('Logged in');
       return this.#onLoggedIn();
     }
     if (event.status === 'failed') {
-      this.#shown = false;
+      this.#heard = true;
       this.#window?.close();
       this.#window = null;
       this.#render('The login failed; you may try again.', undefined, String(event.message ?? 'unknown error'));
@@ -79,12 +83,13 @@ export class LoginPanel {
 
   async #start(button: HTMLButtonElement): Promise<void> {
     button.disabled = true;
+    this.#heard = false;
     // Opened now, on the click; the authorization URL comes a moment later, from the CLI.
     this.#window = window.open('about:blank', '_blank');
     if (this.#window) this.#window.opener = null;
     try {
       await rpc('login');
-      if (!this.#shown) fill(this.element, h('h2', {}, 'Log in'), h('p', { role: 'status' }, 'Waiting for the authorization server…'));
+      if (!this.#heard) fill(this.element, h('h2', {}, 'Log in'), h('p', { role: 'status' }, 'Waiting for the authorization server…'));
     } catch (error) {
       this.#window?.close();
       this.#window = null;
