@@ -2,7 +2,7 @@
  * The node adapter with real sockets on 127.0.0.1: `listen` (loopback by default, DNS-rebinding protection on),
  * SSE written as it is produced, client disconnects, Express-style middleware, HTTP/2, and a bounded shutdown.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect as http2Connect, createServer as createHttp2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -36,10 +36,10 @@ async function serve(options: Parameters<typeof testHandler>[0] = {}) {
 const listBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } });
 
 /** A raw request (node:http), so that any Host can be sent. */
-function raw(listening: Listening, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
+function raw(listening: Listening, headers: Record<string, string>, body?: string, agent?: Agent): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port: listening.address.port, path: '/mcp', method: body === undefined ? 'GET' : 'POST', headers },
+      { host: '127.0.0.1', port: listening.address.port, path: '/mcp', method: body === undefined ? 'GET' : 'POST', headers, agent },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -72,6 +72,23 @@ describe('listen', () => {
       200,
     );
     expect((await raw(listening, { ...headers, host: `127.0.0.1:${port}` }, listBody)).status).toBe(200);
+  });
+
+  test('DNS-rebinding protection on one kept-alive socket: every request whose Host differs is checked again', async () => {
+    const { listening } = await serve();
+    const port = listening.address.port;
+    const headers = modernHeaders('tools/list');
+    let sockets = 0;
+    listening.server.on('connection', () => (sockets += 1));
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    cleanups.push(() => agent.destroy());
+    const statuses: number[] = [];
+    for (const host of [`127.0.0.1:${port}`, 'evil.example.com', `127.0.0.1:${port}`, `evil.example.com:${port}`, `localhost:${port}`, `127.0.0.1:1`]) {
+      statuses.push((await raw(listening, { ...headers, host }, listBody, agent)).status);
+    }
+    expect(statuses).toEqual([200, 403, 200, 403, 200, 403]);
+    // The refusals are JSON-RPC answers on a connection that stays open: every request came on the same socket.
+    expect(sockets).toBe(1);
   });
 
   test('close() ends open streams and sessions, and finishes', async () => {

@@ -111,21 +111,55 @@ class NodeBodyRead implements BodyRead {
   }
 }
 
-/** See the module comment. */
+function firstHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The request target as received (Express's `originalUrl` when mounted), starting with `/`. */
+function requestTarget(req: NodeRequest): string {
+  const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+  return path.startsWith('/') ? path : `/${path}`;
+}
+
+/**
+ * The absolute URL of a Node request: its scheme and host (with `trustProxy`, the `X-Forwarded-Proto` and
+ * `X-Forwarded-Host` a proxy set) and its target as received.
+ */
+export function requestUrl(req: NodeRequest, trustProxy: boolean, target = requestTarget(req)): string {
+  const headers = req.headers;
+  const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
+  let scheme = firstHeader(headers[':scheme']) ?? (encrypted ? 'https' : 'http');
+  let host = firstHeader(headers[':authority']) ?? headers.host ?? 'localhost';
+  if (trustProxy) {
+    scheme = firstHeader(headers['x-forwarded-proto'])?.split(',')[0]?.trim() || scheme;
+    host = firstHeader(headers['x-forwarded-host'])?.split(',')[0]?.trim() || host;
+  }
+  return `${scheme}://${host}${target}`;
+}
+
+/** See the module comment. The absolute URL is built only when read (the core routes on {@link target}). */
 export class NodeHttpRequest implements HttpRequest {
   readonly method: string;
-  readonly url: string;
+  readonly target: string;
   readonly headers: NodeHeaders;
   readonly #req: NodeRequest;
   readonly #res: NodeResponse;
+  readonly #trustProxy: boolean;
+  #url: string | undefined;
   #web: Request | undefined;
 
-  constructor(req: NodeRequest, res: NodeResponse, url: string) {
+  constructor(req: NodeRequest, res: NodeResponse, trustProxy: boolean) {
     this.#req = req;
     this.#res = res;
+    this.#trustProxy = trustProxy;
     this.method = req.method ?? 'GET';
-    this.url = url;
+    this.target = requestTarget(req);
     this.headers = new NodeHeaders(req.headers);
+  }
+
+  get url(): string {
+    this.#url ??= requestUrl(this.#req, this.#trustProxy, this.target);
+    return this.#url;
   }
 
   onClientGone(callback: () => void): () => void {

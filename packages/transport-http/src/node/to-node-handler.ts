@@ -7,7 +7,7 @@ import type { HttpReply, HttpRequest } from '../server/adapter-contract.js';
 import type { HttpConnectionInfo } from '../server/request-checks.js';
 import { rpcErrorResponse } from '../server/responses.js';
 import { lingerIfUnread } from './linger.js';
-import { NodeHttpRequest, nodeWebRequest, type NodeRequest, type NodeResponse } from './node-request.js';
+import { NodeHttpRequest, nodeWebRequest, requestUrl, type NodeRequest, type NodeResponse } from './node-request.js';
 import { writeReply, writeWebResponse } from './write-response.js';
 
 /** A fetch handler, optionally told about the connection (as `createHttpHandler`'s handler is). */
@@ -33,24 +33,6 @@ export interface NodeHandlerOptions {
   readonly trustProxy?: boolean;
   /** Receives errors of the adapter itself (a handler that threw); default: `console.error`. */
   readonly onError?: (error: unknown) => void;
-}
-
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** The absolute URL of a Node request (the path as received; Express's `originalUrl` when mounted). */
-function requestUrl(req: NodeRequest, trustProxy: boolean): string {
-  const headers = req.headers;
-  const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
-  let scheme = firstHeader(headers[':scheme']) ?? (encrypted ? 'https' : 'http');
-  let host = firstHeader(headers[':authority']) ?? headers.host ?? 'localhost';
-  if (trustProxy) {
-    scheme = firstHeader(headers['x-forwarded-proto'])?.split(',')[0]?.trim() || scheme;
-    host = firstHeader(headers['x-forwarded-host'])?.split(',')[0]?.trim() || host;
-  }
-  const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
-  return `${scheme}://${host}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
 /**
@@ -82,7 +64,7 @@ export function toNodeHandler(handler: ContractHandler | FetchHandler, options: 
       let request: NodeHttpRequest;
       let connection: HttpConnectionInfo;
       try {
-        request = new NodeHttpRequest(req, res, requestUrl(req, trustProxy));
+        request = new NodeHttpRequest(req, res, trustProxy);
         connection = connectionOf(req);
       } catch {
         void writeReply(rpcErrorResponse(400, null, -32600, 'Bad request: the request URL is malformed'), res);
@@ -120,7 +102,22 @@ export function toNodeHandler(handler: ContractHandler | FetchHandler, options: 
   };
 }
 
+type SocketAddresses = { localAddress?: string; localPort?: number; remoteAddress?: string };
+
+/**
+ * The connection info of each socket, made on its first request: a kept-alive socket's addresses never change, so its
+ * later requests reuse the object (frozen, which tells the handler it may remember the `Host` it allowed on it).
+ */
+const connections = new WeakMap<object, HttpConnectionInfo>();
+
 function connectionOf(req: NodeRequest): HttpConnectionInfo {
-  const socket = req.socket as { localAddress?: string; localPort?: number; remoteAddress?: string } | undefined;
-  return { localAddress: socket?.localAddress, localPort: socket?.localPort, remoteAddress: socket?.remoteAddress };
+  const socket = req.socket as SocketAddresses | undefined;
+  if (socket === undefined || socket === null) return { localAddress: undefined, localPort: undefined, remoteAddress: undefined };
+  let info = connections.get(socket);
+  if (info === undefined) {
+    info = Object.freeze({ localAddress: socket.localAddress, localPort: socket.localPort, remoteAddress: socket.remoteAddress });
+    // A socket already closed reports no addresses: nothing is remembered from it.
+    if (info.localAddress !== undefined) connections.set(socket, info);
+  }
+  return info;
 }

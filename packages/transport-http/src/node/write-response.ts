@@ -13,11 +13,15 @@ const CONNECTION_SPECIFIC = new Set(['connection', 'keep-alive', 'proxy-connecti
 
 const RESOLVED = Promise.resolve();
 
-/** The head of a reply, from its header record (no `Headers` iteration). */
+/**
+ * The head of a reply, from its header record (no `Headers` iteration). Over HTTP/1 without cookies that is the record
+ * itself (a reply is written once; `Content-Length` is added to it), with no copy per reply.
+ */
 function replyHead(reply: HttpReply, http2: boolean): OutgoingHttpHeaders {
+  const cookies = reply.headers.cookies();
+  if (!http2 && cookies.length === 0) return reply.headers.record;
   const headers: OutgoingHttpHeaders = { ...reply.headers.record };
   if (http2) for (const name of CONNECTION_SPECIFIC) delete headers[name];
-  const cookies = reply.headers.cookies();
   if (cookies.length > 0) headers['set-cookie'] = [...cookies];
   return headers;
 }

@@ -29,6 +29,11 @@ export interface HttpRequest {
   readonly method: string;
   /** The absolute URL the client asked for. */
   readonly url: string;
+  /**
+   * The request target as received (path and query, starting with `/`), when the adapter has it without building
+   * `url`: the core then takes the path and query from it, and an adapter may build `url` only when it is read.
+   */
+  readonly target?: string;
   readonly headers: HttpRequestHeaders;
   /** Starts reading the body, at most `maxBytes` of it (the core checks `Content-Length` and sets the deadline). */
   readBody(maxBytes: number): BodyRead;

@@ -11,14 +11,19 @@ import type { SenderInfo } from './message-info.js';
 import { rpcErrorResponse } from './responses.js';
 import type { HttpServable } from './servable.js';
 import type { SsePool } from './sse-connection.js';
-import type { HttpReply, HttpRequest } from './adapter-contract.js';
+import type { BodyRead, HttpReply, HttpRequest } from './adapter-contract.js';
 
 /** The parts of a handler every route shares. */
 export interface HandlerCore {
   readonly server: HttpServable;
   readonly options: ResolvedOptions;
   readonly pool: SsePool;
-  readonly deadlines: Deadlines;
+  readonly deadlines: Deadlines<BodyRead>;
+  /**
+   * The `Host` last allowed on each connection whose info object is frozen (the node adapter's, one per socket): a
+   * kept-alive socket sends the same `Host` every time, so only a different one is checked again.
+   */
+  readonly hostAllowedOn: WeakMap<HttpConnectionInfo, string>;
   readonly registry: SessionRegistry;
   readonly sessionHost: SessionHost;
   readonly report: (error: unknown) => void;

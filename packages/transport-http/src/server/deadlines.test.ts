@@ -10,7 +10,8 @@ describe('Deadlines', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
-  const make = (): Deadlines => new Deadlines(100, { resolutionMs: 10, now: () => now });
+  // A target here is the function to call when it expires.
+  const make = (): Deadlines<() => void> => new Deadlines<() => void>(100, (fire) => fire(), { resolutionMs: 10, now: () => now });
   const advance = async (ms: number): Promise<void> => {
     now += ms;
     await vi.advanceTimersByTimeAsync(ms);

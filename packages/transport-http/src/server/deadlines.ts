@@ -4,8 +4,10 @@
  * appended at the tail, removed from anywhere in O(1), and a tick expires a prefix of it, stopping at the first live
  * entry. An entry is its own handle (one object per deadline, no map, no closure): under load most entries are
  * cleared within a millisecond and die young, where a `Map` kept its backing store growing and being copied in the
- * old generation. The timer stops at the first tick that finds no entry (not when the last one is cleared: one
- * request at a time would start and stop it for every request), and never keeps the process alive.
+ * old generation. What expires is a target handed to one `expire` function given at construction (a body read, which is
+ * cancelled), so adding a deadline makes no closure. The timer stops at the first tick that finds no entry (not when
+ * the last one is cleared: one request at a time would start and stop it for every request), and never keeps the
+ * process alive.
  */
 
 /** A handle to cancel a deadline before it fires. */
@@ -14,16 +16,16 @@ export interface Deadline {
 }
 
 /** One deadline: its own list node and its own handle. */
-class Entry implements Deadline {
-  prev: Entry | undefined = undefined;
-  next: Entry | undefined = undefined;
+class Entry<T> implements Deadline {
+  prev: Entry<T> | undefined = undefined;
+  next: Entry<T> | undefined = undefined;
   /** Set while the entry is in its list; `undefined` once cleared or fired. */
-  owner: Deadlines | undefined;
+  owner: Deadlines<T> | undefined;
 
   constructor(
-    owner: Deadlines,
+    owner: Deadlines<T>,
     readonly at: number,
-    readonly fire: () => void,
+    readonly target: T,
   ) {
     this.owner = owner;
   }
@@ -33,18 +35,20 @@ class Entry implements Deadline {
   }
 }
 
-/** A set of deadlines that all last `durationMs`, checked every `resolutionMs`. */
-export class Deadlines {
+/** A set of deadlines that all last `durationMs`, checked every `resolutionMs`; `expire` is called with each target that expires. */
+export class Deadlines<T> {
   readonly #durationMs: number;
+  readonly #expire: (target: T) => void;
   readonly #resolutionMs: number;
   readonly #now: () => number;
-  #head: Entry | undefined;
-  #tail: Entry | undefined;
+  #head: Entry<T> | undefined;
+  #tail: Entry<T> | undefined;
   #size = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(durationMs: number, options: { resolutionMs?: number; now?: () => number } = {}) {
+  constructor(durationMs: number, expire: (target: T) => void, options: { resolutionMs?: number; now?: () => number } = {}) {
     this.#durationMs = durationMs;
+    this.#expire = expire;
     this.#resolutionMs = options.resolutionMs ?? Math.max(10, Math.min(1000, Math.floor(durationMs / 4)));
     this.#now = options.now ?? Date.now;
   }
@@ -54,9 +58,9 @@ export class Deadlines {
     return this.#size;
   }
 
-  /** Calls `fire` once, about `durationMs` from now, unless cleared first. */
-  add(fire: () => void): Deadline {
-    const entry = new Entry(this, this.#now() + this.#durationMs, fire);
+  /** Calls `expire(target)` once, about `durationMs` from now, unless cleared first. */
+  add(target: T): Deadline {
+    const entry = new Entry(this, this.#now() + this.#durationMs, target);
     const tail = this.#tail;
     if (tail === undefined) this.#head = entry;
     else {
@@ -85,7 +89,7 @@ export class Deadlines {
   }
 
   /** Takes `entry` out of the list (internal: called by the entry's own `clear`). */
-  unlink(entry: Entry): void {
+  unlink(entry: Entry<T>): void {
     const { prev, next } = entry;
     if (prev === undefined) this.#head = next;
     else prev.next = next;
@@ -105,7 +109,7 @@ export class Deadlines {
     for (let entry = this.#head; entry !== undefined && entry.at <= now; entry = this.#head) {
       this.unlink(entry);
       try {
-        entry.fire();
+        this.#expire(entry.target);
       } catch {
         // A deadline's action is a cancellation; it has nobody to report to.
       }

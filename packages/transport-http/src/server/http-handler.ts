@@ -22,6 +22,7 @@ import { deliverForwarded, SseSession } from './legacy/sse-session.js';
 import { openSseSession, serveSseMessage } from './legacy/sse-routes.js';
 import { serveSessionDelete, serveSessionGet } from './legacy/streamable-routes.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
+import { expireBodyRead } from './read-body.js';
 import type { BusMessage, SessionBus } from './session-bus.js';
 import type { SessionTransportBus } from './legacy/session-transport.js';
 import { streamUnknown } from './legacy/stream-resumption.js';
@@ -61,9 +62,14 @@ export interface HttpHandler {
 const ALLOW = 'GET, POST, DELETE, OPTIONS';
 const EXPOSED = 'mcp-session-id, mcp-protocol-version, www-authenticate, dpop-nonce, retry-after';
 
-/** Path and query of an absolute URL, without parsing it whole. */
-function splitUrl(url: string): { path: string; query: string } {
-  const scheme = url.indexOf('://');
+/**
+ * Path and query of a request: from its target as received when the adapter gives one, else from its absolute URL
+ * (without parsing it whole).
+ */
+function splitUrl(request: HttpRequest): { path: string; query: string } {
+  const target = request.target;
+  const url = target ?? request.url;
+  const scheme = target === undefined ? url.indexOf('://') : -1;
   const start = scheme === -1 ? 0 : url.indexOf('/', scheme + 3);
   if (start === -1) return { path: '/', query: '' };
   const hash = url.indexOf('#', start);
@@ -113,7 +119,8 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     server,
     options: resolved,
     pool,
-    deadlines: new Deadlines(resolved.bodyTimeoutMs),
+    deadlines: new Deadlines(resolved.bodyTimeoutMs, expireBodyRead),
+    hostAllowedOn: new WeakMap(),
     registry,
     sessionHost,
     report,
@@ -224,14 +231,18 @@ async function route(
 ): Promise<HttpReply> {
   const options = core.options;
   const host = hostOf(request);
-  if (!hostAllowed(host, options.allowedHosts, connection)) {
-    return rpcErrorResponse(403, null, ErrorCode.InvalidRequest, 'Forbidden: this Host is not served here (DNS rebinding protection)');
+  if (connection === undefined || core.hostAllowedOn.get(connection) !== host) {
+    if (!hostAllowed(host, options.allowedHosts, connection)) {
+      return rpcErrorResponse(403, null, ErrorCode.InvalidRequest, 'Forbidden: this Host is not served here (DNS rebinding protection)');
+    }
+    // Only an object nobody can change afterwards: the check's answer depends on its addresses.
+    if (Object.isFrozen(connection)) core.hostAllowedOn.set(connection!, host);
   }
   if (!originAllowed(origin, host, options.allowedOrigins, connection)) {
     return rpcErrorResponse(403, null, ErrorCode.InvalidRequest, 'Forbidden: this Origin is not allowed');
   }
   const authenticator = options.authenticator;
-  const { path, query } = splitUrl(request.url);
+  const { path, query } = splitUrl(request);
   // Probes carry no token: the health paths come before authentication (and after the Host and Origin checks).
   const health = options.health && (await serveHealth(options.health, path, request.method));
   if (health) return health;

@@ -3,7 +3,7 @@
  * is read, a body that grows past it is cut off while it is read (never buffered whole, by the adapter's
  * `readBody`), and a body that takes too long (a slowloris client) is abandoned.
  */
-import type { HttpRequest } from './adapter-contract.js';
+import type { BodyRead, HttpRequest } from './adapter-contract.js';
 import type { Deadlines } from './deadlines.js';
 import { allDigits } from './request-checks.js';
 
@@ -13,8 +13,13 @@ export type BodyResult =
 
 class BodyTimeout extends Error {}
 
+/** What the handler's body deadlines do to a read that is still running when its deadline passes: cancel it. */
+export function expireBodyRead(read: BodyRead): void {
+  read.cancel(new BodyTimeout('request body timeout'));
+}
+
 /** Reads the body of `request` within `maxBytes`, giving up at the deadline `deadlines` sets. */
-export async function readBody(request: HttpRequest, maxBytes: number, deadlines: Deadlines): Promise<BodyResult> {
+export async function readBody(request: HttpRequest, maxBytes: number, deadlines: Deadlines<BodyRead>): Promise<BodyResult> {
   const declared = request.headers.get('content-length');
   if (declared !== null) {
     const digits = declared.trim();
@@ -23,7 +28,7 @@ export async function readBody(request: HttpRequest, maxBytes: number, deadlines
     if (Number(digits) > maxBytes) return tooLarge(maxBytes);
   }
   const read = request.readBody(maxBytes);
-  const deadline = deadlines.add(() => read.cancel(new BodyTimeout('request body timeout')));
+  const deadline = deadlines.add(read);
   try {
     const bytes = await read.bytes;
     return bytes === undefined ? tooLarge(maxBytes) : { ok: true, bytes };
