@@ -127,21 +127,26 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     now,
   };
 
-  const serve = async (request: HttpRequest, connection?: HttpConnectionInfo): Promise<HttpReply> => {
-    const origin = request.headers.get('origin');
-    let reply: HttpReply;
+  const failed = (error: unknown): HttpReply => {
+    report(error);
+    return rpcErrorResponse(500, null, ErrorCode.InternalError, 'Internal error');
+  };
+  // Not an async function: a request without an `Origin` (any non-browser client) gets the route's reply as it comes.
+  const serve = (request: HttpRequest, connection?: HttpConnectionInfo): Promise<HttpReply> => {
+    let origin: string | null = null;
+    let routed: HttpReply | Promise<HttpReply>;
     try {
-      reply = await route(core, request, validConnection(connection), origin);
+      origin = request.headers.get('origin');
+      routed = route(core, request, validConnection(connection), origin);
     } catch (error) {
-      report(error);
-      reply = rpcErrorResponse(500, null, ErrorCode.InternalError, 'Internal error');
+      routed = failed(error);
     }
-    if (origin !== null && reply.status !== 403) {
-      reply.headers.set('access-control-allow-origin', origin);
-      reply.headers.set('access-control-expose-headers', EXPOSED);
-      reply.headers.append('vary', 'Origin');
-    }
-    return reply;
+    if (origin === null) return routed instanceof Promise ? routed.catch(failed) : Promise.resolve(routed);
+    const allowed = origin;
+    return Promise.resolve(routed).then(
+      (reply) => withCors(reply, allowed),
+      (error: unknown) => withCors(failed(error), allowed),
+    );
   };
   const handle = (request: Request, connection?: HttpConnectionInfo): Promise<Response> =>
     serve(new WebHttpRequest(request), connection).then(webResponse);
@@ -223,12 +228,17 @@ function validConnection(connection: unknown): HttpConnectionInfo | undefined {
   };
 }
 
-async function route(
+/**
+ * Routes a request: the `Host` and `Origin` checks, the health paths, the metadata documents, the path and the
+ * method, authentication, then the route's own rules. Not an async function: without health paths and an
+ * authenticator (nothing to wait for before the route) the route's own reply or promise is returned as it is.
+ */
+function route(
   core: HandlerCore,
   request: HttpRequest,
   connection: HttpConnectionInfo | undefined,
   origin: string | null,
-): Promise<HttpReply> {
+): HttpReply | Promise<HttpReply> {
   const options = core.options;
   const host = hostOf(request);
   if (connection === undefined || core.hostAllowedOn.get(connection) !== host) {
@@ -241,11 +251,25 @@ async function route(
   if (!originAllowed(origin, host, options.allowedOrigins, connection)) {
     return rpcErrorResponse(403, null, ErrorCode.InvalidRequest, 'Forbidden: this Origin is not allowed');
   }
-  const authenticator = options.authenticator;
   const { path, query } = splitUrl(request);
+  const health = options.health;
   // Probes carry no token: the health paths come before authentication (and after the Host and Origin checks).
-  const health = options.health && (await serveHealth(options.health, path, request.method));
-  if (health) return health;
+  if (health !== undefined) {
+    return serveHealth(health, path, request.method).then((reply) => reply ?? routePath(core, request, connection, path, query));
+  }
+  return routePath(core, request, connection, path, query);
+}
+
+/** Routes a request that passed the checks before the health paths (and is not one of them). */
+function routePath(
+  core: HandlerCore,
+  request: HttpRequest,
+  connection: HttpConnectionInfo | undefined,
+  path: string,
+  query: string,
+): HttpReply | Promise<HttpReply> {
+  const options = core.options;
+  const authenticator = options.authenticator;
   // The metadata documents are RFC 9728 well-known URLs: only those paths are shown to the authenticator.
   const metadata =
     authenticator !== undefined && path.startsWith('/.well-known/')
@@ -269,18 +293,28 @@ async function route(
   if (!allowed) {
     return emptyResponse(405, { allow: endpoint ? ALLOW : path === sse!.ssePath ? 'GET, OPTIONS' : 'POST, OPTIONS' });
   }
-  let call: Call = { request, connection, principal: undefined, principalKey: undefined, resource: undefined };
-  let authHeaders: Readonly<Record<string, string>> | undefined;
-  if (authenticator !== undefined) {
-    const resource = options.resourceUrl ?? new URL(options.path, request.url);
-    // Only the token and the scopes every request needs are checked here; each message is authorized from the body.
-    const announced = announcedOperation(request.headers);
-    const result = await authenticator.authenticate(request.webRequest(), announced === undefined ? { resource } : { resource, announced });
-    if ('response' in result) return replyFromWeb(result.response);
-    call = { request, connection, principal: result.principal, principalKey: options.principalKey(result.principal), resource };
-    authHeaders = result.headers;
-  }
+  if (authenticator !== undefined) return authenticated(core, request, connection, endpoint, path, query);
+  return serve(core, { request, connection, principal: undefined, principalKey: undefined, resource: undefined }, endpoint, path, query);
+}
+
+/** Serves a request once the authenticator accepted it (its headers added to the reply), or its refusal. */
+async function authenticated(
+  core: HandlerCore,
+  request: HttpRequest,
+  connection: HttpConnectionInfo | undefined,
+  endpoint: boolean,
+  path: string,
+  query: string,
+): Promise<HttpReply> {
+  const options = core.options;
+  const resource = options.resourceUrl ?? new URL(options.path, request.url);
+  // Only the token and the scopes every request needs are checked here; each message is authorized from the body.
+  const announced = announcedOperation(request.headers);
+  const result = await options.authenticator!.authenticate(request.webRequest(), announced === undefined ? { resource } : { resource, announced });
+  if ('response' in result) return replyFromWeb(result.response);
+  const call: Call = { request, connection, principal: result.principal, principalKey: options.principalKey(result.principal), resource };
   const response = await serve(core, call, endpoint, path, query);
+  const authHeaders = result.headers;
   if (authHeaders) for (const [name, value] of Object.entries(authHeaders)) response.headers.set(name, value);
   return response;
 }
@@ -321,6 +355,16 @@ function serve(core: HandlerCore, call: Call, endpoint: boolean, path: string, q
 async function sseMessage(core: HandlerCore, call: Call, sessionId: string | null): Promise<HttpReply> {
   const parsed = await readJsonBody(core, call.request);
   return parsed instanceof HttpReply ? parsed : serveSseMessage(core, call, sessionId, parsed.value);
+}
+
+/** The CORS headers of a reply to a browser's request (from an `Origin` that passed the check; a 403 gets none). */
+function withCors(reply: HttpReply, origin: string): HttpReply {
+  if (reply.status !== 403) {
+    reply.headers.set('access-control-allow-origin', origin);
+    reply.headers.set('access-control-expose-headers', EXPOSED);
+    reply.headers.append('vary', 'Origin');
+  }
+  return reply;
 }
 
 function isModernHeader(request: HttpRequest): boolean {

@@ -18,26 +18,31 @@ export function expireBodyRead(read: BodyRead): void {
   read.cancel(new BodyTimeout('request body timeout'));
 }
 
-/** Reads the body of `request` within `maxBytes`, giving up at the deadline `deadlines` sets. */
-export async function readBody(request: HttpRequest, maxBytes: number, deadlines: Deadlines<BodyRead>): Promise<BodyResult> {
+/**
+ * Reads the body of `request` within `maxBytes`, giving up at the deadline `deadlines` sets. (Not an async function:
+ * the read's own promise is continued, without a frame and a second promise per request.)
+ */
+export function readBody(request: HttpRequest, maxBytes: number, deadlines: Deadlines<BodyRead>): Promise<BodyResult> {
   const declared = request.headers.get('content-length');
   if (declared !== null) {
     const digits = declared.trim();
     // Checked by hand rather than with a pattern: this runs for every request.
-    if (digits.length === 0 || !allDigits(digits)) return { ok: false, status: 400, message: 'Invalid Content-Length header' };
-    if (Number(digits) > maxBytes) return tooLarge(maxBytes);
+    if (digits.length === 0 || !allDigits(digits)) return Promise.resolve({ ok: false, status: 400, message: 'Invalid Content-Length header' });
+    if (Number(digits) > maxBytes) return Promise.resolve(tooLarge(maxBytes));
   }
   const read = request.readBody(maxBytes);
   const deadline = deadlines.add(read);
-  try {
-    const bytes = await read.bytes;
-    return bytes === undefined ? tooLarge(maxBytes) : { ok: true, bytes };
-  } catch (error) {
-    if (error instanceof BodyTimeout) return timedOut();
-    return { ok: false, status: 400, message: 'The request body could not be read' };
-  } finally {
-    deadline.clear();
-  }
+  return read.bytes.then(
+    (bytes) => {
+      deadline.clear();
+      return bytes === undefined ? tooLarge(maxBytes) : { ok: true, bytes };
+    },
+    (error: unknown) => {
+      deadline.clear();
+      if (error instanceof BodyTimeout) return timedOut();
+      return { ok: false, status: 400, message: 'The request body could not be read' };
+    },
+  );
 }
 
 function tooLarge(maxBytes: number): BodyResult {
