@@ -36,7 +36,12 @@ async function serve(options: Parameters<typeof testHandler>[0] = {}) {
 const listBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta() } });
 
 /** A raw request (node:http), so that any Host can be sent. */
-function raw(listening: Listening, headers: Record<string, string>, body?: string, agent?: Agent): Promise<{ status: number; text: string }> {
+function raw(
+  listening: Listening,
+  headers: Record<string, string>,
+  body?: string,
+  agent?: Agent,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       { host: '127.0.0.1', port: listening.address.port, path: '/mcp', method: body === undefined ? 'GET' : 'POST', headers, agent },
@@ -83,7 +88,14 @@ describe('listen', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     cleanups.push(() => agent.destroy());
     const statuses: number[] = [];
-    for (const host of [`127.0.0.1:${port}`, 'evil.example.com', `127.0.0.1:${port}`, `evil.example.com:${port}`, `localhost:${port}`, `127.0.0.1:1`]) {
+    for (const host of [
+      `127.0.0.1:${port}`,
+      'evil.example.com',
+      `127.0.0.1:${port}`,
+      `evil.example.com:${port}`,
+      `localhost:${port}`,
+      `127.0.0.1:1`,
+    ]) {
       statuses.push((await raw(listening, { ...headers, host }, listBody, agent)).status);
     }
     expect(statuses).toEqual([200, 403, 200, 403, 200, 403]);

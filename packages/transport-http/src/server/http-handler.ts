@@ -310,7 +310,10 @@ async function authenticated(
   const resource = options.resourceUrl ?? new URL(options.path, request.url);
   // Only the token and the scopes every request needs are checked here; each message is authorized from the body.
   const announced = announcedOperation(request.headers);
-  const result = await options.authenticator!.authenticate(request.webRequest(), announced === undefined ? { resource } : { resource, announced });
+  const result = await options.authenticator!.authenticate(
+    request.webRequest(),
+    announced === undefined ? { resource } : { resource, announced },
+  );
   if ('response' in result) return replyFromWeb(result.response);
   const call: Call = { request, connection, principal: result.principal, principalKey: options.principalKey(result.principal), resource };
   const response = await serve(core, call, endpoint, path, query);

@@ -27,7 +27,8 @@ export function readBody(request: HttpRequest, maxBytes: number, deadlines: Dead
   if (declared !== null) {
     const digits = declared.trim();
     // Checked by hand rather than with a pattern: this runs for every request.
-    if (digits.length === 0 || !allDigits(digits)) return Promise.resolve({ ok: false, status: 400, message: 'Invalid Content-Length header' });
+    if (digits.length === 0 || !allDigits(digits))
+      return Promise.resolve({ ok: false, status: 400, message: 'Invalid Content-Length header' });
     if (Number(digits) > maxBytes) return Promise.resolve(tooLarge(maxBytes));
   }
   const read = request.readBody(maxBytes);
