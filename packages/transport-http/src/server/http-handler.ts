@@ -246,7 +246,7 @@ function route(
       return rpcErrorResponse(403, null, ErrorCode.InvalidRequest, 'Forbidden: this Host is not served here (DNS rebinding protection)');
     }
     // Only an object nobody can change afterwards: the check's answer depends on its addresses.
-    if (Object.isFrozen(connection)) core.hostAllowedOn.set(connection!, host);
+    if (connection !== undefined && Object.isFrozen(connection)) core.hostAllowedOn.set(connection, host);
   }
   if (!originAllowed(origin, host, options.allowedOrigins, connection)) {
     return rpcErrorResponse(403, null, ErrorCode.InvalidRequest, 'Forbidden: this Origin is not allowed');
