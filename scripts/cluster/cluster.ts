@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { waitForPort } from '../../apps/conformance/src/session/wait-for-port.js';
 import { ensureDebianPackages } from '../debian-packages.js';
 import { startDelayProxy, type DelayProxy } from './delay-proxy.js';
 import { RedisProcess } from './redis-process.js';
@@ -254,7 +255,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       const check = spawnSync('nginx', ['-t', '-c', conf, '-p', dir], { encoding: 'utf8' });
       if (check.status !== 0) throw new Error(`nginx refused its configuration: ${check.stderr}`);
       nginx = spawn('nginx', ['-c', conf, '-p', dir, '-g', 'daemon off;'], { stdio: 'ignore' });
-      await waitForPort(frontPort);
+      // Ready only when the listener is this nginx's (another program on the port would otherwise pass for it).
+      await waitForPort(frontPort, 10_000, nginx).catch((error: unknown) => {
+        throw new Error(`nginx did not start: ${(error as Error).message}`);
+      });
       url = `http://127.0.0.1:${frontPort}/mcp`;
       log(`nginx round-robin on ${url}`);
     }
@@ -275,24 +279,5 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   } catch (error) {
     await stop();
     throw error;
-  }
-}
-
-/** Resolves once something accepts connections on the port (bounded: 10 s). */
-async function waitForPort(port: number): Promise<void> {
-  const { connect } = await import('node:net');
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on 127.0.0.1:${port} after 10 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

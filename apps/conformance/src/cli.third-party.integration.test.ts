@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PACKAGE_ROOT, REPO_ROOT } from './paths.js';
-import { freePort, waitForPort } from './session/open-session.js';
+import { freePort } from './session/open-session.js';
+import { waitForPort } from './session/wait-for-port.js';
 import { CLI, runCli, stopStarted, track } from './testing/run-cli.test-util.js';
 
 const GRAMMAR = join(REPO_ROOT, 'servers', 'grammar', 'bin', 'wiremcp-grammar.js');

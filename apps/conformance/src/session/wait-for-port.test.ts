@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort, waitForPort } from './open-session.js';
+import { freePort } from './open-session.js';
+import { waitForPort } from './wait-for-port.js';
 import { portOwnership } from './port-owner.js';
 
 const children: ChildProcess[] = [];
