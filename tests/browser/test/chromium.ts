@@ -1,7 +1,8 @@
 /**
  * Debian's Chromium driven by playwright-core: installed with apt-get when missing (playwright's own browser
  * downloads cannot be used here), launched headless with a fresh profile directory that is removed afterwards. A
- * browser that cannot be installed or started fails the test file; nothing is skipped.
+ * browser that cannot be installed or started fails the test file; nothing is skipped. The one place that says how
+ * the repository's browser tests start Chromium (`tests/browser`, and `tests/interop`'s MCP Apps tests).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +14,8 @@ import { ensureDebianPackages } from '../../../scripts/debian-packages.js';
 /** Where Debian's package puts the browser. */
 export const CHROMIUM = '/usr/bin/chromium';
 
-const ARGS = [
+/** The command-line switches every test browser gets: no sandbox (root in a container), no GPU, no background traffic. */
+export const CHROMIUM_ARGS: readonly string[] = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -39,12 +41,26 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+/** Options of {@link launchChromium}. */
+export interface LaunchOptions {
+  /** The pages' viewport (default: playwright's, 1280×720). */
+  readonly viewport?: { readonly width: number; readonly height: number };
+  /** The context's default bound for waits and actions (default: playwright's, 30 s); generous on a busy machine. */
+  readonly defaultTimeoutMs?: number;
+}
+
 /** Launches Chromium (installing it when missing). */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
   const version = chromiumVersion();
   const profile = mkdtempSync(join(tmpdir(), 'wiremcp-chromium-'));
   try {
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [...CHROMIUM_ARGS],
+      ...(options.viewport === undefined ? {} : { viewport: { ...options.viewport } }),
+    });
+    if (options.defaultTimeoutMs !== undefined) context.setDefaultTimeout(options.defaultTimeoutMs);
     return {
       context,
       version,

@@ -6,35 +6,19 @@
  * error and brings the next tool. Screenshots go to `tests/browser/artifacts/dev-*.png`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { PACKAGE, serverSource } from '../../../packages/cli/src/dev.test-util.js';
-import { assertBuilt } from '../../auth/test/server-process.js';
-import { launchChromium, type Browser } from './chromium.js';
-import { startInspect, WIREMCP_BIN, type InspectProcess } from './inspect-process.js';
+import { WIREMCP_BIN } from './inspect-process.js';
+import { ARTIFACTS, toolButton, useInspectorBrowser } from './inspector-browser.js';
 
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-
-let browser: Browser | undefined;
-const stops: Array<() => Promise<unknown> | void> = [];
-
-beforeAll(async () => {
-  assertBuilt({ dist: WIREMCP_BIN });
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-}, 600_000); // a first run installs Chromium with apt-get (minutes)
-afterAll(async () => {
-  await browser?.close();
-  for (const stop of stops.splice(0).reverse()) await Promise.resolve(stop()).catch(() => undefined);
-});
+const suite = useInspectorBrowser();
 
 /** `wiremcp dev --http 127.0.0.1:0 <entry>`; resolves with its URL once serving, and its stderr so far on demand. */
 function startDev(entry: string): Promise<{ url: string; child: ChildProcess; stderr(): string }> {
   const child = spawn(process.execPath, [WIREMCP_BIN, 'dev', '--http', '127.0.0.1:0', entry], { stdio: ['ignore', 'ignore', 'pipe'] });
-  stops.push(() => {
+  suite.cleanup(() => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
     return new Promise((resolve) => child.once('exit', resolve));
@@ -50,20 +34,17 @@ function startDev(entry: string): Promise<{ url: string; child: ChildProcess; st
   });
 }
 
-const tool = (page: Page, name: string) => page.getByRole('button', { name: new RegExp(`^${name}( —|$)`) });
-
 test(
   'an edit shows the new tool without a reload; a build error shows in the page and the terminal, a fix clears it',
   { timeout: 120_000 },
   async () => {
     const dir = mkdtempSync(join(PACKAGE, '.dev-test-'));
-    stops.unshift(() => rmSync(dir, { recursive: true, force: true }));
+    suite.cleanup(() => rmSync(dir, { recursive: true, force: true }));
     const entry = join(dir, 'server.ts');
     writeFileSync(entry, serverSource({ tools: ['first'] }));
     const dev = await startDev(entry);
-    const inspector: InspectProcess = await startInspect(['--era', 'legacy', dev.url]);
-    stops.push(() => inspector.stop());
-    const page = await browser!.context.newPage();
+    const inspector = await suite.inspect(['--era', 'legacy', dev.url]);
+    const page = await suite.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     let navigations = 0;
@@ -73,15 +54,15 @@ test(
       await page.goto(inspector.url);
       await expect.poll(() => page.locator('header').textContent()).toContain('era legacy · 2025-11-25');
       await page.getByRole('tab', { name: 'Tools' }).click();
-      await tool(page, 'first').waitFor();
-      expect(await tool(page, 'second').count()).toBe(0);
+      await toolButton(page, 'first').waitFor();
+      expect(await toolButton(page, 'second').count()).toBe(0);
 
       // An edit on disk: the page lists the new tool by itself, and calls it.
       writeFileSync(entry, serverSource({ tools: ['first', 'second'] }));
-      await tool(page, 'second').waitFor();
+      await toolButton(page, 'second').waitFor();
       const banner = page.getByRole('region', { name: 'Server log' }).locator('.dev-banner');
       await banner.getByText(/restarted \(3 tools\)/).waitFor();
-      await tool(page, 'second').click();
+      await toolButton(page, 'second').click();
       await page.getByRole('button', { name: 'Call tool' }).click();
       await page.getByRole('region', { name: 'Tool result' }).getByText('second', { exact: true }).waitFor();
       await shot('reloaded');
@@ -92,14 +73,14 @@ test(
       await alert.waitFor();
       expect(await alert.textContent()).toMatch(/server\.ts:\d+:\d+/);
       expect(dev.stderr()).toMatch(/the build failed; the running server keeps serving\n[\s\S]*server\.ts:\d+:\d+/);
-      await tool(page, 'first').click();
+      await toolButton(page, 'first').click();
       await page.getByRole('button', { name: 'Call tool' }).click();
       await page.getByRole('region', { name: 'Tool result' }).getByText('first', { exact: true }).waitFor();
       await shot('build-error');
 
       // Fixed: the error goes, the next tool comes.
       writeFileSync(entry, serverSource({ tools: ['first', 'second', 'third'] }));
-      await tool(page, 'third').waitFor();
+      await toolButton(page, 'third').waitFor();
       await expect.poll(() => alert.count()).toBe(0);
       await banner.getByText(/restarted \(4 tools\)/).waitFor();
       expect(await banner.getAttribute('role')).toBe('status');

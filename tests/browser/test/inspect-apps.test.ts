@@ -8,51 +8,22 @@
  * its garbage, flood, oversized message and forbidden tool call are refused; the page keeps working. The Conformance
  * tab's jobs field is checked too. Screenshots go to `tests/browser/artifacts/`.
  */
-import { mkdirSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { assertBuilt, EVERYTHING } from '../../auth/test/server-process.js';
-import { launchChromium, type Browser } from './chromium.js';
-import { startInspect, WIREMCP_BIN, type InspectProcess } from './inspect-process.js';
+import { describe, expect, test } from 'vitest';
+import { EVERYTHING } from '../../auth/test/server-process.js';
+import { ARTIFACTS, callTool, useInspectorBrowser } from './inspector-browser.js';
 
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const HOSTILE = fileURLToPath(new URL('./fixtures/hostile-app-server.mjs', import.meta.url));
 
-let browser: Browser | undefined;
-const inspectors: InspectProcess[] = [];
+const suite = useInspectorBrowser({ builds: [EVERYTHING] });
 let beacon: Server | undefined;
 const beaconHits: string[] = [];
-
-beforeAll(async () => {
-  assertBuilt(EVERYTHING);
-  assertBuilt({ dist: WIREMCP_BIN });
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-}, 600_000); // a first run installs Chromium with apt-get (minutes)
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(inspectors.map((inspector) => inspector.stop()));
+suite.cleanup(async () => {
   beacon?.closeAllConnections();
   await new Promise<void>((resolve) => (beacon ? beacon.close(() => resolve()) : resolve()));
 });
-
-async function inspect(args: readonly string[]): Promise<InspectProcess> {
-  const inspector = await startInspect(args);
-  inspectors.push(inspector);
-  return inspector;
-}
-
-const toolButton = (page: Page, name: string) => page.getByRole('button', { name: new RegExp(`^${name}( —|$)`) });
-
-async function callTool(page: Page, name: string, fill: Record<string, string> = {}): Promise<void> {
-  await page.getByRole('tab', { name: 'Tools' }).click();
-  await toolButton(page, name).click();
-  for (const [label, value] of Object.entries(fill)) await page.getByLabel(new RegExp(`^${label}\\b`)).fill(value);
-  await page.getByRole('button', { name: 'Call tool' }).click();
-}
 
 function headersOf(url: string): Promise<{ status: number; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
@@ -67,8 +38,8 @@ function headersOf(url: string): Promise<{ status: number; headers: Record<strin
 
 describe('MCP Apps views in wiremcp inspect', () => {
   test("the everything server's counter view renders from its own origin and works", { timeout: 120_000 }, async () => {
-    const inspector = await inspect(['node', EVERYTHING.script]);
-    const page = await browser!.context.newPage();
+    const inspector = await suite.inspect(['node', EVERYTHING.script]);
+    const page = await suite.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
@@ -120,12 +91,12 @@ describe('MCP Apps views in wiremcp inspect', () => {
     });
     await new Promise<void>((resolve) => beacon!.listen(0, '127.0.0.1', resolve));
     const beaconOrigin = `http://127.0.0.1:${(beacon.address() as AddressInfo).port}`;
-    const inspector = await inspect(['node', HOSTILE]);
-    const page = await browser!.context.newPage();
+    const inspector = await suite.inspect(['node', HOSTILE]);
+    const page = await suite.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     const popups: string[] = [];
-    browser!.context.on('page', (opened) => popups.push(opened.url()));
+    suite.browser.context.on('page', (opened) => popups.push(opened.url()));
     try {
       await page.goto(inspector.url);
       // The view declares the inspector's own origin for connections: only the inspector's checks stand in its way.
@@ -169,8 +140,8 @@ describe('MCP Apps views in wiremcp inspect', () => {
   });
 
   test('the Conformance tab offers the jobs setting: the default of the CLI, bounded', { timeout: 60_000 }, async () => {
-    const inspector = await inspect(['node', EVERYTHING.script]);
-    const page = await browser!.context.newPage();
+    const inspector = await suite.inspect(['node', EVERYTHING.script]);
+    const page = await suite.newPage();
     try {
       await page.goto(inspector.url);
       await page.getByRole('tab', { name: 'Conformance' }).click();

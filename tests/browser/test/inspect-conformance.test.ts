@@ -6,46 +6,27 @@
  * wire of that step. A target that dies in the middle of a run ends the run with its cells counted as errors or
  * failures, the page says so and can run again; the inspector keeps serving. Screenshots go to `tests/browser/artifacts/`.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { assertBuilt, EVERYTHING, startHttpServer, stopAllServers } from '../../auth/test/server-process.js';
-import { launchChromium, type Browser } from './chromium.js';
-import { startInspect, WIREMCP_BIN, type InspectProcess } from './inspect-process.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { EVERYTHING, startHttpServer } from '../../auth/test/server-process.js';
+import type { InspectProcess } from './inspect-process.js';
+import { ARTIFACTS, useInspectorBrowser } from './inspector-browser.js';
 
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 const CONFORMANCE_APP = fileURLToPath(new URL('../../../apps/conformance/dist/cli.js', import.meta.url));
 const requireFromCli = createRequire(fileURLToPath(new URL('../../../packages/cli/package.json', import.meta.url)));
 const OFFICIAL_EVERYTHING = join(dirname(requireFromCli.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
 
-let browser: Browser | undefined;
+const suite = useInspectorBrowser({ builds: [EVERYTHING, { dist: CONFORMANCE_APP }] });
 let dir: string | undefined;
-const inspectors: InspectProcess[] = [];
-
-beforeAll(async () => {
-  assertBuilt(EVERYTHING);
-  assertBuilt({ dist: WIREMCP_BIN });
-  assertBuilt({ dist: CONFORMANCE_APP });
-  mkdirSync(ARTIFACTS, { recursive: true });
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'wiremcp-inspect-conformance-'));
-  browser = await launchChromium();
-}, 600_000); // a first run installs Chromium with apt-get (minutes)
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(inspectors.map((inspector) => inspector.stop()));
-  await stopAllServers();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  suite.cleanup(() => rmSync(dir!, { recursive: true, force: true }));
 });
-
-async function inspect(args: readonly string[]): Promise<InspectProcess> {
-  const inspector = await startInspect(args);
-  inspectors.push(inspector);
-  return inspector;
-}
 
 const counts = (page: Page) => page.getByLabel('Conformance counts');
 const count = async (page: Page, status: string): Promise<number> =>
@@ -65,7 +46,7 @@ describe('the Conformance tab of wiremcp inspect', () => {
       JSON.stringify({ mcpServers: { official: { type: 'stdio', command: 'node', args: [OFFICIAL_EVERYTHING, 'stdio'] } } }),
     );
     const configured = await startConfigured(config, 'official');
-    const page = await browser!.context.newPage();
+    const page = await suite.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
@@ -95,8 +76,8 @@ describe('the Conformance tab of wiremcp inspect', () => {
 
   test('the target dies mid-run: the run ends, the page says so, the inspector keeps serving', { timeout: 180_000 }, async () => {
     const server = await startHttpServer(EVERYTHING, []);
-    const inspector = await inspect([server.url]);
-    const page = await browser!.context.newPage();
+    const inspector = await suite.inspect([server.url]);
+    const page = await suite.newPage();
     try {
       await page.goto(inspector.url);
       await runConformance(page, 'tools/*, resources/*, prompts/*');
@@ -121,8 +102,6 @@ describe('the Conformance tab of wiremcp inspect', () => {
 });
 
 /** `wiremcp --config <file> inspect <name>`, started as a user does. */
-async function startConfigured(config: string, name: string): Promise<InspectProcess> {
-  const inspector = await startInspect([name], ['--config', config]);
-  inspectors.push(inspector);
-  return inspector;
+function startConfigured(config: string, name: string): Promise<InspectProcess> {
+  return suite.inspect([name], ['--config', config]);
 }

@@ -5,48 +5,19 @@
  * a resource and sees it update, and reads, filters and downloads the wire view. A foreign page, and requests
  * without the token or with a foreign Host or Origin, are refused. Screenshots go to `tests/browser/artifacts/`.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { assertBuilt, EVERYTHING, startHttpServer, stopAllServers, type ServerProcess } from '../../auth/test/server-process.js';
-import { launchChromium, type Browser } from './chromium.js';
-import { startInspect, WIREMCP_BIN, type InspectProcess } from './inspect-process.js';
+import { EVERYTHING, startHttpServer, type ServerProcess } from '../../auth/test/server-process.js';
+import { ARTIFACTS, callTool, useInspectorBrowser } from './inspector-browser.js';
 
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-
-let browser: Browser | undefined;
+const suite = useInspectorBrowser({ builds: [EVERYTHING] });
 let httpServer: ServerProcess | undefined;
-const inspectors: InspectProcess[] = [];
-
 beforeAll(async () => {
-  assertBuilt(EVERYTHING);
-  assertBuilt({ dist: WIREMCP_BIN });
-  mkdirSync(ARTIFACTS, { recursive: true });
-  [browser, httpServer] = await Promise.all([launchChromium(), startHttpServer(EVERYTHING, [])]);
-}, 600_000); // a first run installs Chromium with apt-get (minutes)
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(inspectors.map((inspector) => inspector.stop()));
-  await stopAllServers();
-});
-
-async function inspect(args: readonly string[]): Promise<InspectProcess> {
-  const inspector = await startInspect(args);
-  inspectors.push(inspector);
-  return inspector;
-}
-
-const tool = (page: Page, name: string) => page.getByRole('button', { name: new RegExp(`^${name}( —|$)`) });
-
-async function callTool(page: Page, name: string, fill: Record<string, string> = {}): Promise<void> {
-  await page.getByRole('tab', { name: 'Tools' }).click();
-  await tool(page, name).click();
-  for (const [label, value] of Object.entries(fill)) await page.getByLabel(new RegExp(`^${label}\\b`)).fill(value);
-  await page.getByRole('button', { name: 'Call tool' }).click();
-}
+  httpServer = await startHttpServer(EVERYTHING, []);
+}, 60_000);
 
 /** A raw request to the inspector from Node (so that Host and Origin can be anything). */
 function raw(origin: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string }> {
@@ -68,8 +39,8 @@ describe.each([
   const shot = (page: Page, screen: string) => page.screenshot({ path: `${ARTIFACTS}inspect-${era}-${screen}.png`, fullPage: true });
 
   test('tools through the form, an elicitation, a live subscription, the wire view', { timeout: 120_000 }, async () => {
-    const inspector = await inspect(args());
-    const page = await browser!.context.newPage();
+    const inspector = await suite.inspect(args());
+    const page = await suite.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     try {
@@ -156,7 +127,7 @@ describe('the inspector refuses what is not its own page', () => {
   );
 
   test('no token, a wrong token, a foreign Host or Origin, and a foreign page', { timeout: 60_000 }, async () => {
-    const inspector = await inspect(['node', EVERYTHING.script]);
+    const inspector = await suite.inspect(['node', EVERYTHING.script]);
     const { origin, token } = inspector;
     const host = new URL(origin).host;
     const json = { 'content-type': 'application/json', 'x-wiremcp-inspector-token': token };
@@ -189,7 +160,7 @@ describe('the inspector refuses what is not its own page', () => {
     // A page on another loopback origin that knows the token still gets nothing done.
     foreign = createServer((_req, res) => res.end('<!doctype html><title>foreign</title>'));
     await new Promise<void>((resolve) => foreign!.listen(0, '127.0.0.1', resolve));
-    const page = await browser!.context.newPage();
+    const page = await suite.newPage();
     try {
       await page.goto(`http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`);
       const outcome = await page.evaluate(

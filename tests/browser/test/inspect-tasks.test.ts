@@ -4,36 +4,12 @@
  * through the form, its status changes show without a click, it is cancelled, a finished one's result is fetched;
  * when the server goes away a watched task is reported lost. Screenshots go to `tests/browser/artifacts/`.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { assertBuilt, EVERYTHING, startHttpServer, stopAllServers } from '../../auth/test/server-process.js';
-import { launchChromium, type Browser } from './chromium.js';
-import { startInspect, WIREMCP_BIN, type InspectProcess } from './inspect-process.js';
+import { describe, expect, test } from 'vitest';
+import { EVERYTHING, startHttpServer } from '../../auth/test/server-process.js';
+import { ARTIFACTS, useInspectorBrowser } from './inspector-browser.js';
 
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
-
-let browser: Browser | undefined;
-const inspectors: InspectProcess[] = [];
-
-beforeAll(async () => {
-  assertBuilt(EVERYTHING);
-  assertBuilt({ dist: WIREMCP_BIN });
-  mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await launchChromium();
-}, 600_000); // a first run installs Chromium with apt-get (minutes)
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(inspectors.map((inspector) => inspector.stop()));
-  await stopAllServers();
-});
-
-async function inspect(args: readonly string[]): Promise<InspectProcess> {
-  const inspector = await startInspect(args);
-  inspectors.push(inspector);
-  return inspector;
-}
+const suite = useInspectorBrowser({ builds: [EVERYTHING] });
 
 const panel = (page: Page) => page.locator('#panel-tasks');
 const row = (page: Page, index = 0) => page.getByRole('table', { name: 'Tasks' }).locator('tbody tr').nth(index);
@@ -54,8 +30,8 @@ describe('the Tasks tab of wiremcp inspect', () => {
     { timeout: 120_000 },
     async () => {
       const server = await startHttpServer(EVERYTHING, []);
-      const inspector = await inspect(['--era', 'legacy', server.url]);
-      const page = await browser!.context.newPage();
+      const inspector = await suite.inspect(['--era', 'legacy', server.url]);
+      const page = await suite.newPage();
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
       try {
@@ -97,8 +73,8 @@ describe('the Tasks tab of wiremcp inspect', () => {
   );
 
   test('2026-07-28 over stdio: the tasks extension, a live status change; no tasks/list in this era', { timeout: 120_000 }, async () => {
-    const inspector = await inspect(['node', EVERYTHING.script]);
-    const page = await browser!.context.newPage();
+    const inspector = await suite.inspect(['node', EVERYTHING.script]);
+    const page = await suite.newPage();
     try {
       await page.goto(inspector.url);
       await expect.poll(() => page.locator('header').textContent()).toContain('2026-07-28');
