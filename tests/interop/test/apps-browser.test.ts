@@ -170,9 +170,11 @@ describe.skipIf(missing !== undefined)('MCP Apps in headless Chromium', () => {
       expect(serverCalls).toEqual(['conjugate']);
       expect(problems).toEqual([expect.stringMatching(/^forbidden-tool: the view called 'reset_table'/)]);
       await page.screenshot({ path: artifact('official-app-in-wiremcp-bridge.png') });
-      // The official App reports its size on its own; the bridge applied it to the iframe.
+      // The official App reports its size on its own; the bridge applied it to the iframe. A report may still be on its
+      // way (the page applies it before this process hears of it), so the two are compared until they agree.
       expect(heights.length).toBeGreaterThan(0);
-      expect(await page.locator('iframe').evaluate((iframe: HTMLIFrameElement) => iframe.style.height)).toBe(`${heights.at(-1)}px`);
+      const applied = (): Promise<string> => page.locator('iframe').evaluate((iframe: HTMLIFrameElement) => iframe.style.height);
+      await expect.poll(async () => [await applied(), `${heights.at(-1)}px`]).toSatisfy(([style, reported]) => style === reported);
       await page.evaluate(() => (window as never as { bridge: { teardown(): Promise<void> } }).bridge.teardown());
       expect(logs).toEqual(['torn down']);
       expect(problems).toHaveLength(1);
@@ -263,21 +265,28 @@ describe.skipIf(missing !== undefined)('MCP Apps in headless Chromium', () => {
           const start = performance.now();
           for (let i = 0; i < 5000; i++) { const id = next++; answers.set(id, () => answered++); parent.postMessage({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'conjugate', arguments: { verb: 'go', tense: 'infinitive', person: '1sg' } } }, '*'); }
           show('flood', 'sent');
-          // Wait until the host answers again (its budget refills), then make one ordinary call.
-          // A ping every 250 ms (those beyond the budget go unanswered) until one is answered, however late.
-          await new Promise((resolve) => {
-            const ping = () => call('ping', {}).then((pong) => { if (pong.result) { clearInterval(timer); resolve(); } });
-            const timer = setInterval(ping, 250);
-            ping();
+          // Then one ordinary call, sent again every 250 ms until the host answers it with a result, however late: a copy
+          // beyond the budget goes unanswered and one sent while the flood's calls are in flight is refused. (An answered
+          // ping would not do: the token it found may have been the last one, and the call right after it then dropped.)
+          const after = await new Promise((resolve) => {
+            let done = false;
+            const attempt = () => call('tools/call', { name: 'conjugate', arguments: { verb: 'go', tense: 'past_simple', person: '1sg' } }).then((answer) => {
+              if (done) return;
+              if (!answer.result) { show('refused', answer.error ? answer.error.message : JSON.stringify(answer)); return; }
+              done = true;
+              clearInterval(timer);
+              resolve(answer);
+            });
+            const timer = setInterval(attempt, 250);
+            attempt();
           });
-          const after = await call('tools/call', { name: 'conjugate', arguments: { verb: 'go', tense: 'past_simple', person: '1sg' } });
           show('answered', String(answered));
           show('elapsed', String((performance.now() - start) / 1000));
-          show('after', after.result ? after.result.content[0].text : JSON.stringify(after.error));
+          show('after', after.result.content[0].text);
         })().catch((error) => show('after', 'error ' + error));`;
         const view = viewPage(
           hostile,
-          '<p>forbidden: <span id="forbidden"></span></p><p>big: <span id="big"></span></p><p>fetch: <span id="fetch"></span></p><p>flood: <span id="flood"></span> answered <span id="answered"></span> in <span id="elapsed"></span> s</p><p>after: <span id="after"></span></p>',
+          '<p>forbidden: <span id="forbidden"></span></p><p>big: <span id="big"></span></p><p>fetch: <span id="fetch"></span></p><p>flood: <span id="flood"></span> answered <span id="answered"></span> in <span id="elapsed"></span> s</p><p>last refusal: <span id="refused"></span></p><p>after: <span id="after"></span></p>',
         );
         serverCalls.length = 0;
         await page.evaluate(

@@ -1,4 +1,4 @@
-import { describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { AppBridge } from './app-bridge.js';
 import type { AppBridgeOptions } from './bridge-types.js';
 
@@ -82,5 +82,43 @@ describe("AppBridge with src (the view served from the host's own origin)", () =
     bridge(frame, { html: '<!DOCTYPE html><p>view</p>' }).start();
     expect(frame.iframe.src).toBe('');
     expect(frame.iframe.srcdoc).toMatch(/^<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
+  });
+});
+
+describe('AppBridge rate limit', () => {
+  afterEach(() => vi.useRealTimers());
+  // Lets the bridge's promise chains run (real timers: fake ones would move the bucket's clock, as vi.waitFor does).
+  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 30));
+
+  test('an answered message leaves no room for the next: a request right after it, past the budget, goes unanswered', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const frame = fakeFrame();
+    const app = bridge(frame, { html: '<p>view</p>', limits: { messagesPerSecond: 20, burst: 100 } });
+    app.start();
+    const answered = (id: number): unknown => frame.view.postMessage.mock.calls.map(([message]) => message).find((m) => m.id === id);
+    frame.send({ jsonrpc: '2.0', id: 1, method: 'ui/initialize', params: {} });
+    frame.send({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
+    await app.initialized;
+    // A flood at one instant spends the budget: the 98 tokens left answer 98 of the calls (8 relayed, the rest refused
+    // as too many in flight), the others are dropped.
+    for (let id = 100; id < 5100; id++) frame.send({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    await settle();
+    expect(frame.view.postMessage.mock.calls.filter(([message]) => message.id >= 100 && message.id < 5100)).toHaveLength(98);
+    // 60 ms later 1.2 tokens have come back: a ping takes one and is answered…
+    vi.advanceTimersByTime(60);
+    frame.send({ jsonrpc: '2.0', id: 6000, method: 'ping', params: {} });
+    await settle();
+    expect(answered(6000)).toMatchObject({ result: {} });
+    // …and a call sent as soon as that answer arrives finds less than one: dropped, never answered (a view that waits
+    // for it waits forever), until the budget has refilled.
+    vi.advanceTimersByTime(5);
+    frame.send({ jsonrpc: '2.0', id: 6001, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    await settle();
+    expect(answered(6001)).toBeUndefined();
+    vi.advanceTimersByTime(50);
+    frame.send({ jsonrpc: '2.0', id: 6002, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    await settle();
+    expect(answered(6002)).toMatchObject({ jsonrpc: '2.0', id: 6002 });
+    app.dispose();
   });
 });
