@@ -77,6 +77,54 @@ describe('a hung Redis', () => {
   });
 });
 
+/**
+ * Runs `start` (which puts commands on the wire), then holds the process's only thread for `ms` — as a starved machine
+ * does, giving the process no CPU that long. Redis answers meanwhile. Run from `setImmediate`, so that the event loop's
+ * next step is a new turn: timers first (the commands' timeouts are due), then the socket — the order a starved
+ * process meets them in.
+ */
+function whileBusy<T>(start: () => Promise<T>, ms: number): Promise<T> {
+  return new Promise<Promise<T>>((resolve) => {
+    setImmediate(() => {
+      const started = start();
+      const until = performance.now() + ms;
+      while (performance.now() < until) {
+        // Spinning: no timer and no I/O runs meanwhile.
+      }
+      resolve(started);
+    });
+  }).then((started) => started);
+}
+
+describe('a busy process, a healthy Redis', () => {
+  test('commands answered while the process had no CPU for longer than their timeout succeed', async () => {
+    const announced = heard(1);
+    const [written, read] = await whileBusy(
+      () => Promise.allSettled([state.sessionStore.set({ ...session, id: 'f4' }, 'p1'), state.sessionStore.get('f4')]),
+      900,
+    );
+    expect(written).toEqual({ status: 'fulfilled', value: undefined });
+    expect(read.status === 'fulfilled' ? read.value?.id : read.reason).toBe('f4');
+    expect((await announced)[0]).toMatchObject({ kind: 'state', sessionId: 'f4' });
+  });
+
+  test('a pipeline (an event store append) answered while the process was busy succeeds', async () => {
+    const [appended] = await whileBusy(() => Promise.allSettled([state.eventStore.append({ sessionId: 'f4', streamId: 'busy', seq: 0, data: 'x' })]), 900);
+    expect(appended).toEqual({ status: 'fulfilled', value: undefined });
+    expect((await state.eventStore.replay('f4', 'busy', -1))?.events.map((event) => event.data)).toEqual(['x']);
+  });
+
+  test('a command Redis does not answer still fails after the timeout, also when the process was busy', async () => {
+    redis.pause();
+    try {
+      const [read] = await whileBusy(() => Promise.allSettled([state.sessionStore.get('f4')]), 900);
+      expect(read.status === 'rejected' ? String(read.reason) : read.status).toMatch(/timed out/);
+    } finally {
+      redis.resume();
+    }
+  });
+});
+
 describe('session changes are announced with the change', () => {
   test('set announces the state, delete announces the end, a deleted session is neither written nor announced', async () => {
     expect(state.sessionStore.announcesChanges).toBe(true);
