@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer, connect, type AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { createReadiness } from './readiness.js';
 
@@ -42,5 +44,37 @@ describe('createReadiness', () => {
     expect(await ready()).toEqual({ ready: true });
     draining = true;
     expect(await ready()).toEqual({ ready: false, reason: 'draining' });
+  });
+
+  test('a PING answered while the process had no CPU for longer than the timeout is ready', async () => {
+    // A peer answering each byte at once over a real socket, as Redis answers a PING.
+    const peer = createServer((socket) => socket.on('data', (data) => socket.write(data)));
+    peer.listen(0, '127.0.0.1');
+    await once(peer, 'listening');
+    const socket = connect((peer.address() as AddressInfo).port, '127.0.0.1');
+    try {
+      await once(socket, 'connect');
+      const ping = (): Promise<unknown> => {
+        socket.write('p');
+        return once(socket, 'data');
+      };
+      const ready = createReadiness({ draining: () => false, ping, pingTimeoutMs: 50 });
+      // The probe starts, then the process gets no CPU for 300 ms (as on a starved machine) while the answer arrives:
+      // from setImmediate, the event loop's next step is a new turn, its due timers before its sockets.
+      const answer = await new Promise<ReturnType<typeof ready>>((resolve) =>
+        setImmediate(() => {
+          const probe = ready();
+          const until = performance.now() + 300;
+          while (performance.now() < until) {
+            // Spinning: no timer and no I/O runs meanwhile.
+          }
+          resolve(probe);
+        }),
+      );
+      expect(answer).toEqual({ ready: true });
+    } finally {
+      socket.destroy();
+      peer.close();
+    }
   });
 });
