@@ -1,5 +1,5 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, connect, type AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import { createReadiness } from './readiness.js';
 
@@ -47,20 +47,17 @@ describe('createReadiness', () => {
   });
 
   test('a PING answered while the process had no CPU for longer than the timeout is ready', async () => {
-    // A peer answering each byte at once over a real socket, as Redis answers a PING.
-    const peer = createServer((socket) => socket.on('data', (data) => socket.write(data)));
-    peer.listen(0, '127.0.0.1');
-    await once(peer, 'listening');
-    const socket = connect((peer.address() as AddressInfo).port, '127.0.0.1');
+    // Another process answering each byte at once, as Redis answers a PING.
+    const peer = spawn(process.execPath, ['-e', 'process.stdin.pipe(process.stdout)'], { stdio: ['pipe', 'pipe', 'inherit'] });
     try {
-      await once(socket, 'connect');
       const ping = (): Promise<unknown> => {
-        socket.write('p');
-        return once(socket, 'data');
+        peer.stdin.write('p');
+        return once(peer.stdout, 'data');
       };
+      await ping();
       const ready = createReadiness({ draining: () => false, ping, pingTimeoutMs: 50 });
       // The probe starts, then the process gets no CPU for 300 ms (as on a starved machine) while the answer arrives:
-      // from setImmediate, the event loop's next step is a new turn, its due timers before its sockets.
+      // from setImmediate, the event loop's next step is a new turn, its due timers before its pipes.
       const answer = await new Promise<ReturnType<typeof ready>>((resolve) =>
         setImmediate(() => {
           const probe = ready();
@@ -73,8 +70,7 @@ describe('createReadiness', () => {
       );
       expect(answer).toEqual({ ready: true });
     } finally {
-      socket.destroy();
-      peer.close();
+      peer.kill();
     }
-  });
+  }, 30_000);
 });

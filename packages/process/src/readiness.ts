@@ -25,7 +25,8 @@ export interface ReadinessOptions {
 /**
  * A readiness check for `createHttpHandler`'s `health.ready`. One `PING` is in flight at most; its result serves
  * every probe for `cacheMs`. A `PING` that fails or does not answer in `pingTimeoutMs` is `redis unreachable` (the
- * reason shown to anyone: no address, no error text).
+ * reason shown to anyone: no address, no error text); an answer that arrived while the process was busy past the
+ * timeout still counts.
  */
 export function createReadiness(options: ReadinessOptions): () => Promise<Readiness> {
   const timeoutMs = options.pingTimeoutMs ?? READY_PING_TIMEOUT_MS;
@@ -36,7 +37,9 @@ export function createReadiness(options: ReadinessOptions): () => Promise<Readin
   const check = async (ping: () => Promise<unknown>): Promise<boolean> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
+      // Once due, the event loop first reads what arrived (setImmediate runs after the turn's I/O): a process that got
+      // no CPU for longer than the timeout must not call a Redis that answered in time unreachable.
+      timer = setTimeout(() => setImmediate(() => resolve(false)), timeoutMs);
     });
     try {
       return await Promise.race([

@@ -9,6 +9,7 @@
  */
 import type { SessionBus, EventStore, SessionStore } from '@wiremcp/transport-http';
 import { Redis } from 'ioredis';
+import { boundCommands } from './command-timeout.js';
 import { RedisEventStore } from './event-store.js';
 import { RedisSessionBus } from './session-bus.js';
 import { RedisSessionStore } from './session-store.js';
@@ -120,10 +121,11 @@ function commandTimeout(options: RedisStateOptions): number {
 export async function connectRedisState(options: RedisStateOptions = {}): Promise<RedisState> {
   const prefix = options.prefix ?? 'wiremcp:';
   const report = options.onError ?? ((error: unknown) => console.error('[@wiremcp/redis]', error instanceof Error ? error.message : error));
+  const timeoutMs = commandTimeout(options);
+  // Not ioredis' `commandTimeout`: a process starved of CPU would time out commands Redis answered (command-timeout.ts).
   const settings = {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: commandTimeout(options),
     connectTimeout: options.connectTimeoutMs ?? 5000,
     retryStrategy: (times: number) => Math.min(50 * times, 1000),
   };
@@ -131,6 +133,8 @@ export async function connectRedisState(options: RedisStateOptions = {}): Promis
   const client = new Redis(url, settings);
   // The subscriber queues its own SUBSCRIBE again after a reconnection (ioredis' autoResubscribe).
   const subscriber = new Redis(url, { ...settings, enableOfflineQueue: true });
+  boundCommands(client, timeoutMs);
+  boundCommands(subscriber, timeoutMs);
   watch(client, 'command', report);
   watch(subscriber, 'subscriber', report);
   try {
