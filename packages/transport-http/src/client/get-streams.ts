@@ -58,6 +58,8 @@ export class GetStreams {
     while (!host.closed.aborted) {
       let progressed = false;
       try {
+        // Opened without Last-Event-ID, the stream is a new one: its ids may repeat the old one's.
+        if (position.lastEventId === '') position.seen = undefined;
         const response = await this.#get(position.lastEventId);
         if (response === 'refused') return;
         // A new session numbers its events anew.
@@ -97,7 +99,7 @@ export class GetStreams {
    */
   async resume(from: StreamPosition, what: string, done: () => boolean, signal: AbortSignal): Promise<void> {
     const host = this.#host;
-    const position: LivePosition = { lastEventId: from.lastEventId, retry: from.retry };
+    const position: LivePosition = { lastEventId: from.lastEventId, retry: from.retry, seen: from.seen };
     let attempt = 0;
     let last: unknown;
     while (!done()) {

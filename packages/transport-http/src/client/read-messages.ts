@@ -12,12 +12,37 @@ import { unsupportedContentType } from './errors.js';
 export interface StreamPosition {
   readonly lastEventId: string;
   readonly retry: number | undefined;
+  /** The ids of the stream's latest events, so that a resumption repeating one delivers it once. */
+  readonly seen?: RecentEventIds;
 }
 
 /** A stream position kept up to date as events arrive, so it is known when the stream breaks too. */
 export interface LivePosition {
   lastEventId: string;
   retry: number | undefined;
+  /** Cleared when a new stream starts (one opened without `Last-Event-ID` may number its events anew). */
+  seen?: RecentEventIds;
+}
+
+/** How many of a stream's latest event ids are remembered. */
+const REMEMBERED_IDS = 1024;
+
+/**
+ * The latest event ids of one stream (bounded: the oldest are forgotten). An event sent again with an id already
+ * seen — a server replaying from before the client's `Last-Event-ID`, or a stream handed between processes that
+ * both sent it — is handed over once.
+ */
+export class RecentEventIds {
+  readonly #ids = new Set<string>();
+
+  /** Remembers `id`; false when it was already remembered. */
+  add(id: string): boolean {
+    const ids = this.#ids;
+    if (ids.has(id)) return false;
+    if (ids.size >= REMEMBERED_IDS) ids.delete(ids.values().next().value!);
+    ids.add(id);
+    return true;
+  }
 }
 
 /** What {@link readMessages} needs. */
@@ -57,7 +82,10 @@ export async function readMessages(response: Response, context: ReadContext): Pr
     response,
     {
       event: (event) => {
-        if (position !== undefined && event.lastEventId !== '') position.lastEventId = event.lastEventId;
+        if (position !== undefined && event.lastEventId !== '') {
+          position.lastEventId = event.lastEventId;
+          if (event.hasId === true && !(position.seen ??= new RecentEventIds()).add(event.lastEventId)) return context.done?.() !== true;
+        }
         receiveEvent(event, context);
         return context.done?.() !== true;
       },
@@ -65,7 +93,7 @@ export async function readMessages(response: Response, context: ReadContext): Pr
     },
     context.maxEventBytes,
   );
-  return { lastEventId: parser.lastEventId, retry: parser.retry };
+  return { lastEventId: parser.lastEventId, retry: parser.retry, ...(position?.seen === undefined ? {} : { seen: position.seen }) };
 }
 
 /** Hands over the message of one `message` event; throws `PARSE_ERROR` when its data is not JSON. */

@@ -22,6 +22,8 @@ export interface ParsedSseEvent {
   readonly data: string;
   /** The stream's last event id when this event was dispatched (`""` when none was ever set). */
   readonly lastEventId: string;
+  /** Present when this event carried an `id` field of its own (one without inherits the stream's last id). */
+  readonly hasId?: true;
 }
 
 /** Options of {@link SseParser}. */
@@ -64,6 +66,8 @@ export class SseParser {
   #dataBytes = 0;
   #type = '';
   #idBuffer = '';
+  /** The event being built has an `id` field of its own. */
+  #hasId = false;
   #firstLine = true;
   /** The previous chunk ended with CR: an LF at the start of the next one ends nothing. */
   #skipLf = false;
@@ -147,6 +151,7 @@ export class SseParser {
       case 2:
         if (line[0] === 0x69 && line[1] === 0x64 && (value === undefined || value.indexOf(0) === -1)) {
           this.#idBuffer = value === undefined ? '' : decoder.decode(value);
+          this.#hasId = true;
         }
         return;
       case 5:
@@ -177,11 +182,14 @@ export class SseParser {
     this.lastEventId = this.#idBuffer;
     const data = this.#data;
     const type = this.#type || 'message';
+    const hasId = this.#hasId;
     this.#type = '';
+    this.#hasId = false;
     if (data.length === 0) return;
     this.#data = [];
     this.#dataBytes = 0;
-    this.#onEvent({ type, data: data.length === 1 ? data[0]! : data.join('\n'), lastEventId: this.lastEventId });
+    const joined = data.length === 1 ? data[0]! : data.join('\n');
+    this.#onEvent(hasId ? { type, data: joined, lastEventId: this.lastEventId, hasId } : { type, data: joined, lastEventId: this.lastEventId });
   }
 
   #reset(): void {
@@ -190,6 +198,7 @@ export class SseParser {
     this.#data = [];
     this.#dataBytes = 0;
     this.#type = '';
+    this.#hasId = false;
   }
 
   #tooLarge(): never {

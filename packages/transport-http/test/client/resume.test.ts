@@ -116,6 +116,56 @@ describe('resumption', () => {
   });
 });
 
+describe('an event sent again with an id already seen', () => {
+  test('the standalone stream hands each event id over once, across resumptions', async () => {
+    let gets = 0;
+    const { server, driven } = await session((request, res) => {
+      if (request.method !== 'GET') return void (res.writeHead(200), res.end());
+      gets += 1;
+      sse(res);
+      if (gets === 1) {
+        event(res, { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }, 's_1');
+        event(res, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://a' } }, 's_2');
+        return void res.end();
+      }
+      // The resumption repeats the events up to the client's Last-Event-ID (s_2), then goes on.
+      event(res, { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }, 's_1');
+      event(res, { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'test://a' } }, 's_2');
+      event(res, { jsonrpc: '2.0', method: 'notifications/prompts/list_changed' }, 's_3');
+    });
+    await driven.delivered((m) => m.method === 'notifications/prompts/list_changed');
+    expect(server.requests.filter((r) => r.method === 'GET').map((r) => r.headers['last-event-id'] ?? 'none')).toEqual(['none', 's_2']);
+    expect(driven.messages.flatMap((m) => (m as { method?: string }).method ?? [])).toEqual([
+      'notifications/tools/list_changed',
+      'notifications/resources/updated',
+      'notifications/prompts/list_changed',
+    ]);
+  });
+
+  test('a resumed POST stream hands a progress event it already delivered over once; events without an id are all delivered', async () => {
+    let call: Recorded | undefined;
+    const progress = (n: number) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't', progress: n } });
+    const { driven } = await session(
+      (request, res) => {
+        sse(res);
+        if (request.method === 'POST') {
+          call = request;
+          event(res, progress(1), 'p_1');
+          event(res, progress(1));
+          return void res.end();
+        }
+        event(res, progress(1), 'p_1');
+        event(res, progress(2), 'p_2');
+        event(res, { jsonrpc: '2.0', id: (call!.json as { id: number }).id, result: {} }, 'p_3');
+      },
+      { standaloneStream: false },
+    );
+    expect((await driven.request(4, 'tools/call', { name: 'x', _meta: { progressToken: 't' } })).result).toEqual({});
+    const heard = driven.messages.filter((m) => (m as { method?: string }).method === 'notifications/progress');
+    expect(heard.map((m) => (m as { params: { progress: number } }).params.progress)).toEqual([1, 1, 2]);
+  });
+});
+
 describe('Backoff', () => {
   test('the first reconnection after a retry waits exactly retry; later ones never less than retry, never more than the bound', () => {
     fc.assert(

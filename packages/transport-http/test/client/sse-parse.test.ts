@@ -47,19 +47,24 @@ function reference(list: Line[]): { events: ParsedSseEvent[]; lastEventId: strin
   let data: string[] = [];
   let type = '';
   let idBuffer = '';
+  let hasId = false;
   let lastEventId = '';
   let retry: number | undefined;
   for (const line of list) {
     if (line.kind === 'blank') {
       lastEventId = idBuffer;
-      if (data.length > 0) events.push({ type: type || 'message', data: data.join('\n'), lastEventId });
+      if (data.length > 0) events.push({ type: type || 'message', data: data.join('\n'), lastEventId, ...(hasId ? { hasId } : {}) });
       data = [];
       type = '';
+      hasId = false;
       continue;
     }
     if (line.kind === 'data') data.push(line.value);
     else if (line.kind === 'event') type = line.value;
-    else if (line.kind === 'id' && !line.value.includes('\0')) idBuffer = line.value;
+    else if (line.kind === 'id' && !line.value.includes('\0')) {
+      idBuffer = line.value;
+      hasId = true;
+    }
     else if (line.kind === 'retry' && /^\d+$/.test(line.value)) retry = Number(line.value);
   }
   return { events, lastEventId, retry };
@@ -134,7 +139,7 @@ describe('SseParser', () => {
       ':keep-alive\r\nid: 7\r\nretry: 500\r\ndata: \r\n\r\ndata: {"a":\ndata: 1}\n\nevent: endpoint\ndata: /post?x=1\n\ndata: lost';
     const { events, parser, retries } = parseAll([new TextEncoder().encode(stream)]);
     expect(events).toEqual([
-      { type: 'message', data: '', lastEventId: '7' },
+      { type: 'message', data: '', lastEventId: '7', hasId: true },
       { type: 'message', data: '{"a":\n1}', lastEventId: '7' },
       { type: 'endpoint', data: '/post?x=1', lastEventId: '7' },
     ]);
