@@ -47,7 +47,11 @@ async function ready(instance: ClusterInstance): Promise<void> {
  * breaks) and a publisher raising one update per call. Every event id heard is kept, to find one heard twice.
  */
 async function watch() {
-  const { sessionId } = await openSession(cluster.url, V);
+  const { sessionId } = await openSession(cluster.url, V).catch((error: unknown) => {
+    // What the processes said (a Redis command that timed out, a connection lost) is the diagnosis.
+    const said = cluster.instances.map((instance) => `${instance.address}:\n${instance.output.slice(-1500)}`).join('\n');
+    throw new Error(`the watched session did not open: ${String(error)}\n${said}`);
+  });
   const headers = sessionHeaders(sessionId, V);
   const ids: string[] = [];
   let heard = 0;
