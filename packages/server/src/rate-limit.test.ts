@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { McpServer } from './mcp-server.js';
 import { rateLimit, RateLimitedError } from './rate-limit.js';
@@ -247,4 +249,41 @@ describe('rateLimit with a failing store', () => {
       ]);
     },
   );
+});
+
+describe('rateLimit on a busy process', () => {
+  test('a take answered while the process had no CPU for longer than the store timeout is judged, not failed', async () => {
+    // The store's answer comes from another process over a pipe, as Redis's over a socket.
+    const peer = spawn(process.execPath, ['-e', 'process.stdin.pipe(process.stdout)'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      const memory = new MemoryBucketStore();
+      const store: BucketStore = {
+        take: async (key, rate) => {
+          peer.stdin.write('t');
+          await once(peer.stdout, 'data');
+          return memory.take(key, rate);
+        },
+      };
+      await store.take('warm-up', RATE);
+      const reports: unknown[] = [];
+      const mw = rateLimit({ rules: '*=5/m', store, failure: 'closed', storeTimeoutMs: 50, onStoreError: (e) => reports.push(e) });
+      const ctx = { method: 'tools/list', name: undefined } as MiddlewareContext;
+      // The take starts, then the process gets no CPU for 300 ms (as on a starved machine) while the answer arrives:
+      // from setImmediate, the event loop's next step is a new turn, its due timers before its pipes.
+      const outcome = await new Promise<Promise<unknown>>((resolve) =>
+        setImmediate(() => {
+          const judged = Promise.resolve(mw(ctx, async () => ({ ok: true }))).catch((error: unknown) => error);
+          const until = performance.now() + 300;
+          while (performance.now() < until) {
+            // Spinning: no timer and no I/O runs meanwhile.
+          }
+          resolve(judged);
+        }),
+      );
+      expect(outcome).toEqual({ ok: true });
+      expect(reports).toEqual([]);
+    } finally {
+      peer.kill();
+    }
+  }, 30_000);
 });
