@@ -217,7 +217,8 @@ describe('rateLimit with a failing store', () => {
   test.each(['open', 'closed'] as const)(
     'fail-%s: a store that is down or hangs never holds a request; recovery is reported',
     async (failure) => {
-      vi.useFakeTimers();
+      // setImmediate stays real: a due store timeout lets the event loop read first (one turn), then fails the take.
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
       const store = new FlakyStore();
       const reports: string[] = [];
       const mw = rateLimit({

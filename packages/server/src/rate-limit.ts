@@ -120,7 +120,12 @@ export function rateLimit(options: RateLimitOptions): Middleware {
         await Promise.race([
           taken,
           new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new StoreTimeout(`the rate limit store did not answer within ${timeoutMs} ms`)), timeoutMs);
+            // Once due, the event loop first reads what arrived (setImmediate runs after the turn's I/O): a process
+            // that got no CPU for longer than the timeout must not take a store that answered in time for a failed one.
+            timer = setTimeout(
+              () => setImmediate(() => reject(new StoreTimeout(`the rate limit store did not answer within ${timeoutMs} ms`))),
+              timeoutMs,
+            );
           }),
         ]),
       );
