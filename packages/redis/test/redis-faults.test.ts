@@ -109,7 +109,10 @@ describe('a busy process, a healthy Redis', () => {
   });
 
   test('a pipeline (an event store append) answered while the process was busy succeeds', async () => {
-    const [appended] = await whileBusy(() => Promise.allSettled([state.eventStore.append({ sessionId: 'f4', streamId: 'busy', seq: 0, data: 'x' })]), 900);
+    const [appended] = await whileBusy(
+      () => Promise.allSettled([state.eventStore.append({ sessionId: 'f4', streamId: 'busy', seq: 0, data: 'x' })]),
+      900,
+    );
     expect(appended).toEqual({ status: 'fulfilled', value: undefined });
     expect((await state.eventStore.replay('f4', 'busy', -1))?.events.map((event) => event.data)).toEqual(['x']);
   });

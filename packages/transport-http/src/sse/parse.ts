@@ -189,7 +189,9 @@ export class SseParser {
     this.#data = [];
     this.#dataBytes = 0;
     const joined = data.length === 1 ? data[0]! : data.join('\n');
-    this.#onEvent(hasId ? { type, data: joined, lastEventId: this.lastEventId, hasId } : { type, data: joined, lastEventId: this.lastEventId });
+    this.#onEvent(
+      hasId ? { type, data: joined, lastEventId: this.lastEventId, hasId } : { type, data: joined, lastEventId: this.lastEventId },
+    );
   }
 
   #reset(): void {

@@ -64,8 +64,7 @@ function reference(list: Line[]): { events: ParsedSseEvent[]; lastEventId: strin
     else if (line.kind === 'id' && !line.value.includes('\0')) {
       idBuffer = line.value;
       hasId = true;
-    }
-    else if (line.kind === 'retry' && /^\d+$/.test(line.value)) retry = Number(line.value);
+    } else if (line.kind === 'retry' && /^\d+$/.test(line.value)) retry = Number(line.value);
   }
   return { events, lastEventId, retry };
 }
