@@ -129,6 +129,10 @@ ${temp}
     # Round-robin (the default): no ip_hash, no sticky cookie, no hash on Mcp-Session-Id.
 ${servers}
     keepalive 64;
+    # Idle connections are closed here before the instance closes them (Node's keep-alive timeout, 5 s): otherwise a
+    # request sent on a connection the instance is closing at that moment is reset, and with max_fails=1 the instance
+    # is skipped for fail_timeout — on a busy machine all three at once, and the request is answered 502.
+    keepalive_timeout 3s;
   }
   server {
     listen 127.0.0.1:${port};
