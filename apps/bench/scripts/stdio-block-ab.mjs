@@ -8,7 +8,7 @@
 //
 //   node apps/bench/scripts/stdio-block-ab.mjs <serverA.js> <serverB.js> [--era 2025|2026] [--blocks 40]
 //        [--calls 20000] [--in-flight 64] [--server-args "rate-limit"] [--args-a "off"] [--args-b "tracing"]
-//        [--node-args "--cpu-prof --cpu-prof-dir=/tmp/p"]
+//        [--node-args="--cpu-prof --cpu-prof-dir=/tmp/p"]
 //
 // A server is a bench stdio server script of a built checkout (apps/bench/dist/servers/wiremcp-server.js, or the
 // overhead bench's apps/bench/dist/ops/servers/ops-stdio.js, which takes its variant as argument: off, tracing,
