@@ -27,6 +27,9 @@ Runs the official MCP conformance suite (both legs, revisions 2025-11-25 and 202
   --no-expected-failures    expect nothing to fail
   --out <dir>               where official-results.json goes (default apps/conformance/out)
   --client-parallel <n>     client scenarios run at a time, each in its own process of the suite (default 6, 1 to 64)
+  --client-scenarios <list> only these client scenarios (comma-separated names, or prefixes ending in *, e.g. auth/*),
+                            in each run that plans them, scored out of themselves; a named scenario the suite leaves
+                            without a result is not run and fails the run
   --under-load <seconds>    run beside a mixed load (a package install, a TypeScript build, batches of process
                             starts, a CPU burner per core, paced fsync'd disk writes), stopped when the run ends
                             and after <seconds> at most; exit 3 when a part of the load never completed a round
@@ -36,6 +39,7 @@ Examples:
   npm run conformance:official
   npm run conformance:official -- --client-only --under-load 420
   npm run conformance:official -- --client-only --client-parallel 4
+  npm run conformance:official -- --client-only --client-scenarios tools_call,sse-retry,auth/metadata-* --under-load 120
   node apps/conformance/dist/official/cli.js --url http://localhost:3001/mcp --server-only
 `;
 
@@ -54,6 +58,7 @@ async function main(): Promise<number> {
         out: { type: 'string' },
         'under-load': { type: 'string' },
         'client-parallel': { type: 'string' },
+        'client-scenarios': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -86,6 +91,15 @@ async function main(): Promise<number> {
     process.stderr.write(`--client-parallel: a whole number from 1 to 64, not '${values['client-parallel']}'\n`);
     return 2;
   }
+  const clientScenarios = values['client-scenarios']?.split(',').map((name) => name.trim());
+  if (clientScenarios !== undefined && (values['server-only'] || clientScenarios.some((name) => name === '' || name === '*'))) {
+    process.stderr.write(
+      values['server-only']
+        ? '--client-scenarios needs the client leg (not --server-only)\n'
+        : `--client-scenarios: comma-separated scenario names or prefixes ending in *, not '${values['client-scenarios']}'\n`,
+    );
+    return 2;
+  }
   const log = (line: string): void => void process.stderr.write(`[official] ${line}\n`);
   const load = seconds === undefined ? undefined : startMixedLoad({ seconds, log });
   let code = 3;
@@ -100,6 +114,7 @@ async function main(): Promise<number> {
       noExpectedFailures: values['no-expected-failures'] === true,
       ...(values.out === undefined ? {} : { out: values.out }),
       ...(parallel === undefined ? {} : { clientParallel: parallel }),
+      ...(clientScenarios === undefined ? {} : { clientScenarios }),
       log,
       print: (line) => process.stdout.write(`${line}\n`),
     });

@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import {
+  limitClientRequirements,
   mergeScenarioRuns,
   parseClientScenarioList,
   plannedClientScenarios,
   runAtMost,
   runClientScenarios,
+  selectClientScenarios,
   type ScenarioRun,
 } from './client-groups.js';
 import type { ScenarioOutcome } from './results.js';
@@ -57,6 +59,30 @@ describe('the plan', () => {
     expect(plannedClientScenarios(available, requirements)).toEqual(['initialize', 'auth/gone', 'auth/dpop']);
     // --suite all: every client scenario the suite provides.
     expect(plannedClientScenarios(available)).toEqual(available);
+  });
+
+  test('a selection keeps only its scenarios, scores them alone, and keeps a name the suite lacks so that it is not run', () => {
+    const available = ['initialize', 'tools_call', 'auth/metadata-default', 'auth/metadata-var1', 'auth/dpop'];
+    const requirements = {
+      scored: { server: ['ping'], client: ['initialize', 'tools_call', 'auth/metadata-default', 'auth/metadata-var1'] },
+      notScored: { server: ['pong'], client: ['auth/dpop'] },
+    };
+    const only = selectClientScenarios(available, ['tools_call', 'auth/metadata-*', 'renamed-away']);
+    expect([...only]).toEqual(['tools_call', 'auth/metadata-default', 'auth/metadata-var1', 'renamed-away']);
+    expect(plannedClientScenarios(available, requirements, only)).toEqual(['tools_call', 'auth/metadata-default', 'auth/metadata-var1']);
+    // --suite all plans every selected name, listed or not: the one the suite lacks leaves no result, so it is not run.
+    expect(plannedClientScenarios(available, undefined, only)).toEqual([...only]);
+    expect(mergeScenarioRuns([...only], [ran('tools_call', [outcome('tools_call')])]).notRun).toContain('renamed-away');
+    // Scored out of the selection alone; the server leg's lists are untouched.
+    expect(limitClientRequirements(requirements, only)).toEqual({
+      scored: { server: ['ping'], client: ['tools_call', 'auth/metadata-default', 'auth/metadata-var1'] },
+      notScored: { server: ['pong'], client: [] },
+    });
+    // A selection that would run nothing is refused.
+    expect(() => selectClientScenarios(available, [])).toThrow(/no client scenario/);
+    expect(() => selectClientScenarios(available, ['auth/iss-*'])).toThrow(/matches none/);
+    expect(() => selectClientScenarios(available, ['*'])).toThrow(/does not name/);
+    expect(() => selectClientScenarios(available, [''])).toThrow(/does not name/);
   });
 });
 

@@ -45,11 +45,44 @@ export async function listClientScenarios(suite: OfficialSuite): Promise<string[
  * The client scenarios one run covers, as the suite would choose them: for a revision, its requirement set's scored
  * and not-scored client scenarios (a not-scored one this build of the suite lacks is left out, as the suite does; a
  * scored one is kept, so that it counts as not run rather than vanishing); for `--suite all`, every client scenario.
+ * With `only` (see {@link selectClientScenarios}), just those of them; `--suite all` then plans every selected name,
+ * listed or not, so that a name the suite no longer has counts as not run rather than vanishing.
  */
-export function plannedClientScenarios(available: readonly string[], requirements?: Requirements): string[] {
-  if (requirements === undefined) return [...available];
+export function plannedClientScenarios(available: readonly string[], requirements?: Requirements, only?: ReadonlySet<string>): string[] {
+  if (requirements === undefined) return only === undefined ? [...available] : [...only];
   const has = new Set(available);
-  return [...requirements.scored.client, ...requirements.notScored.client.filter((name) => has.has(name))];
+  const planned = [...requirements.scored.client, ...requirements.notScored.client.filter((name) => has.has(name))];
+  return only === undefined ? planned : planned.filter((name) => only.has(name));
+}
+
+/**
+ * The client scenarios a selection names (`--client-scenarios`): exact names as given, listed by the suite or not
+ * (one it lacks is then not run, which fails the run), and `prefix*` patterns expanded against the suite's list.
+ * Throws on an empty selection, an empty name, or a pattern that matches nothing: a check that would run nothing.
+ */
+export function selectClientScenarios(available: readonly string[], selection: readonly string[]): Set<string> {
+  if (selection.length === 0) throw new Error('no client scenario selected');
+  const selected = new Set<string>();
+  for (const entry of selection) {
+    if (entry === '' || entry === '*') throw new Error(`'${entry}' does not name client scenarios (a name, or a prefix ending in *)`);
+    if (!entry.endsWith('*')) {
+      selected.add(entry);
+      continue;
+    }
+    const prefix = entry.slice(0, -1);
+    const matches = available.filter((name) => name.startsWith(prefix));
+    if (matches.length === 0) throw new Error(`'${entry}' matches none of the suite's client scenarios`);
+    for (const name of matches) selected.add(name);
+  }
+  return selected;
+}
+
+/** A revision's requirement set with its client scenarios limited to `only` (scored out of those alone). */
+export function limitClientRequirements(requirements: Requirements, only: ReadonlySet<string>): Requirements {
+  return {
+    scored: { ...requirements.scored, client: requirements.scored.client.filter((name) => only.has(name)) },
+    notScored: { ...requirements.notScored, client: requirements.notScored.client.filter((name) => only.has(name)) },
+  };
 }
 
 /**

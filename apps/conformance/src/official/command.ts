@@ -39,6 +39,8 @@ export interface OfficialCommandOptions {
   readonly command?: string;
   /** Client scenarios run at a time, each in its own process of the suite (default 6). */
   readonly clientParallel?: number;
+  /** Only these client scenarios (names, or `prefix*` patterns), scored out of themselves. */
+  readonly clientScenarios?: readonly string[];
   /** Also the server leg against the everything server on these runtimes (Deno, Bun, workerd). */
   readonly runtimes?: readonly RuntimeName[];
   readonly log: (line: string) => void;
@@ -82,6 +84,7 @@ export async function runOfficialCommand(options: OfficialCommandOptions): Promi
       expected,
       ...(options.command === undefined ? {} : { command: options.command }),
       ...(options.clientParallel === undefined ? {} : { clientAtATime: options.clientParallel }),
+      ...(options.clientScenarios === undefined ? {} : { clientScenarios: options.clientScenarios }),
       log: options.log,
     });
     const others = options.runtimes?.length ? await runRuntimeLegs(options.runtimes, options.log) : undefined;

@@ -11,10 +11,12 @@ import { join } from 'node:path';
 import type { OfficialRun, OfficialScenario, OfficialStatus, OfficialSuiteResults } from '../report/official-suite.js';
 import {
   CLIENT_SCENARIOS_AT_A_TIME,
+  limitClientRequirements,
   listClientScenarios,
   mergeScenarioRuns,
   plannedClientScenarios,
   runClientScenarios,
+  selectClientScenarios,
   type ScenarioRun,
 } from './client-groups.js';
 import { judgeLeg, type ExpectedFailures, type LegVerdict } from './expected-failures.js';
@@ -50,6 +52,11 @@ export interface OfficialRunOptions {
    * {@link CLIENT_SCENARIOS_AT_A_TIME}; see client-groups.ts).
    */
   readonly clientAtATime?: number;
+  /**
+   * Only these client scenarios (names, or `prefix*` patterns; see {@link selectClientScenarios}), in each of the
+   * three runs that plans them, scored out of themselves; default every scenario.
+   */
+  readonly clientScenarios?: readonly string[];
 }
 
 /**
@@ -226,7 +233,7 @@ export function scoreRevision(
 export async function runOfficial(options: OfficialRunOptions): Promise<OfficialOutcome> {
   const started = Date.now();
   const suite = ensureOfficialSuite(options.log);
-  const requirements = new Map(SCORED_REVISIONS.map((revision) => [revision, readRequirements(suite.packageDir, revision)]));
+  let requirements = new Map(SCORED_REVISIONS.map((revision) => [revision, readRequirements(suite.packageDir, revision)]));
   const runs: LegRun[] = [];
   if (options.serverUrl !== undefined) runs.push(...legRuns('server', ['--url', options.serverUrl], options.scoredOnly));
   if (options.clientCommand !== undefined) runs.push(...legRuns('client', ['--command', options.clientCommand]));
@@ -234,6 +241,14 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
     options.log('no network namespace available (unshare -n): the client leg runs with the suite mocks on every interface');
   }
   const available = options.clientCommand === undefined ? [] : await listClientScenarios(suite);
+  const only =
+    options.clientCommand === undefined || options.clientScenarios === undefined
+      ? undefined
+      : selectClientScenarios(available, options.clientScenarios);
+  if (only !== undefined) {
+    requirements = new Map([...requirements].map(([revision, req]) => [revision, limitClientRequirements(req, only)]));
+    options.log(`client leg limited to ${only.size} scenario(s): ${[...only].join(', ')}`);
+  }
   const scratch = mkdtempSync(join(tmpdir(), 'wiremcp-official-'));
   const ranRuns: LegResult[] = [];
   try {
@@ -241,7 +256,7 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
       const dir = join(scratch, `${ranRuns.length}`);
       if (run.leg === 'client') {
         const revision = requirements.get(run.revision as (typeof SCORED_REVISIONS)[number]);
-        ranRuns.push(await clientRun(run, plannedClientScenarios(available, revision), suite, dir, options));
+        ranRuns.push(await clientRun(run, plannedClientScenarios(available, revision, only), suite, dir, options));
         continue;
       }
       const began = Date.now();
@@ -304,6 +319,8 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
     }),
   };
   const summary = summarize(ranRuns, scores, verdicts, options.expected);
+  if (only !== undefined)
+    summary.splice(1, 0, `client leg limited to ${only.size} selected scenario(s) (--client-scenarios): ${[...only].join(', ')}`);
   const ok = Object.values(verdicts).every(
     (verdict) => verdict.unexpected.length === 0 && verdict.stale.length === 0 && (verdict.notRun ?? []).length === 0,
   );
