@@ -26,6 +26,7 @@ Runs the official MCP conformance suite (both legs, revisions 2025-11-25 and 202
   --expected-failures <f>   expected failures (default apps/conformance/official-expected-failures.yaml)
   --no-expected-failures    expect nothing to fail
   --out <dir>               where official-results.json goes (default apps/conformance/out)
+  --scored-only             only the scored runs (each revision's --requirements), not --suite all
   --client-parallel <n>     client scenarios run at a time, each in its own process of the suite (default 6, 1 to 64)
   --client-scenarios <list> only these client scenarios (comma-separated names, or prefixes ending in *, e.g. auth/*),
                             in each run that plans them, scored out of themselves; a named scenario the suite leaves
@@ -39,7 +40,7 @@ Examples:
   npm run conformance:official
   npm run conformance:official -- --client-only --under-load 420
   npm run conformance:official -- --client-only --client-parallel 4
-  npm run conformance:official -- --client-only --client-scenarios tools_call,sse-retry,auth/metadata-* --under-load 120
+  npm run conformance:official -- --client-only --scored-only --client-scenarios tools_call,sse-retry,auth/metadata-* --under-load 600
   node apps/conformance/dist/official/cli.js --url http://localhost:3001/mcp --server-only
 `;
 
@@ -59,6 +60,7 @@ async function main(): Promise<number> {
         'under-load': { type: 'string' },
         'client-parallel': { type: 'string' },
         'client-scenarios': { type: 'string' },
+        'scored-only': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -115,6 +117,7 @@ async function main(): Promise<number> {
       ...(values.out === undefined ? {} : { out: values.out }),
       ...(parallel === undefined ? {} : { clientParallel: parallel }),
       ...(clientScenarios === undefined ? {} : { clientScenarios }),
+      ...(values['scored-only'] === true ? { scoredOnly: true } : {}),
       log,
       print: (line) => process.stdout.write(`${line}\n`),
     });

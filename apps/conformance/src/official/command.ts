@@ -41,6 +41,8 @@ export interface OfficialCommandOptions {
   readonly clientParallel?: number;
   /** Only these client scenarios (names, or `prefix*` patterns), scored out of themselves. */
   readonly clientScenarios?: readonly string[];
+  /** Only the scored runs (each revision's `--requirements`), not `--suite all`. */
+  readonly scoredOnly?: boolean;
   /** Also the server leg against the everything server on these runtimes (Deno, Bun, workerd). */
   readonly runtimes?: readonly RuntimeName[];
   readonly log: (line: string) => void;
@@ -85,6 +87,7 @@ export async function runOfficialCommand(options: OfficialCommandOptions): Promi
       ...(options.command === undefined ? {} : { command: options.command }),
       ...(options.clientParallel === undefined ? {} : { clientAtATime: options.clientParallel }),
       ...(options.clientScenarios === undefined ? {} : { clientScenarios: options.clientScenarios }),
+      ...(options.scoredOnly === true ? { scoredOnly: true } : {}),
       log: options.log,
     });
     const others = options.runtimes?.length ? await runRuntimeLegs(options.runtimes, options.log) : undefined;

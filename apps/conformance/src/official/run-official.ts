@@ -43,7 +43,7 @@ export interface OfficialRunOptions {
   readonly command?: string;
   /** Limit of one run of the suite's CLI (default 5 minutes). */
   readonly runTimeoutMs?: number;
-  /** Only the scored runs (`--requirements` of each revision), not `--suite all` (default false). */
+  /** Only the scored runs (`--requirements` of each revision) of both legs, not `--suite all` (default false). */
   readonly scoredOnly?: boolean;
   /** The client leg's per-scenario limit (the suite's `--timeout`; default {@link CLIENT_SCENARIO_TIMEOUT_MS}). */
   readonly clientTimeoutMs?: number;
@@ -236,7 +236,7 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
   let requirements = new Map(SCORED_REVISIONS.map((revision) => [revision, readRequirements(suite.packageDir, revision)]));
   const runs: LegRun[] = [];
   if (options.serverUrl !== undefined) runs.push(...legRuns('server', ['--url', options.serverUrl], options.scoredOnly));
-  if (options.clientCommand !== undefined) runs.push(...legRuns('client', ['--command', options.clientCommand]));
+  if (options.clientCommand !== undefined) runs.push(...legRuns('client', ['--command', options.clientCommand], options.scoredOnly));
   if (options.clientCommand !== undefined && !suite.netns) {
     options.log('no network namespace available (unshare -n): the client leg runs with the suite mocks on every interface');
   }
@@ -249,14 +249,18 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
     requirements = new Map([...requirements].map(([revision, req]) => [revision, limitClientRequirements(req, only)]));
     options.log(`client leg limited to ${only.size} scenario(s): ${[...only].join(', ')}`);
   }
+  const revisionOf = (run: LegRun): Requirements | undefined => requirements.get(run.revision as (typeof SCORED_REVISIONS)[number]);
   const scratch = mkdtempSync(join(tmpdir(), 'wiremcp-official-'));
   const ranRuns: LegResult[] = [];
+  // Selected scenarios no client run plans (a scenario of `--suite all` alone, when only the scored runs run): not run.
+  const plans = runs.filter((run) => run.leg === 'client').map((run) => plannedClientScenarios(available, revisionOf(run), only));
+  const unplanned = only === undefined ? [] : [...only].filter((name) => !plans.some((plan) => plan.includes(name)));
+  if (unplanned.length > 0) options.log(`selected client scenarios no run plans (not run): ${unplanned.join(', ')}`);
   try {
     for (const run of runs) {
       const dir = join(scratch, `${ranRuns.length}`);
       if (run.leg === 'client') {
-        const revision = requirements.get(run.revision as (typeof SCORED_REVISIONS)[number]);
-        ranRuns.push(await clientRun(run, plannedClientScenarios(available, revision, only), suite, dir, options));
+        ranRuns.push(await clientRun(run, plannedClientScenarios(available, revisionOf(run), only), suite, dir, options));
         continue;
       }
       const began = Date.now();
@@ -283,6 +287,7 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
     const legResults = ranRuns.filter((entry) => entry.run.leg === leg);
     if (legResults.length === 0) continue;
     const notRun = new Set([
+      ...(leg === 'client' ? unplanned : []),
       ...legResults.flatMap((entry) => entry.notRun),
       ...scores.filter((score) => score.leg === leg).flatMap((score) => score.notRun),
     ]);
