@@ -12,6 +12,7 @@ import {
   runAtMost,
   runClientScenarios,
   selectClientScenarios,
+  selectedButUnplanned,
   type ScenarioRun,
 } from './client-groups.js';
 import type { ScenarioOutcome } from './results.js';
@@ -78,6 +79,10 @@ describe('the plan', () => {
       scored: { server: ['ping'], client: ['tools_call', 'auth/metadata-default', 'auth/metadata-var1'] },
       notScored: { server: ['pong'], client: [] },
     });
+    // Only the scored runs: a selected scenario of --suite all alone is in no plan, so it is not run (and fails the run).
+    const scoredPlans = [plannedClientScenarios(available, limitClientRequirements(requirements, only), only)];
+    expect(selectedButUnplanned(only, scoredPlans)).toEqual(['renamed-away']);
+    expect(selectedButUnplanned(only, [...scoredPlans, plannedClientScenarios(available, undefined, only)])).toEqual([]);
     // A selection that would run nothing is refused.
     expect(() => selectClientScenarios(available, [])).toThrow(/no client scenario/);
     expect(() => selectClientScenarios(available, ['auth/iss-*'])).toThrow(/matches none/);

@@ -77,6 +77,14 @@ export function selectClientScenarios(available: readonly string[], selection: r
   return selected;
 }
 
+/**
+ * Selected scenarios that none of the runs plans (for example one only `--suite all` covers, when only the scored runs
+ * run): they leave no result, so they are not run, which fails the run rather than shrinking the check unseen.
+ */
+export function selectedButUnplanned(only: ReadonlySet<string>, plans: ReadonlyArray<readonly string[]>): string[] {
+  return [...only].filter((name) => !plans.some((plan) => plan.includes(name)));
+}
+
 /** A revision's requirement set with its client scenarios limited to `only` (scored out of those alone). */
 export function limitClientRequirements(requirements: Requirements, only: ReadonlySet<string>): Requirements {
   return {

@@ -17,6 +17,7 @@ import {
   plannedClientScenarios,
   runClientScenarios,
   selectClientScenarios,
+  selectedButUnplanned,
   type ScenarioRun,
 } from './client-groups.js';
 import { judgeLeg, type ExpectedFailures, type LegVerdict } from './expected-failures.js';
@@ -254,7 +255,7 @@ export async function runOfficial(options: OfficialRunOptions): Promise<Official
   const ranRuns: LegResult[] = [];
   // Selected scenarios no client run plans (a scenario of `--suite all` alone, when only the scored runs run): not run.
   const plans = runs.filter((run) => run.leg === 'client').map((run) => plannedClientScenarios(available, revisionOf(run), only));
-  const unplanned = only === undefined ? [] : [...only].filter((name) => !plans.some((plan) => plan.includes(name)));
+  const unplanned = only === undefined ? [] : selectedButUnplanned(only, plans);
   if (unplanned.length > 0) options.log(`selected client scenarios no run plans (not run): ${unplanned.join(', ')}`);
   try {
     for (const run of runs) {
