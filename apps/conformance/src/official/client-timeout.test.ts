@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { clientTimeLimitMs } from './client/time-limit.js';
-import { clientFailureReports, clientTimeouts } from './run-official.js';
+import { clientFailureReports, clientTimeouts } from './client-failures.js';
 
 describe('the client leg under load', () => {
   test("counts the suite's own report of client programs that ran out of time, and nothing else", () => {

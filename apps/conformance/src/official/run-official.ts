@@ -20,6 +20,7 @@ import {
   selectedButUnplanned,
   type ScenarioRun,
 } from './client-groups.js';
+import { clientFailureReports, clientTimeouts } from './client-failures.js';
 import { judgeLeg, type ExpectedFailures, type LegVerdict } from './expected-failures.js';
 import { readOutcomes, readRequirements, type Leg, type Requirements, type ScenarioOutcome } from './results.js';
 import { ensureOfficialSuite, OFFICIAL_SUITE_PACKAGE, OFFICIAL_SUITE_VERSION, runOfficialSuite, type OfficialSuite } from './suite.js';
@@ -67,25 +68,6 @@ export interface OfficialRunOptions {
 export const CLIENT_SCENARIO_TIMEOUT_MS = 120_000;
 /** Time a scenario's run of the suite gets beyond the client's limit (its own start, the mock server's stop). */
 const SCENARIO_RUN_MARGIN_MS = 60_000;
-
-/** How many client programs the suite reports as timed out in a run's output (its own `Client timed out` lines). */
-export function clientTimeouts(output: string): number {
-  return output.match(/Client timed out after \d+ ?ms/g)?.length ?? 0;
-}
-
-/**
- * What the suite printed about client programs that failed (its `Client exited with code` and `Client timed out`
- * reports, with the program's stdout and stderr it quotes), at most `limit` characters: the cause of a failed client
- * scenario is there, and the suite's per-scenario files are gone with the run's scratch directory.
- */
-export function clientFailureReports(output: string, limit = 6_000): string {
-  const reports = `\n${output}`
-    .split(/\n(?=Client exited with code|Client timed out)/)
-    .slice(1)
-    .map((report) => report.split(/\n(?=Running |\S+ (?:passed|failed))/)[0]!.trim());
-  const text = reports.join('\n---\n');
-  return text.length > limit ? `${text.slice(0, limit)}\n… (${text.length - limit} more characters)` : text;
-}
 
 /** The score of one leg on one revision. */
 export interface RevisionScore {
