@@ -72,6 +72,47 @@ describe('the Tasks tab of wiremcp inspect', () => {
     },
   );
 
+  test(
+    "a task's status event that comes before the answer to the page's task-call is not undone by that answer",
+    { timeout: 120_000 },
+    async () => {
+      const inspector = await suite.inspect(['node', EVERYTHING.script]);
+      const page = await suite.newPage();
+      // The answer says `working`; the task's own events may say it finished before that answer reaches the page (they
+      // come on another connection). Hold the answer until the finished status is shown, so that order is tested.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const isTaskCall = (body: string | null): boolean => (JSON.parse(body ?? '{}') as { op?: string }).op === 'task-call';
+      await page.route('**/api/rpc', async (route) => {
+        if (!isTaskCall(route.request().postData())) return route.continue();
+        const response = await route.fetch();
+        await released;
+        await route.fulfill({ response });
+      });
+      try {
+        await page.goto(inspector.url);
+        await expect.poll(() => page.locator('header').textContent()).toContain('2026-07-28');
+        await startTask(page, 'failing_job');
+        const status = row(page).locator('td').nth(2);
+        await expect.poll(() => status.textContent(), { timeout: 30_000 }).toMatch(/^(completed|failed)$/);
+        const finished = await status.textContent();
+        const answered = page.waitForResponse(
+          (response) => response.url().endsWith('/api/rpc') && isTaskCall(response.request().postData()),
+        );
+        release();
+        await answered;
+        await panel(page)
+          .getByText(/failing_job runs as task /)
+          .waitFor(); // the page has drawn the answer
+        expect(await status.textContent()).toBe(finished);
+        expect(await row(page).locator('td').nth(1).textContent()).toBe('failing_job');
+      } finally {
+        await page.close();
+        expect(await inspector.stop()).toBe(143);
+      }
+    },
+  );
+
   test('2026-07-28 over stdio: the tasks extension, a live status change; no tasks/list in this era', { timeout: 120_000 }, async () => {
     const inspector = await suite.inspect(['node', EVERYTHING.script]);
     const page = await suite.newPage();

@@ -10,6 +10,9 @@ import { errorBox, toolResult } from './results.js';
 import { schemaForm, type SchemaForm } from './schema-form.js';
 
 type Task = Record<string, unknown> & { taskId?: unknown };
+
+/** The statuses a task does not leave. */
+const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 type Tool = Record<string, unknown> & { name?: unknown; execution?: { taskSupport?: unknown } };
 
 const message = (error: unknown): string =>
@@ -24,6 +27,8 @@ export class TasksPanel {
   readonly #formSlot = h('div', {});
   readonly #tools = new Map<string, Tool>();
   readonly #names = new Map<string, string>();
+  /** The newest state shown per task (`at`: its `lastUpdatedAt`, NaN when it had none, which compares with nothing). */
+  readonly #states = new Map<string, { status: string; at: number }>();
   #form: SchemaForm | undefined;
 
   constructor() {
@@ -93,6 +98,13 @@ export class TasksPanel {
   /** A task's new state (from the inspector's watch, a `tasks/get`, or the server's status notification). */
   onTask(task: Task): void {
     if (typeof task.taskId !== 'string') return;
+    // A task's state comes from its events, from answers and from lists, over two connections, in any order: an
+    // older state never replaces a newer one, and a finished task stays finished.
+    const status = String(task.status ?? '');
+    const at = typeof task.lastUpdatedAt === 'string' ? Date.parse(task.lastUpdatedAt) : NaN;
+    const known = this.#states.get(task.taskId);
+    if (known && ((FINISHED.has(known.status) && !FINISHED.has(status)) || at < known.at)) return;
+    this.#states.set(task.taskId, { status, at: Number.isNaN(at) && known ? known.at : at });
     const row = this.#row(task.taskId);
     const cells = row.children;
     fill(cells[2]!, String(task.status ?? ''));
