@@ -54,9 +54,11 @@ function checkBurst(outcomes: readonly Outcome[], elapsedMs: number): void {
     expect(o.retryAfter).toMatch(/^[1-9]\d*$/);
     expect(o.body).toMatchObject({ error: { code: -32029, data: { retryAfterMs: expect.any(Number) } } });
   }
-  // Spread over every process, and the successes did not all come from one (the bucket is shared, not local).
+  // Spread over every process. With that, the count above is what shows the bucket shared: buckets of their own would
+  // let through at least N + 2 of 3N calls that reach all three processes (all 3N under round robin's even split). Which
+  // processes the N successes came from is not asserted: the one that reaches Redis first may rightly take all N
+  // (seen on a busy machine, where one process ran its N takes before the others were scheduled).
   expect(new Set(outcomes.map((o) => o.upstream))).toEqual(new Set(cluster.instances.map((i) => i.address)));
-  expect(new Set(ok.map((o) => o.upstream)).size).toBeGreaterThan(1);
   // Redis answered every take: no instance fell back to letting requests through.
   for (const instance of cluster.instances) expect(instance.output).not.toMatch(/rate limit store failed/);
 }
