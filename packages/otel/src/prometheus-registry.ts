@@ -109,12 +109,26 @@ export class Counter extends Metric<{ labels: Labels; value: number }> {
   }
 }
 
+/** One series of a gauge, looked up once: moving it costs no label work (see {@link Gauge.bind}). */
+export interface BoundGauge {
+  /** Moves the series by `delta`. */
+  add(delta: number): void;
+}
+
 /** A gauge: set or moved by the program, or read from a callback at each scrape. */
 export class Gauge extends Metric<{ labels: Labels; value: number }> {
   readonly #callbacks: Array<() => number | undefined> = [];
   /** Moves the series of `labels` by `delta`. */
   add(delta: number, labels: Labels = {}): void {
     this.series(labels, (l) => ({ labels: l, value: 0 })).value += delta;
+  }
+  /**
+   * The series of `labels`, created now if it is new (as a first `add` would create it, folded into `_OTHER` past
+   * the bound), for a caller that moves the same series again and again.
+   */
+  bind(labels: Labels = {}): BoundGauge {
+    const series = this.series(labels, (l) => ({ labels: l, value: 0 }));
+    return { add: (delta) => void (series.value += delta) };
   }
   /** Sets the series of `labels`. */
   set(value: number, labels: Labels = {}): void {
@@ -138,6 +152,12 @@ export class Gauge extends Metric<{ labels: Labels; value: number }> {
   }
 }
 
+/** One series of a histogram, looked up once: recording to it costs no label work (see {@link Histogram.bind}). */
+export interface BoundHistogram {
+  /** Records one observation in the series. */
+  record(value: number): void;
+}
+
 /** A histogram with fixed upper bounds (`le`), cumulative as Prometheus expects. */
 export class Histogram extends Metric<HistogramSeries> {
   readonly bounds: readonly number[];
@@ -148,7 +168,21 @@ export class Histogram extends Metric<HistogramSeries> {
   /** Records one observation in the series of `labels`. */
   record(value: number, labels: Labels = {}): void {
     if (Number.isNaN(value)) return;
-    const series = this.series(labels, (l) => ({ labels: l, counts: this.bounds.map(() => 0), sum: 0, count: 0 }));
+    this.#observe(this.#seriesOf(labels), value);
+  }
+  /**
+   * The series of `labels`, created now if it is new (as a first `record` would create it, folded into `_OTHER`
+   * past the bound, and then listed even before anything is recorded), for a caller that records to the same
+   * series again and again.
+   */
+  bind(labels: Labels = {}): BoundHistogram {
+    const series = this.#seriesOf(labels);
+    return { record: (value) => (Number.isNaN(value) ? undefined : this.#observe(series, value)) };
+  }
+  #seriesOf(labels: Labels): HistogramSeries {
+    return this.series(labels, (l) => ({ labels: l, counts: this.bounds.map(() => 0), sum: 0, count: 0 }));
+  }
+  #observe(series: HistogramSeries, value: number): void {
     const bounds = this.bounds;
     for (let i = 0; i < bounds.length; i++) if (value <= bounds[i]!) series.counts[i]!++;
     series.sum += value;

@@ -8,6 +8,8 @@ export {
   DEFAULT_MAX_SERIES,
   PROMETHEUS_CONTENT_TYPE,
   type Labels,
+  type BoundGauge,
+  type BoundHistogram,
 } from '../prometheus-registry.js';
 export { rejectionReason } from '../rejections.js';
 export { combineInstrumentation } from '../combine.js';
