@@ -213,7 +213,13 @@ export class McpMetrics {
     // Names may hold any character, so the key may collide: a kind found is checked field by field.
     const key = `${method}\u0000${tool ?? ''}\u0000${version ?? ''}\u0000${transport ?? ''}`;
     const found = kinds.get(key);
-    if (found !== undefined && found.method === method && found.tool === tool && found.version === version && found.transport === transport) {
+    if (
+      found !== undefined &&
+      found.method === method &&
+      found.tool === tool &&
+      found.version === version &&
+      found.transport === transport
+    ) {
       return found;
     }
     const kind = new RequestKind(method, tool, version, transport, this.#inFlight[side]);
