@@ -10,6 +10,9 @@
 //        [--calls 20000] [--in-flight 64] [--server-args "rate-limit"] [--args-a "off"] [--args-b "tracing"]
 //        [--node-args="--cpu-prof --cpu-prof-dir=/tmp/p"]
 //
+// With --node-args each server gets up to 60 s after its stdin ends to exit by itself (and write its profile) before
+// it is signalled; `node apps/bench/dist/profile-summary.js <file>` sums a profile by function.
+//
 // A server is a bench stdio server script of a built checkout (apps/bench/dist/servers/wiremcp-server.js, or the
 // overhead bench's apps/bench/dist/ops/servers/ops-stdio.js, which takes its variant as argument: off, tracing,
 // metrics, rate-limit). `--server-args` reach both scripts; `--args-a` / `--args-b` one side only (one script given
@@ -157,5 +160,7 @@ try {
   }
   console.error(`load average ${result.loadAverage.start.join(' ')} → ${result.loadAverage.end.join(' ')}, ${result.wallSec} s`);
 } finally {
-  await Promise.all(sessions.map((session) => session.close()));
+  // A server given --node-args (a CPU or heap profile) writes its file when it exits by itself after stdin ends:
+  // wait up to a minute for that rather than the 2 s after which it would be killed and the profile lost.
+  await Promise.all(sessions.map((session) => session.close(nodeArgs.length > 0 ? 60_000 : undefined)));
 }

@@ -101,9 +101,13 @@ class RawSession implements ClientSession {
     return this.request('tools/call', this.#params[tool][i % CYCLE]);
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends stdin and waits for the server to exit (SIGTERM after `graceMs`, default 2 s). A server run with
+   * `--cpu-prof` writes its profile only on a clean exit, which can take longer than that on a busy machine.
+   */
+  async close(graceMs?: number): Promise<void> {
     this.#fail(new Error('closed'));
-    await stopChildProcess(this.#child);
+    await stopChildProcess(this.#child, graceMs === undefined ? {} : { graceMs });
   }
 
   #send(line: string): void {
