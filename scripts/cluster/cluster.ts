@@ -9,10 +9,10 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../apps/conformance/src/session/free-port.js';
 import { waitForPort } from '../../apps/conformance/src/session/wait-for-port.js';
 import { ensureDebianPackages } from '../debian-packages.js';
 import { startDelayProxy, type DelayProxy } from './delay-proxy.js';
@@ -102,17 +102,8 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
+/** A free TCP port on 127.0.0.1, never one this process handed out before (the shared one, re-exported for the tests). */
+export { freePort };
 
 /** The nginx configuration: round-robin over the instances, SSE unbuffered, no affinity. */
 export function nginxConfig(dir: string, port: number, upstreams: readonly number[]): string {

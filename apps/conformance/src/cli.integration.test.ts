@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PACKAGE_ROOT } from './paths.js';
-import { freePort } from './session/open-session.js';
+import { freePort } from './session/free-port.js';
 import { waitForPort } from './session/wait-for-port.js';
 import type { CellResult } from './runner/cell-types.js';
 import { CLI, runCli, stopStarted, type CliRun } from './testing/run-cli.test-util.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PACKAGE_ROOT, REPO_ROOT, SCHEMAS_DIR } from './paths.js';
-import { freePort } from './session/open-session.js';
+import { freePort } from './session/free-port.js';
 import { CLI, runCli, stopStarted, tempDir } from './testing/run-cli.test-util.js';
 
 const TESTING = join(PACKAGE_ROOT, 'src', 'testing');

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PACKAGE_ROOT, REPO_ROOT } from './paths.js';
-import { freePort } from './session/open-session.js';
+import { freePort } from './session/free-port.js';
 import { waitForPort } from './session/wait-for-port.js';
 import { CLI, runCli, stopStarted, track } from './testing/run-cli.test-util.js';
 

@@ -230,4 +230,79 @@ describe('--redis', () => {
       await redis.stop();
     }
   }, 120_000);
+
+  test('/readyz stays 200 while Redis holds back the commands in flight (writes paused, as in a failover); 503 while Redis hangs or is gone', async () => {
+    const { startTestRedis } = await import('../../redis/test/redis-server.test-util.js');
+    const { connectRedisState } = await import('@wiremcp/redis');
+    const redis = await startTestRedis();
+    const admin = await connectRedisState({ url: redis.url, onError: () => {} });
+    const process = fakeProcess(['--http', '127.0.0.1:0', '--redis', redis.url, '--health']);
+    const done = runServerMain({ name: 'r', version: '1', usage: 'x', createServer: httpServer, process });
+    let paused = false;
+    let terminated = false;
+    try {
+      const url = new URL(
+        await new Promise<string>((resolve) => {
+          const check = (): void => {
+            const match = /serving MCP on (http:\/\/\S+)/.exec(process.err());
+            if (match) resolve(match[1]!);
+            else process.stderr.once('data', check);
+          };
+          check();
+        }),
+      );
+      const readyz = async () => {
+        const response = await fetch(new URL('/readyz', url));
+        return { status: response.status, body: (await response.json()) as unknown };
+      };
+      /** Probes until `/readyz` answers `status` (a check is reused for 1 s; bounded). */
+      const until = async (status: number) => {
+        for (let attempt = 0; ; attempt += 1) {
+          const answer = await readyz();
+          if (answer.status === status || attempt > 100) return answer;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      await admin.client.call('CLIENT', 'PAUSE', '60000', 'WRITE');
+      paused = true;
+      // A burst of new sessions: the server writes each one's state on its command connection, where Redis holds it.
+      const burst = Array.from({ length: 5 }, (_, id) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {} } }),
+        }).then((response) => response.status),
+      );
+      for (let attempt = 0; !/^blocked_clients:[1-9]/m.test(await admin.client.info('clients')); attempt += 1) {
+        if (attempt > 500) throw new Error('Redis never held the server’s writes back');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(await readyz()).toEqual({ status: 200, body: { status: 'ok' } });
+      await admin.client.call('CLIENT', 'UNPAUSE');
+      paused = false;
+      // Each session was opened, or refused 503 once its write timed out: answered, never hung.
+      for (const status of await Promise.all(burst)) expect([200, 503]).toContain(status);
+      redis.pause();
+      try {
+        expect(await until(503)).toEqual({ status: 503, body: { status: 'unavailable', reason: 'redis unreachable' } });
+      } finally {
+        redis.resume();
+      }
+      expect(await until(200)).toEqual({ status: 200, body: { status: 'ok' } });
+      await admin.close();
+      await redis.stop();
+      expect(await until(503)).toEqual({ status: 503, body: { status: 'unavailable', reason: 'redis unreachable' } });
+      terminated = true;
+      process.signal('SIGTERM');
+      expect(await done).toBe(0);
+    } finally {
+      if (paused) await admin.client.call('CLIENT', 'UNPAUSE');
+      if (!terminated) {
+        process.signal('SIGTERM');
+        await done;
+      }
+      await admin.close();
+      await redis.stop();
+    }
+  }, 120_000);
 });

@@ -45,6 +45,8 @@ interface SharedState {
   readonly handlerOptions: Pick<HttpHandlerOptions, 'eventStore' | 'sessionStore' | 'bus'>;
   readonly taskStore: NonNullable<SharedConfiguration['taskStore']>;
   readonly client: { ping(): Promise<unknown> };
+  /** Resolves when Redis answers, on a connection of its own (absent in an older @wiremcp/redis: then a PING on `client`). */
+  readonly ping?: () => Promise<unknown>;
   /** The rate limit buckets on the same connection (`RedisBucketStore`). */
   readonly bucketStore: NonNullable<SharedConfiguration['bucketStore']>;
   sharedSecret(name: string): Promise<string>;
@@ -247,8 +249,11 @@ export const httpMode: ServeMode = {
         const authenticator = auth ? new DeferredAuthenticator() : undefined;
         // Loaded only when asked for (jose, oauth4webapi), and before listening: set synchronously once bound.
         const createAuthenticator = auth ? (await import('./auth-authenticator.js')).createAuthenticator : undefined;
-        const client = shared?.client;
-        const ready = createReadiness({ draining: () => draining, ...(client === undefined ? {} : { ping: () => client.ping() }) });
+        const redis = shared;
+        // Not a PING on the command connection: there it would wait behind every command in flight, and a burst of
+        // them would make a healthy instance "redis unreachable".
+        const ping = redis === undefined ? undefined : (redis.ping?.bind(redis) ?? (() => redis.client.ping()));
+        const ready = createReadiness({ draining: () => draining, ...(ping === undefined ? {} : { ping }) });
         // Made here rather than by the handler, so that the metrics can read what it holds.
         const eventStore: EventStore = shared?.handlerOptions.eventStore || new MemoryEventStore();
         const handler = createHttpHandler(server, {

@@ -14,7 +14,10 @@ export const READY_CACHE_MS = 1000;
 export interface ReadinessOptions {
   /** True once the process is draining (SIGTERM received): then never ready again. */
   readonly draining: () => boolean;
-  /** Sends one `PING` (ioredis' `client.ping()`), when shared state is configured. */
+  /**
+   * Sends one `PING`, when shared state is configured: `RedisState.ping()`, on a connection of its own — on the
+   * command connection it would wait behind every command in flight.
+   */
   readonly ping?: () => Promise<unknown>;
   readonly pingTimeoutMs?: number;
   readonly cacheMs?: number;

@@ -54,6 +54,14 @@ export interface RedisState {
   /** The command connection (for diagnostics such as `INFO memory`). */
   readonly client: Redis;
   /**
+   * Resolves when Redis answers, for a readiness probe (`/readyz`): a `PING` on a small connection of its own, so it
+   * is never queued behind what the command connection has in flight (a burst of session and event-store commands,
+   * writes Redis holds back during a failover's `CLIENT PAUSE WRITE`) nor behind the bus's messages. Rejects at once
+   * while the command or the subscriber connection is not ready (requests needing Redis fail meanwhile), and after the
+   * command timeout when Redis does not answer (hung, paused, gone).
+   */
+  ping(): Promise<void>;
+  /**
    * A secret shared by every process of the deployment, created once (random, 32 bytes, base64url) and kept in
    * Redis under `name`: e.g. `await state.sharedSecret('request-state')` as the server's `requestState.key`. When
    * Redis restarts without its data, each process that knew it writes it back on reconnecting (`SET NX`), so a
@@ -61,7 +69,7 @@ export interface RedisState {
    * create a new one: persist Redis, or configure the key yourself, for a guarantee.)
    */
   sharedSecret(name: string): Promise<string>;
-  /** Closes both connections. */
+  /** Closes every connection (waiting for replies still due, while Redis answers). */
   close(): Promise<void>;
 }
 
@@ -133,16 +141,20 @@ export async function connectRedisState(options: RedisStateOptions = {}): Promis
   const client = new Redis(url, settings);
   // The subscriber queues its own SUBSCRIBE again after a reconnection (ioredis' autoResubscribe).
   const subscriber = new Redis(url, { ...settings, enableOfflineQueue: true });
-  boundCommands(client, timeoutMs);
-  boundCommands(subscriber, timeoutMs);
+  // Readiness PINGs only: on the command connection a PING waits for every command sent before it, on the subscriber
+  // for every bus message before it (see `ping`).
+  const prober = new Redis(url, settings);
+  const connections = [client, subscriber, prober];
+  for (const connection of connections) boundCommands(connection, timeoutMs);
   watch(client, 'command', report);
   watch(subscriber, 'subscriber', report);
+  // An outage is reported by the other two already; without a listener ioredis would print each error itself.
+  prober.on('error', () => {});
   try {
     const timeout = options.connectTimeoutMs ?? 5000;
-    await Promise.all([connected(client, timeout), connected(subscriber, timeout)]);
+    await Promise.all(connections.map((connection) => connected(connection, timeout)));
   } catch (error) {
-    client.disconnect();
-    subscriber.disconnect();
+    for (const connection of connections) connection.disconnect();
     throw error;
   }
   const eventStore = new RedisEventStore(client, { prefix, maxEventsPerStream: options.maxEventsPerStream, ttlMs: options.eventTtlMs });
@@ -188,8 +200,19 @@ export async function connectRedisState(options: RedisStateOptions = {}): Promis
       secrets.set(name, value);
       return value;
     },
+    async ping(): Promise<void> {
+      for (const [role, connection] of [
+        ['command', client],
+        ['subscriber', subscriber],
+      ] as const) {
+        if (connection.status !== 'ready') throw new Error(`the Redis ${role} connection is ${connection.status}`);
+      }
+      await prober.ping();
+    },
     async close(): Promise<void> {
-      await Promise.allSettled([client.quit(), subscriber.quit()]);
+      // QUIT waits for the replies still due; a connection that cannot send it (Redis gone) is dropped, or it would
+      // keep reconnecting.
+      await Promise.allSettled(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
     },
   };
 }

@@ -2,6 +2,7 @@
 // timeout; a session change is announced on the bus in the same step as the change (so one Redis carries out late
 // is still announced); after Redis restarted, the bus says messages may have been lost, and the shared secret is put
 // back by the processes that knew it.
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { connectRedisState, type RedisState } from '../src/index.js';
 import { startTestRedis, type TestRedis } from './redis-server.test-util.js';
@@ -125,6 +126,47 @@ describe('a busy process, a healthy Redis', () => {
     } finally {
       redis.resume();
     }
+  });
+});
+
+/** Resolves once Redis holds back at least one client's commands (a `CLIENT PAUSE`), asking on `admin` (bounded). */
+async function heldBack(admin: Redis): Promise<void> {
+  for (let attempt = 0; !/^blocked_clients:[1-9]/m.test(await admin.info('clients')); attempt += 1) {
+    if (attempt > 500) throw new Error('Redis never held a command back');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('the readiness PING', () => {
+  test('answers while Redis holds back the commands in flight on the command connection (writes paused, as in a failover)', async () => {
+    const admin = new Redis(redis.url);
+    const announced = heard(20);
+    let burst: Promise<unknown> | undefined;
+    try {
+      await admin.call('CLIENT', 'PAUSE', '60000', 'WRITE');
+      // A burst of session writes: Redis holds them, and with them everything sent after them on that connection.
+      burst = Promise.allSettled(Array.from({ length: 20 }, (_, i) => state.sessionStore.set({ ...session, id: `held${i}` }, 'p1')));
+      await heldBack(admin);
+      await expect(state.client.ping()).rejects.toThrow(/timed out/);
+      await expect(state.ping()).resolves.toBeUndefined();
+    } finally {
+      await admin.call('CLIENT', 'UNPAUSE');
+      await burst;
+      admin.disconnect();
+    }
+    // The held writes ran once Redis let them (their callers had been told "timed out"), and were announced.
+    const ids = (await announced).map((message) => ('sessionId' in message ? message.sessionId : message.kind));
+    expect(new Set(ids)).toEqual(new Set(Array.from({ length: 20 }, (_, i) => `held${i}`)));
+  });
+
+  test('fails after the command timeout while Redis hangs, and answers again once it is back', async () => {
+    redis.pause();
+    try {
+      await expect(state.ping()).rejects.toThrow(/timed out/);
+    } finally {
+      redis.resume();
+    }
+    await expect(state.ping()).resolves.toBeUndefined();
   });
 });
 

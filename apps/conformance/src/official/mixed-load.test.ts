@@ -1,5 +1,6 @@
 // The mixed load that the client leg is checked beside: bounded by its own deadline, stopped at once by stop(), and
-// honest about parts that did nothing. Only the light parts run here (a burner per core for two seconds at most).
+// honest about parts that did nothing. Only the light parts run here (a burner per core for two seconds at most, or
+// until every burner burns).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -27,7 +28,7 @@ describe('mixed load', () => {
     const report = await load.stop();
     const cpu = report.parts.find((part) => part.part === 'cpu')!;
     // Each burner ran to the deadline and said so.
-    expect(cpu.rounds).toBe(Math.max(1, availableParallelism()));
+    expect(cpu).toMatchObject({ rounds: Math.max(1, availableParallelism()), stopped: 0, failed: 0 });
     expect(report.parts.find((part) => part.part === 'processes')!.rounds).toBeGreaterThan(0);
     expect(report.idle).toEqual([]);
     expect(report.groups.every(gone)).toBe(true);
@@ -40,13 +41,33 @@ describe('mixed load', () => {
     await load.ended;
     expect(report.groups).toHaveLength(2);
     expect(report.groups.every(gone)).toBe(true);
-    // The burners were killed, not finished; cpu is never counted idle (its round is the whole run).
-    expect(report.parts.find((part) => part.part === 'cpu')!.rounds).toBe(0);
-    // Stopped before its first fsync'd write: the report says the disk part never did its work.
-    expect(report.idle).toEqual(['disk']);
+    // Stopped before a burner started burning and before the first fsync'd write: neither part did its work.
+    expect(report.parts.find((part) => part.part === 'cpu')).toMatchObject({ rounds: 0, stopped: 0 });
+    expect(report.idle).toEqual(['cpu', 'disk']);
     // A second stop() is the same report, not a second kill.
     expect(await load.stop()).toBe(report);
   }, 60_000);
+
+  test('burners stopped before their deadline count: each burned until the stop, and the stop line says so', async () => {
+    const lines: string[] = [];
+    let burning!: () => void;
+    const allBurning = new Promise<void>((resolve) => (burning = resolve));
+    const load = startMixedLoad({
+      seconds: 20,
+      parts: ['cpu'],
+      log: (line) => {
+        lines.push(line);
+        if (/^mixed load: \d+ CPU burner\(s\) burning$/.test(line)) burning();
+      },
+    });
+    // Bounded by the load's own deadline: burners that never say they burn fail the test then, not the runner.
+    await Promise.race([allBurning, load.ended]);
+    const report = await load.stop();
+    const burners = Math.max(1, availableParallelism());
+    expect(report.parts[0]).toMatchObject({ part: 'cpu', rounds: burners, stopped: burners, failed: 0 });
+    expect(report.idle).toEqual([]);
+    expect(lines.at(-1)).toMatch(new RegExp(`\\): cpu ${burners} round\\(s\\) \\(${burners} stopped before the deadline\\)$`));
+  }, 120_000);
 
   test('the disk part rewrites a small ring of files at a bounded pace instead of filling the disk', async () => {
     const load = startMixedLoad({ seconds: 2, parts: ['disk'], log: () => undefined });

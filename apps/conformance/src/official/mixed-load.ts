@@ -34,8 +34,13 @@ export type MixedLoadPart = (typeof MIXED_LOAD_PARTS)[number];
 /** What a part did. */
 export interface MixedLoadPartReport {
   readonly part: MixedLoadPart;
-  /** Rounds that completed (a round of `cpu` is one burner that ran to the deadline or was stopped). */
+  /**
+   * Rounds that completed. A round of `cpu` is one burner that burned until the deadline or until it was stopped:
+   * the burners run for the whole load, so a load stopped early still counts each one that was burning.
+   */
   readonly rounds: number;
+  /** Of `cpu`'s rounds, the burners that were still burning when the load was stopped (0 for the other parts). */
+  readonly stopped: number;
   /** Rounds whose command failed (counted apart: they loaded the machine less than a good round). */
   readonly failed: number;
   /** The part's last stderr, bounded. */
@@ -74,15 +79,17 @@ export const DISK_LOAD = { blockMb: 2, files: 4, pauseSeconds: 0.25, capMb: 6144
 /** Packages the workspace already has in its pnpm store: the install is a real one, without the network's pace. */
 const INSTALLED = { ajv: '8.20.0', yaml: '2.9.1', zod: '4.6.7', esbuild: '0.28.2' };
 
+/** What burner `i` prints once it burns (`burning i`): a round when the load stops it before its deadline. */
+const BURNING = 'burning';
+
 /** A loop that runs `command` until the deadline, printing `ok` or `fail` per round. */
 function loop(end: number, command: string): string {
   return `while [ "$(date +%s)" -lt ${end} ]; do if ${command}; then echo ok; else echo fail; fi; done`;
 }
 
-function scripts(end: number): Record<MixedLoadPart, string> {
-  const cores = Math.max(1, availableParallelism());
+function scripts(end: number, burners: number): Record<MixedLoadPart, string> {
   const tsc = join(REPO_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const burn = `const end = ${end * 1000}; while (Date.now() < end) {}`;
+  const burn = (i: number): string => `process.stdout.write("${BURNING} ${i}\\n"); const end = ${end * 1000}; while (Date.now() < end) {}`;
   return {
     install: loop(
       end,
@@ -90,9 +97,12 @@ function scripts(end: number): Record<MixedLoadPart, string> {
     ),
     build: loop(end, `"${process.execPath}" "${tsc}" -p "${join(REPO_ROOT, 'apps', 'conformance', 'tsconfig.build.json')}" --noEmit`),
     processes: loop(end, `{ ${Array.from({ length: 8 }, () => `"${process.execPath}" -e 0 &`).join(' ')} wait; }`),
-    // One burner per core, each to the deadline. (Not under `timeout`: it makes its own process group, which the stop
-    // would then miss.)
-    cpu: `${Array.from({ length: cores }, () => `"${process.execPath}" -e '${burn}' && echo ok &`).join(' ')} wait`,
+    // One burner per core, each to the deadline: burner i says `burning i` once it burns, and `ok i` or `fail i` when
+    // it ends by itself. (Not under `timeout`: it makes its own process group, which the stop would then miss.)
+    cpu: `${Array.from(
+      { length: burners },
+      (_, i) => `{ if "${process.execPath}" -e '${burn(i)}'; then echo "ok ${i}"; else echo "fail ${i}"; fi; } &`,
+    ).join(' ')} wait`,
     disk:
       `n=0; while [ "$(date +%s)" -lt ${end} ] && [ $n -lt ${Math.floor(DISK_LOAD.capMb / DISK_LOAD.blockMb)} ]; do ` +
       `if dd if=/dev/zero of=disk-$((n % ${DISK_LOAD.files})).bin bs=1M count=${DISK_LOAD.blockMb} conv=notrunc,fsync status=none; ` +
@@ -109,17 +119,31 @@ export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
   );
   const end = Math.ceil(Date.now() / 1000) + options.seconds;
   const started = loadavg()[0]!;
-  const all = scripts(end);
+  const burners = Math.max(1, availableParallelism());
+  const all = scripts(end, burners);
   const running = (options.parts ?? MIXED_LOAD_PARTS).map((part) => {
     const child = spawn('sh', ['-c', all[part]], { cwd: scratch, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const state = { part, child, rounds: 0, failed: 0, stderr: '', exited: new Promise<void>((done) => child.once('close', () => done())) };
+    const state = {
+      part,
+      child,
+      rounds: 0,
+      failed: 0,
+      // The cpu part's burners (by number) that started burning, and those that ended by themselves.
+      burning: new Set<string>(),
+      ended: new Set<string>(),
+      stderr: '',
+      exited: new Promise<void>((done) => child.once('close', () => done())),
+    };
     let pending = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       const lines = (pending + chunk).split('\n');
       pending = lines.pop()!;
       for (const line of lines) {
-        if (line === 'ok') state.rounds++;
-        else if (line === 'fail') state.failed++;
+        const [word, burner] = line.split(' ');
+        if (burner !== undefined) (word === BURNING ? state.burning : state.ended).add(burner);
+        if (word === 'ok') state.rounds++;
+        else if (word === 'fail') state.failed++;
+        else if (word === BURNING && state.burning.size === burners) options.log(`mixed load: ${burners} CPU burner(s) burning`);
       }
     });
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (state.stderr = (state.stderr + chunk).slice(-2_000)));
@@ -143,10 +167,14 @@ export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
         process.off('exit', killAll);
         await Promise.all(running.map((state) => state.exited));
         rmSync(scratch, { recursive: true, force: true });
-        const parts = running.map(({ part, rounds, failed, stderr }) => ({ part, rounds, failed, stderr: stderr.trim() }));
+        const parts = running.map(({ part, rounds, failed, burning, ended, stderr }) => {
+          // A burner that was burning and had not ended by itself was stopped here: it burned until now.
+          const stopped = [...burning].filter((burner) => !ended.has(burner)).length;
+          return { part, rounds: rounds + stopped, stopped, failed, stderr: stderr.trim() };
+        });
         const result: MixedLoadReport = {
           parts,
-          idle: parts.filter((entry) => entry.rounds === 0 && entry.part !== 'cpu').map((entry) => entry.part),
+          idle: parts.filter((entry) => entry.rounds === 0).map((entry) => entry.part),
           loadAverage: [started, stopped],
           seconds: options.seconds,
           groups: running.flatMap((state) => (state.child.pid === undefined ? [] : [state.child.pid])),
@@ -157,7 +185,8 @@ export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
               .map(
                 (entry) =>
                   `${entry.part} ${entry.rounds} round(s)${entry.failed ? `, ${entry.failed} failed` : ''}` +
-                  (entry.part === 'disk' ? ` (${entry.rounds * DISK_LOAD.blockMb} MB written and fsync'd)` : ''),
+                  (entry.part === 'disk' ? ` (${entry.rounds * DISK_LOAD.blockMb} MB written and fsync'd)` : '') +
+                  (entry.stopped ? ` (${entry.stopped} stopped before the deadline)` : ''),
               )
               .join('; '),
         );

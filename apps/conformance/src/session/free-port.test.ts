@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freePort } from './open-session.js';
+import { freePort } from './free-port.js';
 
 describe('freePort', () => {
   it('never hands out the same port twice in one process, sequentially or at once', async () => {

@@ -3,46 +3,16 @@
  * free loopback port, or a session with such an endpoint.
  */
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import type { TransportId } from '../scenario/scenario-types.js';
 import type { TargetTransport } from '../targets/target.js';
 import { spawnServer, stopServer } from './child-processes.js';
+import { freePort } from './free-port.js';
 import { HttpSession } from './http-session.js';
 import type { RawSession } from './session.js';
 import { SseSession } from './sse-session.js';
 import { StdioSession } from './stdio-session.js';
 import { waitForPort } from './wait-for-port.js';
 import { WebSocketSession } from './websocket-session.js';
-
-/** Ports this process has handed out: the OS may give a port back as soon as it is closed, to another caller here. */
-const handedOut = new Set<number>();
-
-function osFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-/**
- * A free TCP port on 127.0.0.1 (the OS picks it; there is a small window before the server binds it). Never one this
- * process handed out before: when many servers start at once, two of them told the same port would leave one unable
- * to bind while the port check sees the other answering.
- */
-export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = await osFreePort();
-    if (handedOut.has(port)) continue;
-    handedOut.add(port);
-    return port;
-  }
-  throw new Error('no free port that was not handed out already (50 tries)');
-}
 
 function substitutePort(value: string, port: number): string {
   return value.replace(/\{\{\s*port\s*\}\}/g, String(port));

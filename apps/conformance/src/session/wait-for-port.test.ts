@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from './open-session.js';
+import { freePort } from './free-port.js';
 import { waitForPort } from './wait-for-port.js';
 import { portOwnership } from './port-owner.js';
 
