@@ -7,7 +7,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { request } from 'node:http';
 import { McpClient } from '@wiremcp/client';
 import { httpTransportFactory } from '@wiremcp/transport-http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { freePort } from '../../../apps/conformance/src/session/free-port.js';
 import { ensureDebianPackages } from '../../../scripts/debian-packages.js';
 
 const PROMETHEUS = '/usr/bin/prometheus';
@@ -28,17 +28,6 @@ function ensurePrometheus(): string | undefined {
   } catch (error) {
     return (error as Error).message;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const children: ChildProcess[] = [];
