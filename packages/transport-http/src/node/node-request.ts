@@ -111,6 +111,24 @@ class NodeBodyRead implements BodyRead {
   }
 }
 
+/** Where a response keeps the callback of {@link NodeHttpRequest.onClientGone}, for the shared listener below. */
+const GONE = Symbol('client gone');
+
+type WatchedResponse = NodeResponse & { [GONE]?: (() => void) | undefined };
+
+function onResponseClose(this: WatchedResponse): void {
+  const callback = this[GONE];
+  if (callback === undefined) return;
+  this[GONE] = undefined;
+  if (!this.writableFinished) callback();
+}
+
+function forgetCallback(this: WatchedResponse, callback: () => void): void {
+  if (this[GONE] === callback) this[GONE] = undefined;
+}
+
+const NO_OP = (): void => {};
+
 function firstHeader(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -162,11 +180,21 @@ export class NodeHttpRequest implements HttpRequest {
     return this.#url;
   }
 
+  /**
+   * The response's `close` reaches `callback` through one listener shared by every response, which finds the callback
+   * on the response: no `once` wrapper and no closure per request. Stopping forgets the callback (the listener dies
+   * with the response). A second callback while one is held gets a listener of its own.
+   */
   onClientGone(callback: () => void): () => void {
-    const res = this.#res;
+    const res = this.#res as WatchedResponse;
     if (res.destroyed && !res.writableFinished) {
       callback();
-      return () => {};
+      return NO_OP;
+    }
+    if (res[GONE] === undefined) {
+      res[GONE] = callback;
+      res.on('close', onResponseClose);
+      return forgetCallback.bind(res, callback);
     }
     const onClose = (): void => {
       if (!res.writableFinished) callback();

@@ -107,14 +107,15 @@ function serveModern(core: HandlerCore, call: Call, body: unknown, versionHeader
     const refusal = checkModernRequest(call.request.headers, body as RpcRequest, versionHeader, core.server);
     if (refusal !== undefined) return rpcErrorResponse(refusal.status, (body as RpcRequest).id, refusal.code, refusal.message);
   }
-  // Decided from the body just checked (its mirrored headers were found to say the same, or it was refused).
-  const serve = (): Promise<HttpReply> => {
-    const info = httpMessageInfo(call.request, call.principal, undefined, senderOf(call));
-    return notification
-      ? serveModernNotification(core, body as RpcNotification, info)
-      : serveModernRequest(core, body as RpcRequest, info, call.request);
-  };
   const forbidden = authorizeMessage(core, call, body, modernOrigin());
-  if (forbidden === undefined) return serve();
-  return forbidden instanceof Promise ? forbidden.then((refused) => refused ?? serve()) : forbidden;
+  if (forbidden === undefined) return serveModernMessage(core, call, body, notification);
+  return forbidden instanceof Promise ? forbidden.then((refused) => refused ?? serveModernMessage(core, call, body, notification)) : forbidden;
+}
+
+/** Serves a checked and authorized 2026-07-28 message (a function of its own: no closure per request). */
+function serveModernMessage(core: HandlerCore, call: Call, body: unknown, notification: boolean): Promise<HttpReply> {
+  const info = httpMessageInfo(call.request, call.principal, undefined, senderOf(call));
+  return notification
+    ? serveModernNotification(core, body as RpcNotification, info)
+    : serveModernRequest(core, body as RpcRequest, info, call.request);
 }

@@ -21,21 +21,46 @@ export interface ModernHost {
 const CANCELLED = new LocalError('REQUEST_CANCELLED', 'The client closed the request');
 
 /**
- * What one 2026-07-28 request hands to `dispatch`. Cancellation (the client went away, or its stream closed) reaches
- * the server through `cancellable`, which costs nothing per request; a `signal` is made only for a servable that
- * reads it (one that predates `cancellable`). A class, not an object literal with a getter: a literal's accessor is
- * a new closure per request, which keeps the request alive across collections.
+ * One 2026-07-28 request being served: what it hands to `dispatch` (the exchange: its info, its notifications, its
+ * cancellation) and the state of its reply, in one object. Its steps are methods, not closures made per request:
+ * the only functions made per request are the reply promise's executor, the client-gone callback the adapter
+ * contract takes, and the two continuations of the dispatch. Cancellation (the client went away, or its stream
+ * closed) reaches the server through `cancellable`; a `signal` is made only for a servable that reads it (one that
+ * predates `cancellable`). A class, not an object literal with a getter: a literal's accessor is a new closure per
+ * request, which keeps the request alive across collections.
  */
-class ModernExchange implements HttpDispatchExchange {
+class ModernRequest implements HttpDispatchExchange {
   readonly info: MessageInfo;
-  readonly notify: (notification: RpcNotification) => void;
+  /** The reply: JSON once the answer is in, or the SSE stream from the first notification on. */
+  readonly reply: Promise<HttpReply>;
+  readonly #host: ModernHost;
+  #resolve!: (reply: HttpReply) => void;
+  #settled = false;
+  #connection: SseConnection | undefined;
+  #stopListening: (() => void) | undefined;
   #cancelled = false;
   #cancelRequest: ((reason: unknown) => void) | undefined;
   #controller: AbortController | undefined;
 
-  constructor(info: MessageInfo, notify: (notification: RpcNotification) => void) {
+  constructor(host: ModernHost, info: MessageInfo) {
+    this.#host = host;
     this.info = info;
-    this.notify = notify;
+    this.reply = new Promise<HttpReply>((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  /** Dispatches `message`, cancelled when the client goes away; a listen stream opens at once. */
+  start(message: RpcRequest, request: HttpRequest, listen: boolean): void {
+    this.#stopListening = request.onClientGone(() => this.cancel());
+    if (listen) this.#openStream();
+    this.#host.server.dispatch(message, this).then(
+      (response) => this.#finish(response),
+      (error: unknown) => {
+        this.#host.report(error);
+        this.#finish({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'Internal error' } });
+      },
+    );
   }
 
   /** True once the request was cancelled. */
@@ -63,6 +88,47 @@ class ModernExchange implements HttpDispatchExchange {
     this.#controller?.abort(CANCELLED);
     this.#cancelRequest?.(CANCELLED);
   }
+
+  /** A request-scoped notification (progress, logs): the reply becomes a stream; without room for one it is dropped. */
+  notify(notification: RpcNotification): void {
+    this.#openStream()?.write(encodeSseMessage(JSON.stringify(notification)));
+  }
+
+  #answer(reply: HttpReply): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.#resolve(reply);
+  }
+
+  #openStream(): SseConnection | undefined {
+    if (this.#connection !== undefined) return this.#connection;
+    if (this.#settled || !this.#host.pool.hasRoom()) return undefined;
+    const connection = (this.#connection = this.#host.pool.open());
+    // Closed by the client (cancellation), or by the handler shutting down: either way the request is over.
+    connection.onclosed = () => this.cancel();
+    this.#answer(connection.response);
+    return connection;
+  }
+
+  #finish(response: RpcResponse | undefined): void {
+    this.#stopListening?.();
+    const connection = this.#connection;
+    if (connection !== undefined) {
+      if (response !== undefined && !this.#cancelled) connection.write(encodeSseMessage(JSON.stringify(response)));
+      connection.close();
+      return;
+    }
+    if (response === undefined) {
+      // Aborted before anything was sent: the client is gone, the status is never seen.
+      this.#answer(emptyResponse(204));
+      return;
+    }
+    if (!('error' in response)) {
+      this.#answer(jsonResponse(200, JSON.stringify(response)));
+      return;
+    }
+    this.#answer(jsonResponse(modernStatusFor(response.error.code), JSON.stringify(response), retryAfterHeaders(response.error)));
+  }
 }
 
 /** Serves a 2026-07-28 notification: dispatched, then 202. */
@@ -79,54 +145,7 @@ export function serveModernRequest(host: ModernHost, message: RpcRequest, info: 
       rpcErrorResponse(503, message.id, -32603, 'Too many open streams; try again later', undefined, { 'retry-after': '5' }),
     );
   }
-  return new Promise<HttpReply>((resolve) => {
-    let connection: SseConnection | undefined;
-    let settled = false;
-    const answer = (response: HttpReply): void => {
-      if (settled) return;
-      settled = true;
-      resolve(response);
-    };
-    const openStream = (): SseConnection | undefined => {
-      if (connection !== undefined) return connection;
-      if (settled || !host.pool.hasRoom()) return undefined;
-      connection = host.pool.open();
-      // Closed by the client (cancellation), or by the handler shutting down: either way the request is over.
-      connection.onclosed = () => exchange.cancel();
-      answer(connection.response);
-      return connection;
-    };
-    const exchange = new ModernExchange(info, (notification) => {
-      // Without room for a stream, request-scoped notifications (progress, logs) are dropped; the answer is JSON.
-      openStream()?.write(encodeSseMessage(JSON.stringify(notification)));
-    });
-    const stopListening = request.onClientGone(() => exchange.cancel());
-    if (listen) openStream();
-    host.server.dispatch(message, exchange).then(
-      (response) => finish(response),
-      (error: unknown) => {
-        host.report(error);
-        finish({ jsonrpc: '2.0', id: message.id, error: { code: -32603, message: 'Internal error' } });
-      },
-    );
-
-    function finish(response: RpcResponse | undefined): void {
-      stopListening();
-      if (connection !== undefined) {
-        if (response !== undefined && !exchange.cancelled) connection.write(encodeSseMessage(JSON.stringify(response)));
-        connection.close();
-        return;
-      }
-      if (response === undefined) {
-        // Aborted before anything was sent: the client is gone, the status is never seen.
-        answer(emptyResponse(204));
-        return;
-      }
-      if (!('error' in response)) {
-        answer(jsonResponse(200, JSON.stringify(response)));
-        return;
-      }
-      answer(jsonResponse(modernStatusFor(response.error.code), JSON.stringify(response), retryAfterHeaders(response.error)));
-    }
-  });
+  const served = new ModernRequest(host, info);
+  served.start(message, request, listen);
+  return served.reply;
 }
