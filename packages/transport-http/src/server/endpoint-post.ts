@@ -109,7 +109,9 @@ function serveModern(core: HandlerCore, call: Call, body: unknown, versionHeader
   }
   const forbidden = authorizeMessage(core, call, body, modernOrigin());
   if (forbidden === undefined) return serveModernMessage(core, call, body, notification);
-  return forbidden instanceof Promise ? forbidden.then((refused) => refused ?? serveModernMessage(core, call, body, notification)) : forbidden;
+  return forbidden instanceof Promise
+    ? forbidden.then((refused) => refused ?? serveModernMessage(core, call, body, notification))
+    : forbidden;
 }
 
 /** Serves a checked and authorized 2026-07-28 message (a function of its own: no closure per request). */
