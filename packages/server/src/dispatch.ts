@@ -182,7 +182,7 @@ async function serveRequest(
     response = await new Promise<RpcResponse | undefined>((resolve) => {
       wake = resolve;
       if (rpc.cancelled) resolve(undefined);
-      else void settle(host, rpc, outcome).then(resolve);
+      else settleInto(host, rpc, outcome, resolve);
     });
     answered = true;
     if (onAbort !== undefined) signal!.removeEventListener('abort', onAbort);
@@ -191,6 +191,27 @@ async function serveRequest(
   const flushed = exchangeHost.end(host.report, rpc);
   if (flushed) await flushed;
   return rpc.cancelled ? undefined : response;
+}
+
+/**
+ * {@link settle} for the cancellable path, handing the response to `resolve` (the promise the cancellation also
+ * settles) instead of returning one of its own: no async frame and no promise per request beyond the outcome's
+ * continuation. A plain result is handed over at once.
+ */
+function settleInto(
+  host: DispatchHost,
+  rpc: ServerRequestContext,
+  outcome: Outcome<JsonObject>,
+  resolve: (response: RpcResponse | undefined) => void,
+): void {
+  if (typeof (outcome as { then?: unknown } | undefined)?.then !== 'function') {
+    resolve(rpc.cancelled ? undefined : { jsonrpc: '2.0', id: rpc.id, result: (outcome as JsonObject | undefined) ?? {} });
+    return;
+  }
+  Promise.resolve(outcome).then(
+    (result) => resolve(rpc.cancelled ? undefined : { jsonrpc: '2.0', id: rpc.id, result: result ?? {} }),
+    (error: unknown) => resolve(rpc.cancelled ? undefined : { jsonrpc: '2.0', id: rpc.id, error: errorObjectFor(error, host.report, rpc) }),
+  );
 }
 
 /** The response for a handler's outcome; `undefined` when the request was cancelled meanwhile. */
