@@ -30,25 +30,4 @@ describe('httpMessageInfo', () => {
     expect(fast(a)).toBe(true);
     expect(sameMap(a, b)).toBe(true);
   });
-
-  test("a session POST's closeSseStream: made on first read, the same each read, kept by a copy, closing that POST's stream", () => {
-    setFlagsFromString('--allow-natives-syntax');
-    const fast = new Function('o', 'return %HasFastProperties(o)') as (o: object) => boolean;
-    let closed = 0;
-    const standalone = (): void => {};
-    const info = httpMessageInfo(request({}), undefined, {
-      sessionId: 's1',
-      closeStandaloneSseStream: standalone,
-      postStream: { disconnect: () => void closed++ },
-    }) as { closeSseStream?: () => void; closeStandaloneSseStream?: () => void };
-    expect(fast(info)).toBe(true);
-    expect(Object.keys(info)).toContain('closeSseStream');
-    const close = info.closeSseStream!;
-    expect(info.closeSseStream).toBe(close);
-    expect({ ...info }.closeSseStream).toBe(close);
-    expect(info.closeStandaloneSseStream).toBe(standalone);
-    close();
-    expect(closed).toBe(1);
-    expect('closeSseStream' in httpMessageInfo(request({}), undefined, { sessionId: 's2' })).toBe(false);
-  });
 });

@@ -25,44 +25,13 @@ export interface SessionInfo {
   readonly closeStandaloneSseStream?: () => void;
 }
 
-/** A legacy POST's own stream, which its info's `closeSseStream` closes (the POST's exchange). */
-export interface ClosableStream {
-  disconnect(): void;
-}
-
-/** What a legacy session POST adds: the stream `closeSseStream` closes, its closer made only if a handler reads it. */
-export interface SessionPostInfo extends SessionInfo {
-  readonly postStream?: ClosableStream;
-}
-
 const REQUEST = Symbol('request');
 const HEADERS = Symbol('headers');
-const POST_STREAM = Symbol('post stream');
-const CLOSE_SSE = Symbol('closeSseStream');
 
 interface InfoWithRequest {
   [REQUEST]: HttpRequest;
   [HEADERS]?: Readonly<Record<string, string>>;
-  [POST_STREAM]?: ClosableStream;
-  [CLOSE_SSE]?: () => void;
 }
-
-/**
- * `closeSseStream` of a legacy POST, made on first read (most handlers never read it) and kept: an own enumerable
- * accessor with one shared getter, as `headers` below, so a POST costs no closure for it.
- */
-const LAZY_CLOSE_SSE: PropertyDescriptor = {
-  enumerable: true,
-  configurable: true,
-  get(this: InfoWithRequest): () => void {
-    let close = this[CLOSE_SSE];
-    if (close === undefined) {
-      const stream = this[POST_STREAM]!;
-      close = this[CLOSE_SSE] = () => stream.disconnect();
-    }
-    return close;
-  },
-};
 
 /**
  * `headers`, built on first read: an own enumerable accessor (a copy of the info, `{ ...info }` as batches make,
@@ -94,7 +63,7 @@ export interface SenderInfo {
 }
 
 /** The info of the messages of one HTTP request (`transport: 'http'`). */
-export function httpMessageInfo(request: HttpRequest, auth: unknown, session?: SessionPostInfo, sender?: SenderInfo): MessageInfo {
+export function httpMessageInfo(request: HttpRequest, auth: unknown, session?: SessionInfo, sender?: SenderInfo): MessageInfo {
   const info = { [REQUEST]: request, transport: 'http' } as InfoWithRequest & {
     headers: Readonly<Record<string, string>>;
     auth?: unknown;
@@ -109,10 +78,6 @@ export function httpMessageInfo(request: HttpRequest, auth: unknown, session?: S
     (info as { sessionId: string }).sessionId = session.sessionId;
     if (session.principalKey !== undefined) (info as { principalKey: string }).principalKey = session.principalKey;
     if (session.closeSseStream) (info as { closeSseStream: () => void }).closeSseStream = session.closeSseStream;
-    else if (session.postStream !== undefined) {
-      info[POST_STREAM] = session.postStream;
-      Object.defineProperty(info, 'closeSseStream', LAZY_CLOSE_SSE);
-    }
     if (session.closeStandaloneSseStream)
       (info as { closeStandaloneSseStream: () => void }).closeStandaloneSseStream = session.closeStandaloneSseStream;
   }

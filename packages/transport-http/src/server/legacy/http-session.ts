@@ -66,8 +66,6 @@ export class HttpSession {
   #deletedFromStore = false;
   /** A drain's hand-over of the standalone stream (see `end`), which the server's own `close` waits for too. */
   #handingOver: Promise<void> | undefined;
-  /** `closeStandaloneSseStream` of this session's POSTs (with an event store), made once. */
-  #closeStandalone: (() => void) | undefined;
   /** See `LiveSession.verifiedEpoch` (set when sessions are shared). */
   verifiedEpoch: number | undefined;
 
@@ -206,17 +204,15 @@ export class HttpSession {
       return Promise.resolve(emptyResponse(202));
     }
     const exchange = new PostExchange(transport, post.ids);
+    const closeSseStream = this.#host.store === undefined ? undefined : () => exchange.disconnect();
+    const closeStandaloneSseStream = this.#host.store === undefined ? undefined : () => transport.disconnectStandalone();
     transport.register(exchange);
-    // The stream controls of SEP-1699 polling (with an event store): the standalone one made once per session, this
-    // POST's made only if a handler reads it.
-    const polling = this.#host.store !== undefined;
-    const closeStandaloneSseStream = polling ? (this.#closeStandalone ??= () => transport.disconnectStandalone()) : undefined;
     transport.deliver(
       post.body,
       httpMessageInfo(
         request,
         auth,
-        { sessionId: this.id, principalKey: this.principalKey, closeStandaloneSseStream, postStream: polling ? exchange : undefined },
+        { sessionId: this.id, principalKey: this.principalKey, closeSseStream, closeStandaloneSseStream },
         { clientAddress },
       ),
     );
