@@ -141,6 +141,21 @@ describe('the bus and shared configuration', () => {
     expect(await received).toEqual(message);
   });
 
+  test("a `released` naming the holder's late events crosses whole; one whose `late` is not a list of ids is ignored", async () => {
+    const received = new Promise<BusMessage>((resolve) => {
+      const stop = other.bus.subscribe((message) => {
+        stop();
+        resolve(message);
+      });
+    });
+    const released: BusMessage = { kind: 'released', origin: 'p1', target: 'p2', sessionId: 's', streamId: 'x', head: 4, late: ['e1', 'e2'] };
+    // On the main channel, so that the process that did not join as `p2` hears it too.
+    await state.client.publish('test:bus', JSON.stringify({ ...released, late: 'e1' }));
+    await state.client.publish('test:bus', JSON.stringify({ ...released, late: [1] }));
+    await state.client.publish('test:bus', JSON.stringify(released));
+    expect(await received).toEqual(released);
+  });
+
   test('sharedSecret gives every process the same random secret', async () => {
     const [a, b] = await Promise.all([state.sharedSecret('request-state'), other.sharedSecret('request-state')]);
     expect(a).toBe(b);

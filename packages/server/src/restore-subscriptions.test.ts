@@ -141,4 +141,29 @@ describe('a copy of a session brought to a state recorded elsewhere (refreshSess
     relay.stop();
     await server.close();
   });
+
+  test("relay.current: the event a session's notification carries, as its transport sends it; published first", async () => {
+    const { server } = recording();
+    const [a, b] = createLinkedPair();
+    const order: string[] = [];
+    const relay = server.relayEvents((event) => order.push(`published ${event.id}`));
+    const send = b.send.bind(b);
+    b.send = (message, options) => {
+      const method = (message as { method?: string }).method;
+      if (method === 'notifications/resources/updated') order.push(`sent ${relay.current}`);
+      return send(message, options);
+    };
+    await server.connect(b, { restore: { protocolVersion: '2025-11-25', clientCapabilities: {}, subscriptions: ['demo://a'] }, relayed: () => true });
+    const peer = new Peer({ onInternalError: () => {} });
+    await peer.connect(a);
+    server.notifyResourceUpdated('demo://a'); // raised here
+    relay.deliver({ id: 'e1', kind: 'resourceUpdated', uri: 'demo://a' }); // raised elsewhere
+    await peer.request('ping', {});
+    expect(order).toHaveLength(3);
+    const raised = order[0]!.slice('published '.length);
+    expect(order).toEqual([`published ${raised}`, `sent ${raised}`, 'sent e1']);
+    expect(relay.current).toBeUndefined();
+    relay.stop();
+    await server.close();
+  });
 });

@@ -334,3 +334,29 @@ export class LivenessBus extends MemoryBus {
     });
   }
 }
+
+/**
+ * A {@link LivenessBus} that can hold back what one process hears: `hold(origin)` queues its messages (in bus order),
+ * `deliverHeld(origin)` hands them over and stops holding. The bus's order is unchanged: a process held is one that
+ * has not read them yet.
+ */
+export class HoldingBus extends LivenessBus {
+  readonly #held = new Map<string, (() => void)[]>();
+  hold(origin: string): void {
+    this.#held.set(origin, []);
+  }
+  deliverHeld(origin: string): void {
+    const queue = this.#held.get(origin) ?? [];
+    this.#held.delete(origin);
+    for (const deliver of queue) deliver();
+  }
+  override subscribe(listener: (message: BusMessage) => void): () => void {
+    const joinedBefore = new Set(this.joined);
+    return super.subscribe((message) => {
+      const mine = [...this.joined].find((origin) => !joinedBefore.has(origin));
+      const queue = mine === undefined ? undefined : this.#held.get(mine);
+      if (queue === undefined) listener(message);
+      else queue.push(() => listener(message));
+    });
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The standalone stream's hand-over between two processes (two handlers sharing a session store, an event store and
+ * a bus), with the order in which the holder hears the bus under the test's control: an update raised on the holder
+ * before the `handover`, in the window after the bus ordered the `handover` but before the holder heard it, or after
+ * it heard it, reaches the client exactly once, under one event id.
+ */
+import { afterEach, describe, expect, test } from 'vitest';
+import type { McpServer } from '@wiremcp/server';
+import { MemoryEventStore } from './event-store.js';
+import type { HttpHandler } from './http-handler.js';
+import { ENDPOINT, HoldingBus, initialize, post, sessionHeaders, SseReader, testHandler, type TestEvent } from './http.test-util.js';
+import { MemorySessionStore } from './session-store.js';
+
+let handlers: HttpHandler[] = [];
+afterEach(async () => {
+  await Promise.all(handlers.map((handler) => handler.close(0)));
+  handlers = [];
+});
+
+function pair() {
+  const sessionStore = new MemorySessionStore();
+  const eventStore = new MemoryEventStore();
+  const bus = new HoldingBus({ deferred: true });
+  // The owner checks stay out of the way: the holder's answer, not its silence, ends each takeover here.
+  const made = [0, 1].map(() => {
+    const before = new Set(bus.joined);
+    const handler = testHandler({ sessionStore, eventStore, bus, streamOwnerCheckMs: 1000, onError: () => {} });
+    return { ...handler, origin: [...bus.joined].find((o) => !before.has(o))! };
+  });
+  handlers = made.map((m) => m.handler);
+  return { a: made[0]!.handler, b: made[1]!.handler, holder: made[0]!.origin, servers: made.map((m) => m.server), bus };
+}
+
+const updates = (events: readonly TestEvent[]) => events.filter((event) => event.message?.method === 'notifications/resources/updated');
+
+describe('an update raised on the holder of the standalone stream while a takeover is ordered', () => {
+  for (const when of ['before the handover', 'after the handover, before the holder heard it', 'after the holder heard it'] as const) {
+    test(`${when}: heard once`, async () => {
+      const { a, b, holder, servers, bus } = pair();
+      const [onA, onB] = servers as [McpServer, McpServer];
+      const session = await initialize(a);
+      const headers = sessionHeaders(session);
+      const uri = 'x://window';
+      const subscribed = await a(post({ jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri } }, headers));
+      expect(subscribed.status).toBe(200);
+      await subscribed.text();
+      const pinged = await b(post({ jsonrpc: '2.0', id: 2, method: 'ping' }, headers)); // B holds a copy too
+      await pinged.text();
+      const listen = new SseReader(await a(new Request(ENDPOINT, { headers: { ...headers, accept: 'text/event-stream' } })));
+      await listen.take(1); // priming
+      let raised = 0;
+      const raise = (server: McpServer): void => {
+        raised += 1;
+        server.notifyResourceUpdated(uri);
+      };
+      raise(onA);
+      raise(onB); // heard by A, which holds the stream
+      await listen.take(3);
+      await listen.cancel(); // the client's connection broke: it resumes on B
+      const lastId = listen.events.at(-1)!.id!;
+
+      if (when === 'before the handover') raise(onA); // published before the `handover`
+      bus.hold(holder); // A reads nothing more for now
+      const resumed = new SseReader(await b(new Request(ENDPOINT, { headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastId } })));
+      expect(bus.sent.filter((message) => message.kind === 'handover')).toHaveLength(1);
+      if (when === 'after the handover, before the holder heard it') raise(onA); // stored by A, published after the `handover`
+      raise(onB); // B's from here
+      bus.deliverHeld(holder); // A hears the `handover` (and what came after it)
+      if (when === 'after the holder heard it') raise(onA); // A holds nothing: B hears it
+      onB.notifyToolListChanged(); // the end mark
+      for (let event = await resumed.next(); event?.message?.method !== 'notifications/tools/list_changed'; event = await resumed.next())
+        expect(event, 'the resumed stream ended before the end mark').toBeDefined();
+
+      const heard = [...listen.events, ...resumed.events];
+      expect(updates(heard).length, `${raised} raised`).toBe(raised);
+      const ids = heard.map((event) => event.id).filter((id) => id !== undefined);
+      expect(new Set(ids).size).toBe(ids.length);
+      await resumed.cancel();
+    });
+  }
+});
