@@ -31,7 +31,13 @@ function isBusMessage(value: unknown): value is BusMessage {
     return text(m.target) && text(m.sessionId) && text(m.streamId) && typeof m.after === 'number';
   if (m.kind === 'handover') return text(m.sessionId) && text(m.streamId) && text(m.owner);
   if (m.kind === 'released')
-    return text(m.target) && text(m.sessionId) && text(m.streamId) && (m.head === undefined || Number.isSafeInteger(m.head));
+    return (
+      text(m.target) &&
+      text(m.sessionId) &&
+      text(m.streamId) &&
+      (m.head === undefined || Number.isSafeInteger(m.head)) &&
+      (m.late === undefined || (Array.isArray(m.late) && m.late.every(text)))
+    );
   if (m.kind === 'stream') {
     const events = m.events;
     return (

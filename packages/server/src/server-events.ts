@@ -24,6 +24,14 @@ export interface ServerEventRelay {
    * that is not a {@link ServerEvent}, and any event already seen here, is ignored.
    */
   deliver(event: unknown): void;
+  /**
+   * The id of the event being handed to this process's subscribers at this moment — one raised here (the id it is
+   * published under) or one {@link deliver} passes on — and `undefined` outside that synchronous hand-out. A
+   * transport reads it while sending the notification a subscriber makes of the event, to know which relayed event
+   * that notification carries (an HTTP session's stream hand-over uses it to drop a copy it would otherwise send
+   * twice). Events raised with no relay attached, or with a URI too long to relay, have no id.
+   */
+  readonly current: string | undefined;
   /** Detaches the relay: events raised here are no longer published through it. Idempotent. */
   stop(): void;
 }

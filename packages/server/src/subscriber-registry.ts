@@ -32,6 +32,8 @@ export class SubscriberRegistry {
   readonly #pendingLists = new Set<ListKind>();
   readonly #relays = new Set<(event: ServerEvent) => void>();
   readonly #seen = new SeenEvents();
+  /** The id of the event being handed to the subscribers right now (see `ServerEventRelay.current`). */
+  #current: string | undefined;
 
   /** How many subscribers are registered. */
   get size(): number {
@@ -50,10 +52,11 @@ export class SubscriberRegistry {
   listChanged(kind: ListKind): void {
     if (this.#pendingLists.size === 0) {
       queueMicrotask(() => {
-        const kinds = [...this.#pendingLists];
+        const changes = [...this.#pendingLists].map((list) => ({ list, event: this.#stamp({ id: '', kind: 'listChanged', list }) }));
         this.#pendingLists.clear();
-        for (const subscriber of [...this.#subscribers]) for (const changed of kinds) subscriber.listChanged(changed);
-        for (const list of kinds) this.#publish({ id: '', kind: 'listChanged', list });
+        for (const { event } of changes) if (event !== undefined) this.#publish(event);
+        for (const subscriber of [...this.#subscribers])
+          for (const { list, event } of changes) this.#fanOut(event, () => subscriber.listChanged(list));
       });
     }
     this.#pendingLists.add(kind);
@@ -61,22 +64,31 @@ export class SubscriberRegistry {
 
   /** Announces that `uri` changed. */
   resourceUpdated(uri: string): void {
-    for (const subscriber of [...this.#subscribers]) subscriber.resourceUpdated(uri);
-    if (uri.length <= MAX_RELAYED_URI_LENGTH) this.#publish({ id: '', kind: 'resourceUpdated', uri });
+    const event = uri.length <= MAX_RELAYED_URI_LENGTH ? this.#stamp({ id: '', kind: 'resourceUpdated', uri }) : undefined;
+    if (event !== undefined) this.#publish(event);
+    this.#fanOut(event, () => {
+      for (const subscriber of [...this.#subscribers]) subscriber.resourceUpdated(uri);
+    });
   }
 
   /** Attaches a relay to the other processes of a deployment (see `server-events.ts`). */
   relay(publish: (event: ServerEvent) => void): ServerEventRelay {
     const relay = (event: ServerEvent): void => publish(event);
     this.#relays.add(relay);
+    const current = (): string | undefined => this.#current;
     return {
       deliver: (event) => {
         if (!isServerEvent(event) || !this.#seen.add(event.id)) return;
-        for (const subscriber of [...this.#subscribers]) {
-          if (subscriber.hearsOtherProcesses !== true) continue;
-          if (event.kind === 'listChanged') subscriber.listChanged(event.list);
-          else subscriber.resourceUpdated(event.uri);
-        }
+        this.#fanOut(event, () => {
+          for (const subscriber of [...this.#subscribers]) {
+            if (subscriber.hearsOtherProcesses !== true) continue;
+            if (event.kind === 'listChanged') subscriber.listChanged(event.list);
+            else subscriber.resourceUpdated(event.uri);
+          }
+        });
+      },
+      get current() {
+        return current();
       },
       stop: () => {
         this.#relays.delete(relay);
@@ -84,12 +96,32 @@ export class SubscriberRegistry {
     };
   }
 
-  /** Hands an event raised here to every relay, under one fresh id (remembered, so it is not delivered back). */
-  #publish(event: ServerEvent): void {
-    if (this.#relays.size === 0) return;
+  /** With a relay attached: `event` under a fresh id (remembered, so it is not delivered back). */
+  #stamp<E extends ServerEvent>(event: E): E | undefined {
+    if (this.#relays.size === 0) return undefined;
     const stamped = { ...event, id: newEventId() };
     this.#seen.add(stamped.id);
-    for (const relay of [...this.#relays]) relay(stamped);
+    return stamped;
+  }
+
+  /** Runs `notify` (handing `event` to subscribers) with `event`'s id as the relay's `current`. */
+  #fanOut(event: ServerEvent | undefined, notify: () => void): void {
+    const outer = this.#current;
+    this.#current = event?.id;
+    try {
+      notify();
+    } finally {
+      this.#current = outer;
+    }
+  }
+
+  /**
+   * Hands an event raised here (stamped) to every relay. Before this process's own subscribers get it: a transport
+   * seeing it go out (`current`) then knows it is published (nothing else runs in between, so its place on a bus is
+   * the same either way).
+   */
+  #publish(event: ServerEvent): void {
+    for (const relay of [...this.#relays]) relay(event);
   }
 
   /** A server-wide log message. */

@@ -23,8 +23,8 @@ import { openSseSession, serveSseMessage } from './legacy/sse-routes.js';
 import { serveSessionDelete, serveSessionGet } from './legacy/streamable-routes.js';
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
 import { expireBodyRead } from './read-body.js';
-import type { BusMessage, SessionBus } from './session-bus.js';
-import type { SessionTransportBus } from './legacy/session-transport.js';
+import type { BusMessage } from './session-bus.js';
+import { sessionBusView } from './session-bus-view.js';
 import { streamUnknown } from './legacy/stream-resumption.js';
 import { releasedMessage } from './legacy/standalone-handover.js';
 import { acceptance, hostAllowed, hostOf, originAllowed, type HttpConnectionInfo } from './request-checks.js';
@@ -99,6 +99,9 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
       report(error);
     }
   };
+  // `relay` is attached below (it publishes through `publish`); sessions read it only once they serve.
+  const busView =
+    bus === undefined ? undefined : sessionBusView(bus, instance, publish, () => relay, server.relayEvents !== undefined);
   const sessionHost: SessionHost = {
     server,
     pool,
@@ -111,7 +114,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     now,
     newStreamId: () => `${instance}${(streams++).toString(36)}`,
     ended: (session) => registry.remove(session),
-    ...(bus === undefined ? {} : { bus: sessionBus(bus, instance, publish, server.relayEvents !== undefined) }),
+    ...(busView === undefined ? {} : { bus: busView }),
     ownerCheckMs: resolved.streamOwnerCheckMs,
   };
   const registry = new SessionRegistry(sessionHost, resolved);
@@ -151,8 +154,16 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   const handle = (request: Request, connection?: HttpConnectionInfo): Promise<Response> =>
     serve(new WebHttpRequest(request), connection).then(webResponse);
   // Server-wide events cross processes on the bus too, for the 2026-07-28 listen streams held elsewhere.
-  const relay = bus === undefined ? undefined : server.relayEvents?.((event) => publish({ kind: 'event', origin: instance, event }));
+  const relay =
+    busView === undefined
+      ? undefined
+      : server.relayEvents?.((event) => {
+          busView.published(event as { id: string });
+          publish({ kind: 'event', origin: instance, event });
+        });
   const unsubscribe = bus?.subscribe((message) => {
+    // Where this process's own events fall among what it hears (see `session-bus-view.ts`).
+    if (message.kind === 'event' && message.origin === instance) return busView!.echoed(message.event);
     // This process's own `handover` comes back too: where, among the events relayed, its takeover begins.
     if ((message.origin === instance && message.kind !== 'handover') || ('target' in message && message.target !== instance)) return;
     if (message.kind === 'event') return relay?.deliver(message.event);
@@ -176,7 +187,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
       else held.verifiedEpoch = -1;
     } else held.transport.forwarded(message);
   });
-  const lost = bus?.onMessagesLost?.(() => registry.messagesLost());
+  const lost = bus?.onMessagesLost?.(() => (busView!.forgetEchoes(), registry.messagesLost()));
   // Visible to the other processes as alive (they follow this process's streams, and end them once it died).
   if (bus?.join !== undefined) void Promise.resolve(bus.join(instance)).catch(report);
   const close = async (graceMs = 1000): Promise<void> => {
@@ -196,19 +207,6 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     close: { value: close, enumerable: true },
     stats: { get: () => ({ sessions: registry.size, openStreams: pool.size }), enumerable: true },
   }) as HttpHandler;
-}
-
-/** The bus as sessions see it: this process's tag, publishing, and whether another process is alive. */
-function sessionBus(bus: SessionBus, origin: string, publish: (message: BusMessage) => void, relaysEvents: boolean): SessionTransportBus {
-  return {
-    origin,
-    publish,
-    publishNow: async (message) => {
-      await bus.publish(message);
-    },
-    relaysEvents,
-    ...(bus.alive === undefined ? {} : { alive: (other: string) => Promise.resolve(bus.alive!(other)) }),
-  };
 }
 
 function validConnection(connection: unknown): HttpConnectionInfo | undefined {

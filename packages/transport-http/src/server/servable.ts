@@ -93,6 +93,12 @@ export interface HttpTaskOrigin {
 export interface HttpEventRelay {
   deliver(event: unknown): void;
   stop(): void;
+  /**
+   * The id of the server event whose notifications are being sent at this moment (raised here, or delivered), else
+   * `undefined`. Optional: without it a standalone stream handed over between processes may carry an event raised
+   * on the releasing process in the hand-over's window twice (under two event ids).
+   */
+  readonly current?: string | undefined;
 }
 
 /** What the handler tells the authenticator about a request (`AuthenticateContext` of `@wiremcp/auth/server`). */

@@ -71,7 +71,9 @@ export type BusMessage =
   | { readonly kind: 'handover'; readonly origin: string; readonly sessionId: string; readonly streamId: string; readonly owner: string }
   /**
    * The answer to a `handover`, for its taker (`target`): `head` is the stream's last event, stored before this was
-   * sent; absent when the stream is not held here.
+   * sent; absent when the stream is not held here. `late`: the ids of the server events this process raised and
+   * stored on the stream (up to `head`) that the bus ordered after the `handover` (their own echo had not come back
+   * when it heard the `handover`): the taker heard them too, and drops its copies.
    */
   | {
       readonly kind: 'released';
@@ -80,6 +82,7 @@ export type BusMessage =
       readonly sessionId: string;
       readonly streamId: string;
       readonly head?: number;
+      readonly late?: readonly string[];
     };
 
 /** The `follow` and `unfollow` messages. */

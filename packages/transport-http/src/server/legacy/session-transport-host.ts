@@ -48,6 +48,15 @@ export interface SessionTransportBus {
   readonly relaysEvents?: boolean;
   /** Whether a process is alive (`SessionBus.alive`), when the bus can tell. */
   alive?(origin: string): Promise<boolean | undefined>;
+  /** The id of the relayed server event whose notification is being sent at this moment (`HttpEventRelay.current`). */
+  relayedEvent?(): string | undefined;
+  /** Session `sessionId` stored the notification being sent at this moment on its standalone stream (see `late`). */
+  stored?(sessionId: string): void;
+  /**
+   * The ids of the server events this process published, and session `sessionId` stored on its standalone stream,
+   * that have not come back to it on the bus yet: the bus put them after everything this process heard so far.
+   */
+  late?(sessionId: string): string[];
 }
 
 /** The notifications a relaying server delivers to the process holding the standalone stream (see `relaysEvents`). */

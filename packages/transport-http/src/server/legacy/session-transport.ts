@@ -317,7 +317,7 @@ export class SessionTransport implements Transport, StreamHost {
   #handover(message: HandoverMessage): void {
     const bus = this.#host.bus!;
     const takeover = this.#takeover?.streamId === message.streamId ? this.#takeover : undefined;
-    if (message.kind === 'released') return takeover?.released(message.head);
+    if (message.kind === 'released') return takeover?.released(message.head, message.late);
     if (message.origin === bus.origin) return takeover?.heard();
     const standalone = this.#standalone;
     if (standalone?.id === message.streamId && (standalone.connected || this.#host.store !== undefined)) {
@@ -379,12 +379,12 @@ export class SessionTransport implements Transport, StreamHost {
 
   #toStandalone(json: string, method?: unknown): void {
     const standalone = this.#standalone;
+    const bus = this.#host.bus;
     if (standalone !== undefined && (standalone.connected || this.#host.store !== undefined)) {
       standalone.send(json);
-      return;
+      return bus?.stored?.(this.#host.sessionId);
     }
-    if (this.#takeover !== undefined) return this.#takeover.keep(json);
-    const bus = this.#host.bus;
+    if (this.#takeover !== undefined) return this.#takeover.keep(json, bus?.relayedEvent?.());
     if (bus !== undefined) {
       // The process holding the standalone stream hears this event itself (relayed): sent from there, once.
       if (bus.relaysEvents === true && RELAYED.has(method as string)) return;

@@ -10,7 +10,11 @@
  * falls between the two, and none is stored twice.
  *
  * A local event raised on the taker after it published its `handover` is relayed after it, so it is the taker's to
- * keep from that moment on; one raised on the holder before it heard the `handover` is the holder's.
+ * keep from that moment on; one raised on the holder before it heard the `handover` is the holder's. The holder may
+ * raise one in between: after the bus ordered the `handover`, before the holder heard it. The holder stores it, and
+ * its relayed copy, ordered after the `handover`, reaches the taker, which keeps it too. The holder can tell which
+ * (the events it published whose echo had not come back when it heard the `handover`) and names them in `released`
+ * (`late`); the taker drops its copies of those, so that the client hears each once, under the holder's event id.
  */
 import { encodeSseMessage } from '../../sse/encode.js';
 import type { EventStore } from '../event-store.js';
@@ -23,24 +27,15 @@ import type { SessionTransportBus } from './session-transport.js';
 const MAX_PENDING = 4096;
 /** Checks of the named holder before the taker gives up waiting for an answer and carries on from the store. */
 const MAX_CHECKS = 30;
-
-/** What a takeover needs of its session's transport. */
-export interface TakeoverHost {
-  /** The transport, as its streams' host. */
-  readonly streams: StreamHost;
-  readonly store: EventStore;
-  readonly bus: SessionTransportBus;
-  readonly ownerCheckMs: number;
-  readonly retryMs: number;
-  /** Makes `stream` the session's standalone stream (the takeover is over; the stream is then given its connection). */
-  adopt(stream: LegacyStream): void;
-}
-
-/** The `released` answer to a `handover` heard by the process holding the stream (`head`: its last event). */
+/**
+ * The `released` answer to a `handover` heard by the process holding the stream (`head`: its last event; `late`: see
+ * `SessionTransportBus.late`).
+ */
 export function releasedMessage(
   origin: string,
   handover: { origin: string; sessionId: string; streamId: string },
   head?: number,
+  late?: readonly string[],
 ): HandoverMessage {
   return {
     kind: 'released',
@@ -49,12 +44,14 @@ export function releasedMessage(
     sessionId: handover.sessionId,
     streamId: handover.streamId,
     ...(head === undefined ? {} : { head }),
+    ...(late === undefined || late.length === 0 ? {} : { late }),
   };
 }
 
 /**
  * The holding side of a hand-over: `stream`, held here until `handover`, is disconnected; once what was sent to it is
- * stored, its last event goes to the taker (`released`), then `then` runs.
+ * stored, its last event goes to the taker (`released`, naming the events stored here that came after the `handover`),
+ * then `then` runs.
  */
 export function release(
   stream: LegacyStream,
@@ -63,9 +60,11 @@ export function release(
   report: (error: unknown) => void,
   then: () => void,
 ): void {
+  // Now, as the `handover` is heard: the echoes that come after it must not shorten the list.
+  const late = bus.late?.(handover.sessionId);
   stream.disconnect();
   void stream.settled().then(async () => {
-    await bus.publishNow(releasedMessage(bus.origin, handover, stream.lastSeq)).catch(report);
+    await bus.publishNow(releasedMessage(bus.origin, handover, stream.lastSeq, late)).catch(report);
     then();
   });
 }
@@ -77,7 +76,8 @@ export class StandaloneTakeover {
   readonly #owner: string;
   readonly #connection: SseConnection;
   readonly #clientLast: number;
-  readonly #pending: string[] = [];
+  /** What is kept until the stream is adopted: each message, and the relayed event it carries (if any). */
+  readonly #pending: { json: string; event: string | undefined }[] = [];
   /** True once this process heard its own `handover`: events relayed from the other processes are its to keep. */
   #heard = false;
   #answered = false;
@@ -116,10 +116,10 @@ export class StandaloneTakeover {
     });
   }
 
-  /** Keeps an event for the stream until it is adopted. */
-  keep(json: string): void {
+  /** Keeps an event for the stream until it is adopted (`event`: the relayed event it carries, if any). */
+  keep(json: string, event?: string): void {
     if (this.#pending.length >= MAX_PENDING) this.#pending.shift();
-    this.#pending.push(json);
+    this.#pending.push({ json, event });
   }
 
   /** This process's own `handover` came back on the bus. */
@@ -129,11 +129,19 @@ export class StandaloneTakeover {
     if (this.#owner === this.#host.bus.origin) this.released(undefined);
   }
 
-  /** The holder's answer (`head`: its last event, stored), or the named holder's saying it holds nothing. */
-  released(head: number | undefined): void {
+  /**
+   * The holder's answer (`head`: its last event, stored; `late`: events it stored that were also kept here), or the
+   * named holder's saying it holds nothing.
+   */
+  released(head: number | undefined, late?: readonly string[]): void {
     if (this.#answered) return;
     this.#answered = true;
     this.#stopTimer();
+    if (late !== undefined && late.length > 0) {
+      const stored = new Set(late);
+      const kept = this.#pending.filter((entry) => entry.event === undefined || !stored.has(entry.event));
+      this.#pending.splice(0, this.#pending.length, ...kept);
+    }
     void this.#adopt(head).catch((error: unknown) => this.#host.streams.report(error));
   }
 
@@ -188,7 +196,7 @@ export class StandaloneTakeover {
     stream.attach(this.#connection);
     // The first event written here names this process as the stream's holder, for the next resumption elsewhere.
     stream.prime(host.retryMs);
-    for (const json of this.#pending.splice(0)) stream.send(json);
+    for (const { json } of this.#pending.splice(0)) stream.send(json);
   }
 
   #stopTimer(): void {
