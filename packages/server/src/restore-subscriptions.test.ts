@@ -146,7 +146,7 @@ describe('a copy of a session brought to a state recorded elsewhere (refreshSess
     const { server } = recording();
     const [a, b] = createLinkedPair();
     const order: string[] = [];
-    const relay = server.relayEvents((event) => order.push(`published ${event.id}`));
+    const relay = server.relayEvents((event) => event.kind === 'resourceUpdated' && order.push(`published ${event.id}`));
     const send = b.send.bind(b);
     b.send = (message, options) => {
       const method = (message as { method?: string }).method;
@@ -159,7 +159,7 @@ describe('a copy of a session brought to a state recorded elsewhere (refreshSess
     server.notifyResourceUpdated('demo://a'); // raised here
     relay.deliver({ id: 'e1', kind: 'resourceUpdated', uri: 'demo://a' }); // raised elsewhere
     await peer.request('ping', {});
-    expect(order).toHaveLength(3);
+    expect(order, order.join(' | ')).toHaveLength(3);
     const raised = order[0]!.slice('published '.length);
     expect(order).toEqual([`published ${raised}`, `sent ${raised}`, 'sent e1']);
     expect(relay.current).toBeUndefined();
