@@ -24,12 +24,12 @@ import { serveSessionDelete, serveSessionGet } from './legacy/streamable-routes.
 import { resolveOptions, type HttpHandlerOptions } from './options.js';
 import { expireBodyRead } from './read-body.js';
 import type { BusMessage } from './session-bus.js';
-import { sessionBusView } from './session-bus-view.js';
+import { sessionBusView, type SessionBusView } from './session-bus-view.js';
 import { streamUnknown } from './legacy/stream-resumption.js';
 import { releasedMessage } from './legacy/standalone-handover.js';
 import { acceptance, hostAllowed, hostOf, originAllowed, type HttpConnectionInfo } from './request-checks.js';
 import { emptyResponse, rpcErrorResponse } from './responses.js';
-import type { HttpServable } from './servable.js';
+import type { HttpEventRelay, HttpServable } from './servable.js';
 import { MemorySessionStore } from './session-store.js';
 import { SsePool } from './sse-connection.js';
 
@@ -100,7 +100,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
     }
   };
   // `relay` is attached below (it publishes through `publish`); sessions read it only once they serve.
-  const busView =
+  const busView: SessionBusView | undefined =
     bus === undefined ? undefined : sessionBusView(bus, instance, publish, () => relay, server.relayEvents !== undefined);
   const sessionHost: SessionHost = {
     server,
@@ -154,7 +154,7 @@ export function createHttpHandler(server: HttpServable, options: HttpHandlerOpti
   const handle = (request: Request, connection?: HttpConnectionInfo): Promise<Response> =>
     serve(new WebHttpRequest(request), connection).then(webResponse);
   // Server-wide events cross processes on the bus too, for the 2026-07-28 listen streams held elsewhere.
-  const relay =
+  const relay: HttpEventRelay | undefined =
     busView === undefined
       ? undefined
       : server.relayEvents?.((event) => {

@@ -27,6 +27,19 @@ import type { SessionTransportBus } from './session-transport.js';
 const MAX_PENDING = 4096;
 /** Checks of the named holder before the taker gives up waiting for an answer and carries on from the store. */
 const MAX_CHECKS = 30;
+
+/** What a takeover needs of its session's transport. */
+export interface TakeoverHost {
+  /** The transport, as its streams' host. */
+  readonly streams: StreamHost;
+  readonly store: EventStore;
+  readonly bus: SessionTransportBus;
+  readonly ownerCheckMs: number;
+  readonly retryMs: number;
+  /** Makes `stream` the session's standalone stream (the takeover is over; the stream is then given its connection). */
+  adopt(stream: LegacyStream): void;
+}
+
 /**
  * The `released` answer to a `handover` heard by the process holding the stream (`head`: its last event; `late`: see
  * `SessionTransportBus.late`).
