@@ -148,7 +148,15 @@ describe('the bus and shared configuration', () => {
         resolve(message);
       });
     });
-    const released: BusMessage = { kind: 'released', origin: 'p1', target: 'p2', sessionId: 's', streamId: 'x', head: 4, late: ['e1', 'e2'] };
+    const released: BusMessage = {
+      kind: 'released',
+      origin: 'p1',
+      target: 'p2',
+      sessionId: 's',
+      streamId: 'x',
+      head: 4,
+      late: ['e1', 'e2'],
+    };
     // On the main channel, so that the process that did not join as `p2` hears it too.
     await state.client.publish('test:bus', JSON.stringify({ ...released, late: 'e1' }));
     await state.client.publish('test:bus', JSON.stringify({ ...released, late: [1] }));

@@ -153,7 +153,10 @@ describe('a copy of a session brought to a state recorded elsewhere (refreshSess
       if (method === 'notifications/resources/updated') order.push(`sent ${relay.current}`);
       return send(message, options);
     };
-    await server.connect(b, { restore: { protocolVersion: '2025-11-25', clientCapabilities: {}, subscriptions: ['demo://a'] }, relayed: () => true });
+    await server.connect(b, {
+      restore: { protocolVersion: '2025-11-25', clientCapabilities: {}, subscriptions: ['demo://a'] },
+      relayed: () => true,
+    });
     const peer = new Peer({ onInternalError: () => {} });
     await peer.connect(a);
     server.notifyResourceUpdated('demo://a'); // raised here

@@ -61,7 +61,9 @@ describe('an update raised on the holder of the standalone stream while a takeov
 
       if (when === 'before the handover') raise(onA); // published before the `handover`
       bus.hold(holder); // A reads nothing more for now
-      const resumed = new SseReader(await b(new Request(ENDPOINT, { headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastId } })));
+      const resumed = new SseReader(
+        await b(new Request(ENDPOINT, { headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastId } })),
+      );
       expect(bus.sent.filter((message) => message.kind === 'handover')).toHaveLength(1);
       if (when === 'after the handover, before the holder heard it') raise(onA); // stored by A, published after the `handover`
       raise(onB); // B's from here
