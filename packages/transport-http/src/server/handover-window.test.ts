@@ -6,10 +6,8 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import type { McpServer } from '@wiremcp/server';
-import { MemoryEventStore } from './event-store.js';
 import type { HttpHandler } from './http-handler.js';
-import { ENDPOINT, HoldingBus, initialize, post, sessionHeaders, SseReader, testHandler, type TestEvent } from './http.test-util.js';
-import { MemorySessionStore } from './session-store.js';
+import { ENDPOINT, HoldingBus, listenedOnFirst, SseReader, twoProcesses, type TestEvent } from './http.test-util.js';
 
 let handlers: HttpHandler[] = [];
 afterEach(async () => {
@@ -18,17 +16,11 @@ afterEach(async () => {
 });
 
 function pair() {
-  const sessionStore = new MemorySessionStore();
-  const eventStore = new MemoryEventStore();
   const bus = new HoldingBus({ deferred: true });
   // The owner checks stay out of the way: the holder's answer, not its silence, ends each takeover here.
-  const made = [0, 1].map(() => {
-    const before = new Set(bus.joined);
-    const handler = testHandler({ sessionStore, eventStore, bus, streamOwnerCheckMs: 1000, onError: () => {} });
-    return { ...handler, origin: [...bus.joined].find((o) => !before.has(o))! };
-  });
-  handlers = made.map((m) => m.handler);
-  return { a: made[0]!.handler, b: made[1]!.handler, holder: made[0]!.origin, servers: made.map((m) => m.server), bus };
+  const made = twoProcesses(bus, { streamOwnerCheckMs: 1000 });
+  handlers = made.handlers;
+  return { a: handlers[0]!, b: handlers[1]!, holder: made.origins[0]!, servers: made.servers, bus };
 }
 
 const updates = (events: readonly TestEvent[]) => events.filter((event) => event.message?.method === 'notifications/resources/updated');
@@ -37,17 +29,9 @@ describe('an update raised on the holder of the standalone stream while a takeov
   for (const when of ['before the handover', 'after the handover, before the holder heard it', 'after the holder heard it'] as const) {
     test(`${when}: heard once`, async () => {
       const { a, b, holder, servers, bus } = pair();
-      const [onA, onB] = servers as [McpServer, McpServer];
-      const session = await initialize(a);
-      const headers = sessionHeaders(session);
+      const [onA, onB] = servers;
       const uri = 'x://window';
-      const subscribed = await a(post({ jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri } }, headers));
-      expect(subscribed.status).toBe(200);
-      await subscribed.text();
-      const pinged = await b(post({ jsonrpc: '2.0', id: 2, method: 'ping' }, headers)); // B holds a copy too
-      await pinged.text();
-      const listen = new SseReader(await a(new Request(ENDPOINT, { headers: { ...headers, accept: 'text/event-stream' } })));
-      await listen.take(1); // priming
+      const { headers, listen } = await listenedOnFirst(a, b, uri);
       let raised = 0;
       const raise = (server: McpServer): void => {
         raised += 1;

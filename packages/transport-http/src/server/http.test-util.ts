@@ -5,7 +5,9 @@
 import { encodeHeaderValue, MetaKey, mirroredName, type JsonObject } from '@wiremcp/protocol';
 import { McpServer } from '@wiremcp/server';
 import { createHttpHandler, type HttpHandler } from './http-handler.js';
+import { MemoryEventStore } from './event-store.js';
 import type { HttpHandlerOptions } from './options.js';
+import { MemorySessionStore } from './session-store.js';
 import type { BusMessage, SessionBus } from './session-bus.js';
 
 export const ENDPOINT = 'http://localhost/mcp';
@@ -359,4 +361,44 @@ export class HoldingBus extends LivenessBus {
       else queue.push(() => listener(message));
     });
   }
+}
+
+/**
+ * A 2025-11-25 session opened on `a` and subscribed there to `uri`, with a copy on `b` (a ping), its standalone GET
+ * stream open on `a` and read past its priming event: the set-up of a hand-over from `a` to `b`.
+ */
+export async function listenedOnFirst(
+  a: HttpHandler,
+  b: HttpHandler,
+  uri: string,
+): Promise<{ headers: Record<string, string>; listen: SseReader }> {
+  const headers = sessionHeaders(await initialize(a));
+  const subscribed = await a(post({ jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri } }, headers));
+  if (subscribed.status !== 200) throw new Error(`resources/subscribe answered ${subscribed.status}`);
+  await subscribed.text();
+  const pinged = await b(post({ jsonrpc: '2.0', id: 2, method: 'ping' }, headers));
+  await pinged.text();
+  const listen = new SseReader(await a(new Request(ENDPOINT, { headers: { ...headers, accept: 'text/event-stream' } })));
+  await listen.take(1);
+  return { headers, listen };
+}
+
+/**
+ * Two handlers ("processes") sharing a session store, an event store and `bus` (`options` added to each); each one's
+ * tag on the bus in `origins`.
+ */
+export function twoProcesses(bus: LivenessBus, options: HttpHandlerOptions = {}) {
+  const sessionStore = new MemorySessionStore();
+  const eventStore = new MemoryEventStore();
+  const made = [0, 1].map(() => {
+    const before = new Set(bus.joined);
+    const handler = testHandler({ sessionStore, eventStore, bus, onError: () => {}, ...options });
+    return { ...handler, origin: [...bus.joined].find((o) => !before.has(o))! };
+  });
+  return {
+    handlers: made.map((m) => m.handler),
+    origins: made.map((m) => m.origin),
+    servers: made.map((m) => m.server) as [McpServer, McpServer],
+    probes: made.map((m) => m.probe) as [Probe, Probe],
+  };
 }

@@ -7,10 +7,8 @@
  * that one died (then 404).
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import { MemoryEventStore } from './event-store.js';
 import type { HttpHandler } from './http-handler.js';
-import { ENDPOINT, initialize, LivenessBus, post, sessionHeaders, SseReader, testHandler, type Probe } from './http.test-util.js';
-import { MemorySessionStore } from './session-store.js';
+import { ENDPOINT, initialize, listenedOnFirst, LivenessBus, post, sessionHeaders, SseReader, twoProcesses } from './http.test-util.js';
 import type { McpServer } from '@wiremcp/server';
 
 let handlers: HttpHandler[] = [];
@@ -20,24 +18,10 @@ afterEach(async () => {
 });
 
 function pair() {
-  const sessionStore = new MemorySessionStore();
-  const eventStore = new MemoryEventStore();
   const bus = new LivenessBus({ deferred: true });
-  const made = [0, 1].map(() => {
-    const before = new Set(bus.joined);
-    const handler = testHandler({ sessionStore, eventStore, bus, streamOwnerCheckMs: 20, legacySse: true, onError: () => {} });
-    const origin = [...bus.joined].find((o) => !before.has(o))!;
-    return { ...handler, origin };
-  });
-  handlers = made.map((m) => m.handler);
-  return {
-    a: made[0]!.handler,
-    b: made[1]!.handler,
-    origins: made.map((m) => m.origin),
-    servers: made.map((m) => m.server) as [McpServer, McpServer],
-    probes: made.map((m) => m.probe) as [Probe, Probe],
-    bus,
-  };
+  const made = twoProcesses(bus, { streamOwnerCheckMs: 20, legacySse: true });
+  handlers = made.handlers;
+  return { a: handlers[0]!, b: handlers[1]!, origins: made.origins, servers: made.servers, probes: made.probes, bus };
 }
 
 const get = (session: string, lastEventId: string) =>
@@ -125,16 +109,9 @@ describe('the standalone stream resumed on another process', () => {
 describe('the standalone stream handed over by a draining process', () => {
   test('every event raised before, during and after the hand-over is heard once', async () => {
     const { a, b, servers, bus, origins } = pair();
-    const session = await initialize(a);
-    const headers = sessionHeaders(session);
     const uri = 'x://é';
-    const subscribed = await a(post({ jsonrpc: '2.0', id: 1, method: 'resources/subscribe', params: { uri } }, headers));
-    expect(subscribed.status).toBe(200);
-    await subscribed.text();
-    const pinged = await b(post({ jsonrpc: '2.0', id: 2, method: 'ping' }, headers)); // B holds a copy too
-    await pinged.text();
-    const listen = new SseReader(await a(new Request(ENDPOINT, { headers: { ...headers, accept: 'text/event-stream' } })));
-    await listen.take(1); // priming
+    const { headers, listen } = await listenedOnFirst(a, b, uri);
+    const session = headers['mcp-session-id']!;
     let raised = 0;
     const raise = (server: McpServer): void => {
       raised += 1;
