@@ -43,6 +43,24 @@ async function ready(instance: ClusterInstance): Promise<void> {
 }
 
 /**
+ * Resolves once the balancer sends requests to `instance` again, as a rolling update waits for a replacement to be in
+ * service before it takes the next one out. nginx skips a port for `fail_timeout` after a failure there (the drain's
+ * refused connections): restarting the next instance within that time would leave one instance serving, and a single
+ * failure on it would leave none (502 "no live upstreams").
+ */
+async function inService(instance: ClusterInstance): Promise<void> {
+  const front = new URL(cluster.url).origin;
+  for (let probe = 0; probe < 400; probe += 1) {
+    const response = await fetch(`${front}/readyz`, { signal: AbortSignal.timeout(DEADLINE_MS) }).catch(() => undefined);
+    await response?.text();
+    // With a retry, nginx lists every upstream it tried; the last one answered.
+    if (response?.headers.get('x-upstream')?.split(', ').at(-1) === instance.address) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the balancer never sent a request to ${instance.address} after its restart`);
+}
+
+/**
  * The watched session: a standalone GET stream (resumed with Last-Event-ID through the balancer whenever it ends or
  * breaks) and a publisher raising one update per call. Every event id heard is kept, to find one heard twice.
  */
@@ -89,7 +107,11 @@ async function watch() {
       attempt += 1;
       resumptions += 1;
       stream = await send(cluster.url, 'GET', undefined, last === undefined ? headers : { ...headers, 'last-event-id': last });
-      if (stream.status !== 200) problems.push(`resumption ${resumptions}: HTTP ${stream.status}`);
+      if (stream.status !== 200) {
+        problems.push(`resumption ${resumptions}: HTTP ${stream.status}`);
+        // A client waits before it reconnects after a failed attempt (the SSE reconnection time), not 50 times at once.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
   })();
   const publishing = (async () => {
@@ -148,6 +170,7 @@ describe('a rolling restart of three processes behind nginx, under load', () => 
         expect(instance.exitCode, instance.output).toBe(0);
         await instance.start();
         await ready(instance);
+        await inService(instance);
       }
       await servedSince(Date.now());
     } finally {

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { McpServer } from '@wiremcp/server';
 import type { HttpHandler } from './http-handler.js';
+import { MemoryEventStore, type StoredEvent } from './event-store.js';
 import { ENDPOINT, HoldingBus, listenedOnFirst, SseReader, twoProcesses, type TestEvent } from './http.test-util.js';
 
 let handlers: HttpHandler[] = [];
@@ -15,10 +16,21 @@ afterEach(async () => {
   handlers = [];
 });
 
-function pair() {
+/** The processes' shared event store, whose appends fail while `failing` is set. */
+class FailingStore extends MemoryEventStore {
+  failing = false;
+  failed = 0;
+  override append(event: StoredEvent): void {
+    if (!this.failing) return super.append(event);
+    this.failed += 1;
+    throw new Error('event store unreachable');
+  }
+}
+
+function pair(eventStore?: FailingStore) {
   const bus = new HoldingBus({ deferred: true });
   // The owner checks stay out of the way: the holder's answer, not its silence, ends each takeover here.
-  const made = twoProcesses(bus, { streamOwnerCheckMs: 1000 });
+  const made = twoProcesses(bus, { streamOwnerCheckMs: 1000, ...(eventStore === undefined ? {} : { eventStore }) });
   handlers = made.handlers;
   return { a: handlers[0]!, b: handlers[1]!, holder: made.origins[0]!, servers: made.servers, bus };
 }
@@ -64,4 +76,32 @@ describe('an update raised on the holder of the standalone stream while a takeov
       await resumed.cancel();
     });
   }
+});
+
+test('an update raised in the window whose append fails on the holder: the taker still sends its copy (heard once)', async () => {
+  const store = new FailingStore();
+  const { a, b, holder, servers, bus } = pair(store);
+  const [onA, onB] = servers;
+  const uri = 'x://window';
+  const { headers, listen } = await listenedOnFirst(a, b, uri);
+  onA.notifyResourceUpdated(uri);
+  await listen.take(2);
+  await listen.cancel();
+  const lastId = listen.events.at(-1)!.id!;
+  bus.hold(holder);
+  const resumed = new SseReader(
+    await b(new Request(ENDPOINT, { headers: { ...headers, accept: 'text/event-stream', 'last-event-id': lastId } })),
+  );
+  // In the window: the holder stores the update (its append fails) and publishes it after the `handover`.
+  store.failing = true;
+  onA.notifyResourceUpdated(uri);
+  store.failing = false;
+  expect(store.failed).toBe(1);
+  bus.deliverHeld(holder);
+  onB.notifyToolListChanged(); // the end mark
+  for (let event = await resumed.next(); event?.message?.method !== 'notifications/tools/list_changed'; event = await resumed.next())
+    expect(event, 'the resumed stream ended before the end mark').toBeDefined();
+  // Two raised: the first before the break, the second in the window (not in the store: only the taker's copy is left).
+  expect(updates([...listen.events, ...resumed.events])).toHaveLength(2);
+  await resumed.cancel();
 });

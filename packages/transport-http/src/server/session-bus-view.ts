@@ -30,8 +30,9 @@ export function sessionBusView(
   relay: () => HttpEventRelay | undefined,
   relaysEvents: boolean,
 ): SessionBusView {
-  // Each own event whose echo is still to come, with the sessions that stored it on their standalone stream.
-  const unechoed = new Map<string, string[]>();
+  // Each own event whose echo is still to come, with the sessions that stored it on their standalone stream (and as
+  // which event of that stream).
+  const unechoed = new Map<string, { sessionId: string; seq: number }[]>();
   return {
     origin,
     publish,
@@ -41,11 +42,18 @@ export function sessionBusView(
     relaysEvents,
     ...(bus.alive === undefined ? {} : { alive: (other: string) => Promise.resolve(bus.alive!(other)) }),
     relayedEvent: () => relay()?.current,
-    stored: (sessionId) => {
+    stored: (sessionId, seq) => {
       const id = relay()?.current;
-      if (id !== undefined) unechoed.get(id)?.push(sessionId);
+      if (id !== undefined) unechoed.get(id)?.push({ sessionId, seq });
     },
-    late: (sessionId) => [...unechoed].filter(([, sessions]) => sessions.includes(sessionId)).map(([id]) => id),
+    late: (sessionId) => {
+      const late: { id: string; seq: number }[] = [];
+      for (const [id, stores] of unechoed) {
+        const stored = stores.find((entry) => entry.sessionId === sessionId);
+        if (stored !== undefined) late.push({ id, seq: stored.seq });
+      }
+      return late;
+    },
     published: (event) => {
       unechoed.set(event.id, []);
       if (unechoed.size > MAX_UNECHOED) unechoed.delete(unechoed.keys().next().value!);

@@ -56,6 +56,9 @@ export function parseStreamInfo(text: string | undefined): StreamInfo | undefine
   }
 }
 
+/** Failed appends remembered per stream (a hand-over asks about its latest events only). */
+const MAX_FAILED_KEPT = 64;
+
 /** See the module comment. */
 export class LegacyStream {
   readonly id: string;
@@ -75,6 +78,10 @@ export class LegacyStream {
   #backlog: { seq: number; text: string }[] | undefined;
   /** True while appends fail (reported once per outage, not once per event). */
   #failing = false;
+  /** The events whose append failed, the latest {@link MAX_FAILED_KEPT} (see {@link appendFailed}). */
+  #failedSeqs: Set<number> | undefined;
+  /** The latest of the failed events forgotten from `#failedSeqs` (-1: none). */
+  #failedForgotten = -1;
 
   /**
    * `info` is stored with the first event written here (see {@link StreamInfo}); `lastSeq` continues a stream taken
@@ -110,6 +117,14 @@ export class LegacyStream {
   /** The last event given a sequence number here (stored once {@link settled}). */
   get lastSeq(): number {
     return this.#seq;
+  }
+
+  /**
+   * True when event `seq`'s append failed (it is not in the store), or may have: an answer for an event older than the
+   * failures remembered is true. Final for the events sent before {@link settled} resolved.
+   */
+  appendFailed(seq: number): boolean {
+    return seq <= this.#failedForgotten || this.#failedSeqs?.has(seq) === true;
   }
 
   /** Resolves once every event sent so far was stored (or its append failed). */
@@ -228,11 +243,11 @@ export class LegacyStream {
       if (result)
         appended = Promise.resolve(result).then(
           () => this.#appendSucceeded(),
-          (error: unknown) => this.#appendFailed(error),
+          (error: unknown) => this.#appendFailed(seq, error),
         );
       else this.#appendSucceeded();
     } catch (error) {
-      this.#appendFailed(error);
+      this.#appendFailed(seq, error);
     }
     if (this.#chain === undefined && appended === undefined) {
       write();
@@ -247,7 +262,14 @@ export class LegacyStream {
   }
 
   /** An append failed: the event is still sent, not resumable. Reported once until an append succeeds again. */
-  #appendFailed(error: unknown): void {
+  #appendFailed(seq: number, error: unknown): void {
+    const failed = (this.#failedSeqs ??= new Set());
+    failed.add(seq);
+    if (failed.size > MAX_FAILED_KEPT) {
+      const oldest = Math.min(...failed);
+      failed.delete(oldest);
+      this.#failedForgotten = Math.max(this.#failedForgotten, oldest);
+    }
     if (this.#failing) return;
     this.#failing = true;
     this.#host.report(error);

@@ -50,13 +50,16 @@ export interface SessionTransportBus {
   alive?(origin: string): Promise<boolean | undefined>;
   /** The id of the relayed server event whose notification is being sent at this moment (`HttpEventRelay.current`). */
   relayedEvent?(): string | undefined;
-  /** Session `sessionId` stored the notification being sent at this moment on its standalone stream (see `late`). */
-  stored?(sessionId: string): void;
+  /**
+   * Session `sessionId` stored the notification being sent at this moment on its standalone stream, as event `seq`
+   * (see `late`).
+   */
+  stored?(sessionId: string, seq: number): void;
   /**
    * The ids of the server events this process published, and session `sessionId` stored on its standalone stream,
    * that have not come back to it on the bus yet: the bus put them after everything this process heard so far.
    */
-  late?(sessionId: string): string[];
+  late?(sessionId: string): { id: string; seq: number }[];
 }
 
 /** The notifications a relaying server delivers to the process holding the standalone stream (see `relaysEvents`). */

@@ -382,7 +382,7 @@ export class SessionTransport implements Transport, StreamHost {
     const bus = this.#host.bus;
     if (standalone !== undefined && (standalone.connected || this.#host.store !== undefined)) {
       standalone.send(json);
-      return bus?.stored?.(this.#host.sessionId);
+      return bus?.stored?.(this.#host.sessionId, standalone.lastSeq);
     }
     if (this.#takeover !== undefined) return this.#takeover.keep(json, bus?.relayedEvent?.());
     if (bus !== undefined) {

@@ -77,7 +77,9 @@ export function release(
   const late = bus.late?.(handover.sessionId);
   stream.disconnect();
   void stream.settled().then(async () => {
-    await bus.publishNow(releasedMessage(bus.origin, handover, stream.lastSeq, late)).catch(report);
+    // A late event whose append failed is not in the store: it is not named, so the taker sends its own copy of it.
+    const named = late?.filter((event) => !stream.appendFailed(event.seq)).map((event) => event.id);
+    await bus.publishNow(releasedMessage(bus.origin, handover, stream.lastSeq, named)).catch(report);
     then();
   });
 }
