@@ -4,7 +4,8 @@
 // shut down and the request may be retried elsewhere (503, Retry-After). A request that finishes in time counts nothing.
 import { afterEach, describe, expect, test } from 'vitest';
 import { MemoryEventStore } from '../server/event-store.js';
-import { initialize, MemoryBus, sessionHeaders, testHandler, viaSocket } from '../server/http.test-util.js';
+import { initialize, sessionHeaders, testHandler, viaSocket } from '../server/http.test-util.js';
+import { MemoryBus } from '../server/bus.test-util.js';
 import { MemorySessionStore } from '../server/session-store.js';
 import { listen, type Listening } from './listen.js';
 

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { McpServer } from '@wiremcp/server';
 import type { HttpHandler } from './http-handler.js';
 import { MemoryEventStore, type StoredEvent } from './event-store.js';
-import { ENDPOINT, HoldingBus, listenedOnFirst, SseReader, twoProcesses, type TestEvent } from './http.test-util.js';
+import { ENDPOINT, SseReader, type TestEvent } from './http.test-util.js';
+import { HoldingBus, listenedOnFirst, twoProcesses } from './bus.test-util.js';
 
 let handlers: HttpHandler[] = [];
 afterEach(async () => {

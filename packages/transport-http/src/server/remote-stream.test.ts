@@ -8,7 +8,8 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpHandler } from './http-handler.js';
-import { ENDPOINT, initialize, listenedOnFirst, LivenessBus, post, sessionHeaders, SseReader, twoProcesses } from './http.test-util.js';
+import { ENDPOINT, initialize, post, sessionHeaders, SseReader } from './http.test-util.js';
+import { listenedOnFirst, LivenessBus, twoProcesses } from './bus.test-util.js';
 import type { McpServer } from '@wiremcp/server';
 
 let handlers: HttpHandler[] = [];

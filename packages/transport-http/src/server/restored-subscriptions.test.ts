@@ -7,7 +7,8 @@ import { McpServer } from '@wiremcp/server';
 import { afterEach, describe, expect, test } from 'vitest';
 import { MemoryEventStore } from './event-store.js';
 import { createHttpHandler, type HttpHandler } from './http-handler.js';
-import { initialize, MemoryBus, post, sessionHeaders } from './http.test-util.js';
+import { initialize, post, sessionHeaders } from './http.test-util.js';
+import { MemoryBus } from './bus.test-util.js';
 import { MemorySessionStore } from './session-store.js';
 
 let handlers: HttpHandler[] = [];

@@ -8,7 +8,8 @@ import { MetaKey } from '@wiremcp/protocol';
 import type { McpServer } from '@wiremcp/server';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { HttpHandler } from './http-handler.js';
-import { MemoryBus, modernPost, SseReader, testHandler, type TestEvent } from './http.test-util.js';
+import { modernPost, SseReader, testHandler, type TestEvent } from './http.test-util.js';
+import { MemoryBus } from './bus.test-util.js';
 
 let handlers: HttpHandler[] = [];
 afterEach(async () => {

@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { MemoryEventStore } from './event-store.js';
 import type { HttpHandler } from './http-handler.js';
-import { ENDPOINT, initialize, MemoryBus, post, sessionHeaders, SseReader, testHandler } from './http.test-util.js';
+import { ENDPOINT, initialize, post, sessionHeaders, SseReader, testHandler } from './http.test-util.js';
+import { MemoryBus } from './bus.test-util.js';
 import { MemorySessionStore, type SessionState } from './session-store.js';
 import type { McpServer } from '@wiremcp/server';
 
