@@ -124,7 +124,7 @@ async function main(): Promise<number> {
   } finally {
     const report = await load?.stop();
     if (report !== undefined && report.idle.length > 0) {
-      log(`the load was lighter than asked: ${report.idle.join(', ')} never completed a round`);
+      log(`the load was lighter than asked: ${report.idle.join(', ')} completed no round and kept no CPU busy`);
       for (const part of report.parts.filter((entry) => report.idle.includes(entry.part) && entry.stderr !== ''))
         log(`${part.part}: ${part.stderr}`);
       code = 3;

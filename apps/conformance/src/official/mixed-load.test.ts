@@ -1,12 +1,12 @@
 // The mixed load that the client leg is checked beside: bounded by its own deadline, stopped at once by stop(), and
 // honest about parts that did nothing. Only the light parts run here (a burner per core for two seconds at most, or
 // until every burner burns).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { DISK_LOAD, startMixedLoad } from './mixed-load.js';
+import { BUSY_WITHOUT_A_ROUND, DISK_LOAD, groupCpuSeconds, idlePart, startMixedLoad } from './mixed-load.js';
 
 /**
  * True when no live process is left in the group. Zombies do not count: killed children of the group's shell are
@@ -85,4 +85,54 @@ describe('mixed load', () => {
     expect(sizes.every((size) => size === DISK_LOAD.blockMb * 1024 * 1024)).toBe(true);
     expect(existsSync(load.directory)).toBe(false);
   }, 60_000);
+});
+
+describe('a part that completed no round', () => {
+  test('counts as load when its round kept the CPU busy, as idle when it did not', () => {
+    // The CI case: a tsc build still in its first round when a 40 s leg ended, 25 CPU seconds in.
+    expect(idlePart({ rounds: 0, cpuSeconds: 25 }, 40)).toBe(false);
+    expect(idlePart({ rounds: 0, cpuSeconds: 3.9 }, 40)).toBe(true);
+    expect(idlePart({ rounds: 0, cpuSeconds: 0.4 }, 2)).toBe(true);
+    expect(idlePart({ rounds: 0, cpuSeconds: undefined }, 40)).toBe(true);
+    expect(idlePart({ rounds: 2, cpuSeconds: undefined }, 40)).toBe(false);
+  });
+
+  test("a process group's CPU: its live members and the children its shell reaped", async () => {
+    // The first node burns 1.2 s of CPU and ends (reaped by the shell: its cutime); the second burns 0.6 s, says so
+    // and stays (a live member).
+    const burn = (seconds: number, then: string): string =>
+      `"${process.execPath}" -e 'const t = process.cpuUsage(); while ((process.cpuUsage(t).user + process.cpuUsage(t).system) < ${seconds * 1e6}) {} ${then}'`;
+    const child = spawn('sh', ['-c', `${burn(1.2, '')}; ${burn(0.6, 'console.log("ready"); setInterval(() => {}, 1000);')}`], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
+        child.once('exit', () => reject(new Error('the group ended before it was ready')));
+      });
+      const cpu = groupCpuSeconds(child.pid!);
+      expect(cpu).toBeGreaterThanOrEqual(1.7);
+      expect(cpu).toBeLessThan(60);
+    } finally {
+      process.kill(-child.pid!, 'SIGKILL');
+    }
+    await new Promise((resolve) => child.once('close', resolve));
+  }, 60_000);
+
+  test('a build stopped in its first round, its CPU busy meanwhile, is load, and the stop line says so', async () => {
+    const lines: string[] = [];
+    const load = startMixedLoad({ seconds: 120, parts: ['build'], log: (line) => lines.push(line) });
+    // Waits until the group has used the CPU a part needs without a round (bounded by the load's own deadline).
+    let ended = false;
+    void load.ended.then(() => (ended = true));
+    while (!ended && (groupCpuSeconds(load.groups[0]!) ?? 0) < BUSY_WITHOUT_A_ROUND.seconds + 0.5)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const report = await load.stop();
+    const build = report.parts[0]!;
+    expect(build.rounds).toBe(0);
+    expect(build.cpuSeconds).toBeGreaterThanOrEqual(BUSY_WITHOUT_A_ROUND.seconds);
+    expect(report.idle).toEqual([]);
+    expect(lines.at(-1)).toMatch(/\): build 0 round\(s\) \(one in progress, [\d.]+ CPU s\)$/);
+  }, 180_000);
 });

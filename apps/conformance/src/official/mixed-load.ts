@@ -7,11 +7,12 @@
  *
  * Each part is a shell loop in its own process group that stops by itself at the deadline, so the load is bounded
  * even if this process is killed; `stop()` ends every group at once (SIGKILL to the group: pnpm, tsc and their
- * children too) and removes the scratch directory. Each part reports its rounds, and the load says which parts never
- * completed one: a load that did not run is not a load a result was obtained under.
+ * children too) and removes the scratch directory. Each part reports its rounds and, where `/proc` says, the CPU its
+ * process group used; the load names the parts that were idle (see {@link idlePart}): a load that did not run is not
+ * a load a result was obtained under.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../paths.js';
@@ -43,6 +44,11 @@ export interface MixedLoadPartReport {
   readonly stopped: number;
   /** Rounds whose command failed (counted apart: they loaded the machine less than a good round). */
   readonly failed: number;
+  /**
+   * CPU seconds the part's process group used until the stop (its live processes and the children they reaped), or
+   * undefined where `/proc` cannot say (not Linux, or the group had ended).
+   */
+  readonly cpuSeconds: number | undefined;
   /** The part's last stderr, bounded. */
   readonly stderr: string;
 }
@@ -55,12 +61,14 @@ export interface MixedLoad {
   readonly ended: Promise<void>;
   /** The scratch directory the parts work in (the install's project, the disk part's files); `stop()` removes it. */
   readonly directory: string;
+  /** The parts' process groups, in the order of the parts. */
+  readonly groups: readonly number[];
 }
 
 /** What the load did. */
 export interface MixedLoadReport {
   readonly parts: readonly MixedLoadPartReport[];
-  /** Parts that never completed a round: the load was lighter than asked. */
+  /** Parts that were idle (see {@link idlePart}): the load was lighter than asked. */
   readonly idle: readonly MixedLoadPart[];
   /** One-minute load average at the start and at the stop. */
   readonly loadAverage: readonly [number, number];
@@ -110,6 +118,65 @@ function scripts(end: number, burners: number): Record<MixedLoadPart, string> {
   };
 }
 
+/** CPU seconds a part must have used, with no round completed, to count as load: 1 s, and a tenth of the time. */
+export const BUSY_WITHOUT_A_ROUND = { seconds: 1, share: 0.1 } as const;
+
+/**
+ * Whether a part was idle: it completed no round and did not keep the CPU busy meanwhile. A round can outlast a
+ * short leg (a `tsc` build on a slow machine takes longer than a quick client leg) and still load the machine the
+ * whole time; a part that completed nothing and used less than {@link BUSY_WITHOUT_A_ROUND} (or whose CPU `/proc`
+ * cannot tell) did not.
+ */
+export function idlePart(part: { rounds: number; cpuSeconds: number | undefined }, elapsedSeconds: number): boolean {
+  if (part.rounds > 0) return false;
+  if (part.cpuSeconds === undefined) return true;
+  return part.cpuSeconds < Math.max(BUSY_WITHOUT_A_ROUND.seconds, BUSY_WITHOUT_A_ROUND.share * elapsedSeconds);
+}
+
+let ticksPerSecond: number | undefined;
+
+/**
+ * CPU seconds used by the live processes of a process group and by the children they reaped: the sum of utime,
+ * stime, cutime and cstime over `/proc/<pid>/stat` of the group's members. A finished round's processes are in
+ * their shell's cutime once reaped; a running round's are live members. Undefined where `/proc` is missing or no
+ * member is left.
+ */
+export function groupCpuSeconds(group: number): number | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  ticksPerSecond ??= clockTicks();
+  let ticks = 0;
+  let members = 0;
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // Ended meanwhile.
+    }
+    // The command name is in parentheses and may hold anything: the fields are counted after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) !== group) continue; // field 5, pgrp
+    members++;
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]); // fields 14–17
+  }
+  return members === 0 ? undefined : ticks / ticksPerSecond;
+}
+
+function clockTicks(): number {
+  try {
+    const value = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+    return Number.isInteger(value) && value > 0 ? value : 100;
+  } catch {
+    return 100; // USER_HZ on every Linux that Node runs on.
+  }
+}
+
 /** Starts the load; it runs until `stop()` or `seconds`, whichever comes first. */
 export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
   const scratch = mkdtempSync(join(tmpdir(), 'wiremcp-mixed-load-'));
@@ -119,6 +186,7 @@ export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
   );
   const end = Math.ceil(Date.now() / 1000) + options.seconds;
   const started = loadavg()[0]!;
+  const startedAt = Date.now();
   const burners = Math.max(1, availableParallelism());
   const all = scripts(end, burners);
   const running = (options.parts ?? MIXED_LOAD_PARTS).map((part) => {
@@ -156,28 +224,33 @@ export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
   // Should this process end without stop(), the groups die with it (process.kill is synchronous, fit for 'exit').
   const killAll = (): void => running.forEach((state) => killGroup(state.child));
   process.once('exit', killAll);
+  const groups = running.flatMap((state) => (state.child.pid === undefined ? [] : [state.child.pid]));
   let report: Promise<MixedLoadReport> | undefined;
   return {
     directory: scratch,
+    groups,
     ended: Promise.all(running.map((state) => state.exited)).then(() => undefined),
     stop() {
       report ??= (async () => {
         const stopped = loadavg()[0]!;
+        const elapsed = (Date.now() - startedAt) / 1000;
+        // Sampled before the kill: a killed group's time is gone with it.
+        const cpu = running.map((state) => (state.child.pid === undefined ? undefined : groupCpuSeconds(state.child.pid)));
         killAll();
         process.off('exit', killAll);
         await Promise.all(running.map((state) => state.exited));
         rmSync(scratch, { recursive: true, force: true });
-        const parts = running.map(({ part, rounds, failed, burning, ended, stderr }) => {
+        const parts = running.map(({ part, rounds, failed, burning, ended, stderr }, index) => {
           // A burner that was burning and had not ended by itself was stopped here: it burned until now.
           const stopped = [...burning].filter((burner) => !ended.has(burner)).length;
-          return { part, rounds: rounds + stopped, stopped, failed, stderr: stderr.trim() };
+          return { part, rounds: rounds + stopped, stopped, failed, cpuSeconds: cpu[index], stderr: stderr.trim() };
         });
         const result: MixedLoadReport = {
           parts,
-          idle: parts.filter((entry) => entry.rounds === 0).map((entry) => entry.part),
+          idle: parts.filter((entry) => idlePart(entry, elapsed)).map((entry) => entry.part),
           loadAverage: [started, stopped],
           seconds: options.seconds,
-          groups: running.flatMap((state) => (state.child.pid === undefined ? [] : [state.child.pid])),
+          groups,
         };
         options.log(
           `mixed load stopped (load ${started.toFixed(1)} → ${stopped.toFixed(1)}): ` +
@@ -186,7 +259,8 @@ export function startMixedLoad(options: MixedLoadOptions): MixedLoad {
                 (entry) =>
                   `${entry.part} ${entry.rounds} round(s)${entry.failed ? `, ${entry.failed} failed` : ''}` +
                   (entry.part === 'disk' ? ` (${entry.rounds * DISK_LOAD.blockMb} MB written and fsync'd)` : '') +
-                  (entry.stopped ? ` (${entry.stopped} stopped before the deadline)` : ''),
+                  (entry.stopped ? ` (${entry.stopped} stopped before the deadline)` : '') +
+                  (entry.rounds === 0 && entry.cpuSeconds !== undefined ? ` (one in progress, ${entry.cpuSeconds.toFixed(1)} CPU s)` : ''),
               )
               .join('; '),
         );
