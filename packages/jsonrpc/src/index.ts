@@ -29,6 +29,7 @@ export type {
   PeerOptions,
 } from './types.js';
 export { parsePayload } from './parse-payload.js';
+export { RequestTable } from './request-table.js';
 export { preserialize, stringifyMessage } from './message-json.js';
 export {
   MessagePortTransport,

@@ -15,6 +15,7 @@ import { tagRequestId, untagRequestId, type BusMessage, type HandoverMessage } f
 import type { SseConnection, SsePool } from '../sse-connection.js';
 import { LegacyStream, type StreamHost, type StreamInfo } from './legacy-stream.js';
 import type { PostExchange } from './post-exchange.js';
+import { PendingExchanges } from './pending-exchanges.js';
 import type { HttpReply } from '../adapter-contract.js';
 import type { RemoteStream } from './remote-stream.js';
 import { resumeStream, streamUnknown, type ResumableSession } from './stream-resumption.js';
@@ -38,7 +39,7 @@ export class SessionTransport implements Transport, StreamHost {
   onerror: ((error: Error) => void) | undefined;
   onclose: (() => void) | undefined;
   readonly #host: SessionTransportHost;
-  readonly #exchanges = new Map<RequestId, PostExchange>();
+  readonly #exchanges = new PendingExchanges();
   #streams: Map<string, LegacyStream> | undefined;
   #standalone: LegacyStream | undefined;
   /** Streams other processes run, resumed here for the client (see `RemoteStream`). */
@@ -93,7 +94,7 @@ export class SessionTransport implements Transport, StreamHost {
 
   /** Routes the answers to the requests of `exchange` to it. */
   register(exchange: PostExchange): void {
-    for (const id of exchange.ids) this.#exchanges.set(id, exchange);
+    this.#exchanges.register(exchange);
   }
 
   /**
@@ -340,8 +341,7 @@ export class SessionTransport implements Transport, StreamHost {
   close(): Promise<void> {
     if (this.#closed) return RESOLVED;
     this.#closed = true;
-    const exchanges = new Set(this.#exchanges.values());
-    this.#exchanges.clear();
+    const exchanges = this.#exchanges.takeAll();
     const elsewhere = this.#host.keptElsewhere?.() === true;
     for (const exchange of exchanges) exchange.abandon(elsewhere ? cutByShutdown : sessionEnded);
     // The standalone stream of a session that lives on elsewhere (a drain) stays resumable in the store.
