@@ -1,7 +1,9 @@
 // Two HTTP bench servers side by side, for a change too small for the bench's per-row repetitions to resolve: both
 // servers run at once (on the CPU `--pin-server` names, the clients on this process's CPU), and short blocks of
-// 32-concurrent `tools/call echo` alternate between them (A B, B A, …). Each block gives the server CPU per call from
-// /proc, so drift in the machine's load hits both servers alike; the result is the median of the per-block ratios.
+// 32-concurrent `tools/call echo` alternate between them (A B, B A, …). Each pair of blocks gives each server's CPU per
+// call from /proc, counted over both blocks so that work a server defers to its idle time is included (before
+// 2026-11-29 it was counted over the server's own block only, which read 0.97–1.04× where this reads 1.07× with
+// sessions); drift in the machine's load hits both servers alike; the result is the median of the per-pair ratios.
 //
 //   node apps/bench/scripts/http-block-ab.mjs <serverA.js> <serverB.js> [--era 2025|2026] [--blocks 20]
 //        [--calls 6400] [--pin-server 0] [--env-b NAME=VALUE] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/p"]
@@ -112,9 +114,7 @@ async function worker(server) {
 }
 
 async function block(server) {
-  const before = cpuMs(server);
   await Promise.all(Array.from({ length: 32 }, () => worker(server)));
-  return ((cpuMs(server) - before) * 1000) / (32 * perWorker);
 }
 
 const median = (list) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)];
@@ -125,11 +125,14 @@ try {
   const a = [];
   const b = [];
   for (let k = 0; k < blocks; k++) {
-    const order = k % 2 === 0 ? [0, 1] : [1, 0];
-    const cpu = [];
-    for (const i of order) cpu[i] = await block(servers[i]);
-    a.push(cpu[0]);
-    b.push(cpu[1]);
+    // Each server's CPU over the whole pair of blocks, its own and the other's: work a server defers until it is idle
+    // (a scavenge task, concurrent marking, compiling) runs while the other server's block runs, and counted over its
+    // own block alone it was missed (the server that defers more then looked cheaper than it is).
+    const before = servers.map(cpuMs);
+    for (const i of k % 2 === 0 ? [0, 1] : [1, 0]) await block(servers[i]);
+    const [cpuA, cpuB] = servers.map((server, i) => ((cpuMs(server) - before[i]) * 1000) / (32 * perWorker));
+    a.push(cpuA);
+    b.push(cpuB);
   }
   const ratios = a.map((x, i) => x / b[i]).sort((x, y) => x - y);
   console.log(
