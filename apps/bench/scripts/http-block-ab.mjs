@@ -14,10 +14,10 @@
 // and `--env-b`, it compares a switch inside one build; `--node-args` reach both servers (for profiles), `--server-args`
 // both scripts (the overhead bench's apps/bench/dist/ops/servers/ops-http.js takes its variant: off, tracing, metrics,
 // rate-limit).
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
+import { startServer } from './start-server.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -41,21 +41,9 @@ const nodeArgs = values['node-args'].split(' ').filter((a) => a !== '');
 const serverArgs = values['server-args'].split(' ').filter((a) => a !== '');
 const legacy = values.era === '2025';
 
-function start(script, env) {
-  const argv = [...nodeArgs, script, ...serverArgs];
-  const options = { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } };
-  const child = values['pin-server']
-    ? spawn('taskset', ['-c', values['pin-server'], process.execPath, ...argv], options)
-    : spawn(process.execPath, argv, options);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before READY`)));
-    child.stdout.on('data', (data) => {
-      out += data;
-      const ready = /READY (\d+)/.exec(out);
-      if (ready) resolve({ child, port: Number(ready[1]), agent: new http.Agent({ keepAlive: true, maxSockets: 32 }) });
-    });
-  });
+async function start(script, env) {
+  const started = await startServer(script, { pin: values['pin-server'], nodeArgs, args: serverArgs, env });
+  return { ...started, agent: new http.Agent({ keepAlive: true, maxSockets: 32 }) };
 }
 
 function cpuMs(server) {

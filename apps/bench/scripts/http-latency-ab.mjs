@@ -15,9 +15,9 @@
 // servers). Pin both the servers and this process to one CPU as the bench does:
 //   taskset -c 1 node apps/bench/scripts/http-latency-ab.mjs apps/bench/dist/http/servers/wiremcp-http.js \
 //     apps/bench/dist/http/servers/baseline-http.js --pin-server 1
-import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { HttpBenchClient } from '../dist/http/http-client.js';
+import { startServer } from './start-server.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -47,23 +47,9 @@ if (
 const era = values.era === '2025' ? 'legacy' : 'modern';
 const TOOLS = ['echo', 'conjugate'];
 
-function start(script) {
-  const options = { stdio: ['ignore', 'pipe', 'inherit'] };
-  const child = values['pin-server']
-    ? spawn('taskset', ['-c', values['pin-server'], process.execPath, script], options)
-    : spawn(process.execPath, [script], options);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before READY`)));
-    child.stdout.on('data', (data) => {
-      out += data;
-      const ready = /READY (\d+)/.exec(out);
-      if (ready) {
-        child.removeAllListeners('exit');
-        resolve({ child, client: new HttpBenchClient(new URL(`http://127.0.0.1:${ready[1]}/mcp`), era, 32), sessions: [] });
-      }
-    });
-  });
+async function start(script) {
+  const { child, port } = await startServer(script, { pin: values['pin-server'] });
+  return { child, client: new HttpBenchClient(new URL(`http://127.0.0.1:${port}/mcp`), era, 32), sessions: [] };
 }
 
 /** `count` calls per lane on `lanes` lanes (each lane its own session in the legacy era), round trips into `times`. */
