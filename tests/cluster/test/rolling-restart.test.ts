@@ -187,8 +187,10 @@ describe('a rolling restart of three processes behind nginx, under load', () => 
     expect(load.violations).toEqual([]);
     expect(failed.map((r) => `${r.kind}: ${r.outcome} ${r.detail}`)).toEqual([]);
     expect(records.length).toBeGreaterThan(30);
-    // The drains ended streams in progress: some legacy calls were finished after a resumption elsewhere.
-    expect(records.some((r) => r.resumed)).toBe(true);
+    // A legacy call in progress at a drain is given the drain deadline and finishes where it started; one whose stream
+    // broke meanwhile resumes elsewhere. Such resumptions are incidental (0–2 per run, none in about one run of four
+    // on the same build), so they are counted above, not required: the standalone stream's resumptions below are the
+    // drain's own (it ends that stream with a retry hint), and every call answered (`failed` is empty) is the rule.
     expect(watched.problems).toEqual([]);
     // The draining process keeps storing the stream's updates until the process its client resumed on took it over:
     // none is lost in a hand-over, none heard twice.

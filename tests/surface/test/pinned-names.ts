@@ -81,6 +81,7 @@ export const PINNED_NAMES: Record<string, string[]> = {
     'MessagePortTransport',
     'Peer',
     'RequestContext',
+    'RequestTable',
     'abortError',
     'answerForTransportError',
     'batchRefused',
