@@ -147,7 +147,14 @@ export class JwtTokenVerifier implements TokenVerifier {
         // published since, so wait for the cooldown's end and ask again: one refetch, shared by every waiter
         // (jose joins concurrent fetches, and refetches nothing once one has just completed).
         if (!(cause instanceof errors.JWKSNoMatchingKey) || !remote.coolingDown) throw cause;
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, fetchedAt + cooldownMs - Date.now())));
+        // jose stamps the fetch a moment after `fetchedAt` (once it parsed the keys), and a timer may fire a
+        // millisecond before `Date.now()` says it is due: waiting once for `fetchedAt + cooldownMs` could end while
+        // jose was still cooling down, and the key that may exist was refused (401) without the refetch. So wait until
+        // jose itself says the cooldown is over (bounded: a second past it at most).
+        const giveUp = Date.now() + cooldownMs + 1000;
+        do {
+          await new Promise((resolve) => setTimeout(resolve, Math.max(1, fetchedAt + cooldownMs - Date.now())));
+        } while (remote.coolingDown && Date.now() < giveUp);
         return remote(header, token);
       }
     };
