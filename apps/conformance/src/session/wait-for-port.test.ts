@@ -13,13 +13,25 @@ const children: ChildProcess[] = [];
 const listeners: Server[] = [];
 
 afterEach(async () => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  // Each child leads a process group of its own: killing the group also ends a wrapper's listening grandchild, which
+  // killing the wrapper alone left running (holding its port) after the test.
+  for (const child of children.splice(0)) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone, with all of its group.
+    }
+  }
   await Promise.all(listeners.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
 /** `node -e <code>` with the port in `PORT`; its stderr kept for failure messages. */
 function node(code: string, port: number): ChildProcess {
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PORT: String(port) } });
+  const child = spawn(process.execPath, ['-e', code], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, PORT: String(port) },
+    detached: true,
+  });
   child.stderr!.resume();
   children.push(child);
   return child;
