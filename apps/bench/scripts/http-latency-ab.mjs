@@ -11,12 +11,14 @@
 // 32-concurrent load (each lane a keep-alive socket, calls back to back). Each server is warmed as the bench warms a
 // row (200 sequential calls, then 2 s of 32-concurrent calls, per tool) before the first block. Prints JSON: per
 // server the pooled p50, p90, p99 and p99.9 in µs, the ratios A/B, and the median of the per-block ratios of p50 and
-// p99 with the share of blocks where A was slower. Build apps/bench first (it uses apps/bench/dist's client and
+// p99 with the share of blocks where A was slower; percentiles and medians as the bench computes them (apps/bench's
+// stats: linear interpolation between the nearest ranks). Build apps/bench first (it uses apps/bench/dist's client and
 // servers). Pin both the servers and this process to one CPU as the bench does:
 //   taskset -c 1 node apps/bench/scripts/http-latency-ab.mjs apps/bench/dist/http/servers/wiremcp-http.js \
 //     apps/bench/dist/http/servers/baseline-http.js --pin-server 1
 import { parseArgs } from 'node:util';
 import { HttpBenchClient } from '../dist/http/http-client.js';
+import { median, percentileSorted as percentile } from '../dist/stats.js';
 import { startServer } from './start-server.mjs';
 
 const { values, positionals } = parseArgs({
@@ -71,15 +73,13 @@ async function warm(server) {
     await run(server, tool, 1, 200);
     const end = performance.now() + 2000;
     await Promise.all(
-      server.sessions.map(async (session, lane) => {
-        for (let i = 0; performance.now() < end; i++) await server.client.call(tool, i, server.sessions[lane]);
+      server.sessions.map(async (session) => {
+        for (let i = 0; performance.now() < end; i++) await server.client.call(tool, i, session);
       }),
     );
   }
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const median = (list) => [...list].sort((x, y) => x - y)[Math.floor(list.length / 2)];
 const round = (x, digits = 1) => Number(x.toFixed(digits));
 
 const servers = [];
