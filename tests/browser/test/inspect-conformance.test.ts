@@ -3,8 +3,9 @@
  * configuration (`--config mcp.json inspect <name>`), runs the checkout's conformance app against that target and
  * shows the report live. Against the official everything server (a known defect: an unknown tool is answered as an
  * `isError` result, not the JSON-RPC error -32602) the failing cells appear with their step, and the link opens the
- * wire of that step. A target that dies in the middle of a run ends the run with its cells counted as errors or
- * failures, the page says so and can run again; the inspector keeps serving. Screenshots go to `tests/browser/artifacts/`.
+ * wire of that step. A request from the server (its card) does not take the focus from a field the user is typing
+ * in. A target that dies in the middle of a run ends the run with its cells counted as errors or failures, the page
+ * says so and can run again; the inspector keeps serving. Screenshots go to `tests/browser/artifacts/`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -53,6 +54,8 @@ describe('the Conformance tab of wiremcp inspect', () => {
       await page.goto(configured.url);
       await expect.poll(() => page.locator('header').textContent()).toContain(`official (${config})`);
       await runConformance(page, 'tools-call-unknown-tool, tools-list');
+      // The run is the one asked for (the server's roots/list card must not have taken the typed text).
+      expect(await page.getByLabel(/^Scenarios/).inputValue()).toBe('tools-call-unknown-tool, tools-list');
       await page.getByText(/^the run finished \(exit code 1\)$/).waitFor({ timeout: 150_000 });
       expect(await count(page, 'fail')).toBeGreaterThanOrEqual(1);
       expect(await count(page, 'pass')).toBeGreaterThanOrEqual(1);
@@ -73,6 +76,58 @@ describe('the Conformance tab of wiremcp inspect', () => {
       expect({ code, stderr: configured.stderr() }).toMatchObject({ code: 143 });
     }
   });
+
+  test(
+    'a request from the server while the user types in the Scenarios field: the text stays where it was typed',
+    { timeout: 120_000 },
+    async () => {
+      const inspector = await suite.inspect(['node', EVERYTHING.script]);
+      const page = await suite.newPage();
+      const abort = new AbortController();
+      let call: Promise<Response> | undefined;
+      try {
+        await page.goto(inspector.url);
+        await expect.poll(() => page.locator('header').textContent()).toContain('connected');
+        await page.getByRole('tab', { name: 'Conformance' }).click();
+        const scenarios = page.getByLabel(/^Scenarios/);
+        await scenarios.click();
+        await page.keyboard.type('tools-');
+        // A tool call made elsewhere (here through the inspector's API, as another tab would) makes the server ask.
+        const api = (op: string, params: Record<string, unknown> = {}): Promise<Response> =>
+          fetch(`${inspector.origin}/api/rpc`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-wiremcp-inspector-token': inspector.token },
+            body: JSON.stringify({ op, params }),
+            signal: abort.signal,
+          });
+        expect((await api('tools')).status).toBe(200);
+        call = api('call', { name: 'test_elicitation', arguments: { message: 'Who types?' } });
+        const asks = page.getByRole('region', { name: 'Requests from the server' });
+        await asks.getByText('Who types?').waitFor();
+        await page.keyboard.type('list');
+        expect(await scenarios.inputValue()).toBe('tools-list');
+        expect(await scenarios.evaluate((element) => element === document.activeElement)).toBe(true);
+        expect(await page.locator('#status-line').textContent()).toBe('The server asks: elicitation/create');
+        await asks.getByRole('button', { name: 'Decline' }).click();
+        expect((await call).status).toBe(200);
+        expect(await asks.isHidden()).toBe(true);
+        // Not typing (the focus on a tab): the next request's card takes the focus, ready to be answered.
+        await page.getByRole('tab', { name: 'Conformance' }).focus();
+        call = api('call', { name: 'test_elicitation', arguments: { message: 'Who is next?' } });
+        await asks.getByText('Who is next?').waitFor();
+        await expect.poll(() => asks.locator(':focus').count()).toBe(1);
+        await asks.getByRole('button', { name: 'Decline' }).click();
+        expect((await call).status).toBe(200);
+        call = undefined;
+      } finally {
+        await page.close();
+        // A call still waiting for its answer (the test failed before answering) is given up.
+        abort.abort();
+        await call?.catch(() => undefined);
+        expect(await inspector.stop()).toBe(143);
+      }
+    },
+  );
 
   test('the target dies mid-run: the run ends, the page says so, the inspector keeps serving', { timeout: 180_000 }, async () => {
     const server = await startHttpServer(EVERYTHING, []);

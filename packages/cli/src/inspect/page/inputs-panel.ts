@@ -10,6 +10,15 @@ import { schemaForm } from './schema-form.js';
 
 type Params = Record<string, unknown>;
 
+/** Fields that take typed text (buttons, check boxes and the like do not). */
+const TEXT_FIELD = 'input:not([type=button],[type=submit],[type=reset],[type=checkbox],[type=radio]), textarea, select, [contenteditable]';
+
+/** Whether the focus is in a field taking typed text. */
+function typingElsewhere(): boolean {
+  const active = document.activeElement;
+  return active instanceof HTMLElement && active.matches(TEXT_FIELD);
+}
+
 /** The region listing requests waiting for an answer. */
 export class InputsPanel {
   readonly element: HTMLElement;
@@ -47,7 +56,8 @@ export class InputsPanel {
     this.#list.append(card);
     this.#update();
     announce(`The server asks: ${method}`);
-    card.querySelector<HTMLElement>('input, textarea, select, button')?.focus();
+    // Focus moves to the new card only when the user is not typing elsewhere: keystrokes must not change field midway.
+    if (!typingElsewhere()) card.querySelector<HTMLElement>('input, textarea, select, button')?.focus();
   }
 
   /** Removes an answered or cancelled request. */
