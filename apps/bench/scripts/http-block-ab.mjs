@@ -7,13 +7,15 @@
 //
 //   node apps/bench/scripts/http-block-ab.mjs <serverA.js> <serverB.js> [--era 2025|2026] [--blocks 20]
 //        [--calls 6400] [--pin-server 0] [--env-b NAME=VALUE] [--node-args "--cpu-prof --cpu-prof-dir=/tmp/p"]
-//        [--server-args "rate-limit"]
+//        [--server-args "rate-limit"] [--client-work 40]
 //
 // A server is a bench server script (e.g. apps/bench/dist/http/servers/wiremcp-http.js of a checkout): it prints
 // `READY <port>` and serves /mcp. Linux only (CPU time from /proc, pinning with taskset). With one script given twice
 // and `--env-b`, it compares a switch inside one build; `--node-args` reach both servers (for profiles), `--server-args`
 // both scripts (the overhead bench's apps/bench/dist/ops/servers/ops-http.js takes its variant: off, tracing, metrics,
-// rate-limit).
+// rate-limit). `--client-work <µs>` makes each client spend that long on each answer (a busy loop) before its next
+// request, as the bench's SDK clients do: a lean client lets the slower server take several requests per wake-up, and
+// the ratio then reads less than the bench's (1.07× with sessions where, with 40 µs per answer, it reads 1.24–1.30×).
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
@@ -29,10 +31,13 @@ const { values, positionals } = parseArgs({
     'env-b': { type: 'string' },
     'node-args': { type: 'string', default: '' },
     'server-args': { type: 'string', default: '' },
+    'client-work': { type: 'string', default: '0' },
   },
 });
 if (positionals.length !== 2 || !['2025', '2026'].includes(values.era)) {
-  console.error('usage: http-block-ab.mjs <serverA.js> <serverB.js> [--era 2025|2026] [--blocks N] [--calls N] [--pin-server CPU]');
+  console.error(
+    'usage: http-block-ab.mjs <serverA.js> <serverB.js> [--era 2025|2026] [--blocks N] [--calls N] [--pin-server CPU] [--client-work µs]',
+  );
   process.exit(2);
 }
 const blocks = Number(values.blocks);
@@ -40,6 +45,19 @@ const perWorker = Math.ceil(Number(values.calls) / 32);
 const nodeArgs = values['node-args'].split(' ').filter((a) => a !== '');
 const serverArgs = values['server-args'].split(' ').filter((a) => a !== '');
 const legacy = values.era === '2025';
+const clientWorkUs = Number(values['client-work']);
+if (!Number.isFinite(clientWorkUs) || clientWorkUs < 0) {
+  console.error('--client-work takes microseconds (a number ≥ 0)');
+  process.exit(2);
+}
+const clientWorkNs = BigInt(Math.round(clientWorkUs * 1000));
+
+/** The client's own work on an answer: a busy loop of `--client-work` µs. */
+function clientWork() {
+  if (clientWorkNs === 0n) return;
+  const end = process.hrtime.bigint() + clientWorkNs;
+  while (process.hrtime.bigint() < end);
+}
 
 async function start(script, env) {
   const started = await startServer(script, { pin: values['pin-server'], nodeArgs, args: serverArgs, env });
@@ -98,6 +116,7 @@ async function worker(server) {
     const params = { name: 'echo', arguments: { text: `hello ${i % 50}` } };
     if (!legacy) params._meta = MODERN_META;
     await post(server, { jsonrpc: '2.0', id: i + 1, method: 'tools/call', params }, headers);
+    clientWork();
   }
 }
 
@@ -126,6 +145,7 @@ try {
   console.log(
     JSON.stringify({
       era: values.era,
+      clientWorkUs,
       blocks,
       callsPerBlock: 32 * perWorker,
       serverCpuUsPerCallA: Number(median(a).toFixed(1)),
