@@ -110,7 +110,8 @@ describe('the Conformance tab of wiremcp inspect', () => {
         expect(await page.locator('#status-line').textContent()).toBe('The server asks: elicitation/create');
         await asks.getByRole('button', { name: 'Decline' }).click();
         expect((await call).status).toBe(200);
-        expect(await asks.isHidden()).toBe(true);
+        // The card goes once the page hears the answer on its event stream (the call's HTTP answer may come first).
+        await asks.waitFor({ state: 'hidden' });
         // Not typing (the focus on a tab): the next request's card takes the focus, ready to be answered.
         await page.getByRole('tab', { name: 'Conformance' }).focus();
         call = api('call', { name: 'test_elicitation', arguments: { message: 'Who is next?' } });
@@ -119,6 +120,7 @@ describe('the Conformance tab of wiremcp inspect', () => {
         await asks.getByRole('button', { name: 'Decline' }).click();
         expect((await call).status).toBe(200);
         call = undefined;
+        await asks.waitFor({ state: 'hidden' });
       } finally {
         await page.close();
         // A call still waiting for its answer (the test failed before answering) is given up.
