@@ -40,6 +40,17 @@ async function call(target: string, headers: Record<string, string>, id: number,
   return send(target, 'POST', { jsonrpc: '2.0', id, method: 'tools/call', params }, headers);
 }
 
+/** `promise`, or a rejection with `message()` once `ms` passed without it settling (a diagnosis, not a timing check). */
+async function withDeadline<T>(promise: Promise<T>, ms: number, message: () => string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message())), ms)));
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A GET with `Last-Event-ID` sent to `instance` directly. */
 const resume = (instance: ClusterInstance, headers: Record<string, string>, lastEventId: string) =>
   send(direct(instance), 'GET', undefined, { ...headers, 'last-event-id': lastEventId });
@@ -148,9 +159,13 @@ describe('the standalone GET stream resumed on another process', () => {
     // Every process raises one: the one holding the stream first.
     const holder = instanceAt(listen.upstream);
     const order = [holder, ...cluster.instances.filter((instance) => instance !== holder)];
-    for (const instance of order) {
+    for (const [index, instance] of order.entries()) {
       await raise(instance);
-      await readUntil(listen, seen, isUpdate);
+      // A hang here fails with what was seen, and where the update was raised, instead of the bare test timeout.
+      await withDeadline(readUntil(listen, seen, isUpdate), 20_000, () => {
+        const where = index === 0 ? 'the process holding the stream' : `another process (${index + 1} of ${order.length})`;
+        return `no resources/updated on the GET stream (held by ${holder.address}) after an update raised on ${where}, ${instance.address}; the stream carried: ${seen.map((e) => e.data).join(' | ')}`;
+      });
     }
     // Then a list change, raised by the holder: an update sent twice would have come before it.
     const change = await call(direct(holder), h, 99, 'test_trigger_tool_change', {});
