@@ -110,6 +110,11 @@ export class HttpSession {
     return this.#deletedFromStore;
   }
 
+  /** True once this copy started to end (see `LiveSession.closing`). */
+  get closing(): boolean {
+    return this.#closing !== undefined;
+  }
+
   /**
    * Drops this process's copy of a shared session (idle here, changed elsewhere, or this process shutting down,
    * which gives requests in progress `graceMs`); the shared state stays.

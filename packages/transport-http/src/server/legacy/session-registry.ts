@@ -21,6 +21,8 @@ export interface LiveSession {
   readonly keepsShared?: boolean;
   /** True once its record was deleted from the session store (by a DELETE): nothing is left to delete there. */
   readonly deletedFromStore?: boolean;
+  /** True once it started to end (its transport may still be open for a moment). */
+  readonly closing?: boolean;
   /** The registry epoch this copy was last checked against the session store in (absent: never needs checking). */
   verifiedEpoch?: number;
   /** Brings this copy to the state the store holds (a copy checked anew). */
@@ -43,6 +45,16 @@ export function newSessionId(): string {
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * True for a copy being dropped here while the session lives on elsewhere (another process changed its state while
+ * the copy was idle, or this process is draining). It is never served again: a request arriving in the moment it
+ * takes to close is served by a copy restored from the store. Served by the closing copy, a GET opened a standalone
+ * stream on a transport about to close, out of reach of any later state or update.
+ */
+function dropping(session: LiveSession): boolean {
+  return session.closing === true && session.keepsShared === true;
 }
 
 /** The outcome of a lookup. */
@@ -88,7 +100,8 @@ export class SessionRegistry {
   /** The session held here under `id` when it may be served without checking the store first. */
   current(id: string): LiveSession | undefined {
     const held = this.#sessions.get(id);
-    return held === undefined || held.verifiedEpoch === undefined || held.verifiedEpoch >= this.#epoch ? held : undefined;
+    if (held === undefined || dropping(held)) return undefined;
+    return held.verifiedEpoch === undefined || held.verifiedEpoch >= this.#epoch ? held : undefined;
   }
 
   /** Every session held (for shutdown and tests). */
@@ -148,7 +161,7 @@ export class SessionRegistry {
     let pending = this.#rehydrating.get(id);
     if (pending === undefined) {
       const held = this.#sessions.get(id);
-      pending = held === undefined ? this.#rehydrate(id) : this.#verify(held);
+      pending = held === undefined || dropping(held) ? this.#rehydrate(id) : this.#verify(held);
       this.#rehydrating.set(id, pending);
       void pending.finally(() => this.#rehydrating.delete(id));
     }
@@ -219,7 +232,10 @@ export class SessionRegistry {
       this.#host.report(error);
       return 'unavailable';
     }
-    if (state === undefined || state.protocolVersion === '' || this.#sessions.has(id)) return this.#sessions.get(id);
+    // A live copy made meanwhile is the one served; one being dropped is replaced (`add`), never served.
+    const held = this.#sessions.get(id);
+    if (held !== undefined && !dropping(held)) return held;
+    if (state === undefined || state.protocolVersion === '') return undefined;
     // A 2024-11-05 session lives where its stream is: messages are handed to that process, nothing is restored here.
     if (state.sseHolder !== undefined) return new RemoteSseSession(this.#host, { ...state, sseHolder: state.sseHolder });
     if (!this.hasRoom()) return undefined;
