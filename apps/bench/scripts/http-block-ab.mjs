@@ -14,8 +14,10 @@
 // and `--env-b`, it compares a switch inside one build; `--node-args` reach both servers (for profiles), `--server-args`
 // both scripts (the overhead bench's apps/bench/dist/ops/servers/ops-http.js takes its variant: off, tracing, metrics,
 // rate-limit). `--client-work <µs>` makes each client spend that long on each answer (a busy loop) before its next
-// request, as the bench's SDK clients do: a lean client lets the slower server take several requests per wake-up, and
-// the ratio then reads less than the bench's (1.07× with sessions where, with 40 µs per answer, it reads 1.24–1.30×).
+// request, as the bench's clients do: a lean client lets the slower server take several requests per wake-up. What it
+// reads depends on the placement: with the clients and both servers on one CPU (`taskset -c 1 … --pin-server 1`, the
+// bench's), wiremcp ÷ hand-written read 1.32× with sessions at 40 µs per answer against 1.03× without; with the
+// servers on a CPU of their own, about 1.08× either way (apps/bench/README.md).
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { parseArgs } from 'node:util';

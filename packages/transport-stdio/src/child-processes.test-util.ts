@@ -57,11 +57,14 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Rejects with a labelled error when `promise` takes longer than `ms` (a bound for cleanups, not a test of speed). */
-export function withTimeout<T>(promise: Promise<T>, ms: number, label: string): Promise<T> {
+/**
+ * Rejects with a labelled error when `promise` takes longer than `ms` (a bound for cleanups or a diagnosis of a hang,
+ * not a test of speed). A label given as a function is worked out when the time is up (what was seen by then).
+ */
+export function withTimeout<T>(promise: Promise<T>, ms: number, label: string | (() => string)): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${label}`)), ms);
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${typeof label === 'string' ? label : label()}`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -9,6 +9,7 @@
 // - a subscription made on one process reaches the GET stream held by another, for updates raised anywhere, once.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startCluster, type Cluster, type ClusterInstance } from '../../../scripts/cluster/cluster.js';
+import { withTimeout } from '../../../packages/transport-stdio/src/child-processes.test-util.js';
 import { messages, openSession, type RawEvent, readUntil, send, sessionHeaders } from './raw-http.test-util.js';
 
 const V = '2025-11-25';
@@ -38,17 +39,6 @@ const progressOf = (events: readonly RawEvent[]): number[] =>
 async function call(target: string, headers: Record<string, string>, id: number, name: string, args: Message, progress?: string) {
   const params = { name, arguments: args, ...(progress === undefined ? {} : { _meta: { progressToken: progress } }) };
   return send(target, 'POST', { jsonrpc: '2.0', id, method: 'tools/call', params }, headers);
-}
-
-/** `promise`, or a rejection with `message()` once `ms` passed without it settling (a diagnosis, not a timing check). */
-async function withDeadline<T>(promise: Promise<T>, ms: number, message: () => string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message())), ms)));
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A GET with `Last-Event-ID` sent to `instance` directly. */
@@ -162,7 +152,7 @@ describe('the standalone GET stream resumed on another process', () => {
     for (const [index, instance] of order.entries()) {
       await raise(instance);
       // A hang here fails with what was seen, and where the update was raised, instead of the bare test timeout.
-      await withDeadline(readUntil(listen, seen, isUpdate), 20_000, () => {
+      await withTimeout(readUntil(listen, seen, isUpdate), 20_000, () => {
         const where = index === 0 ? 'the process holding the stream' : `another process (${index + 1} of ${order.length})`;
         return `no resources/updated on the GET stream (held by ${holder.address}) after an update raised on ${where}, ${instance.address}; the stream carried: ${seen.map((e) => e.data).join(' | ')}`;
       });

@@ -1,13 +1,13 @@
 /**
  * Two handlers (two processes) sharing stores and a bus. A copy of a legacy session that is being dropped (another
  * process recorded a new state while this copy was idle) must not serve a request that arrives meanwhile: a GET
- * served by it opened a standalone stream on a copy that was already closing, no longer in the registry, so no later
- * state reached it and nothing raised afterwards was sent on it (the client waited forever).
+ * served by it opened a standalone stream on a copy that was already closing, so no later state reached that stream
+ * and nothing raised afterwards was sent on it.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { MemoryEventStore } from './event-store.js';
 import type { HttpHandler } from './http-handler.js';
-import { BOTH, initialize, post, sessionHeaders, SseReader, testHandler } from './http.test-util.js';
+import { BOTH, ENDPOINT, initialize, post, sessionHeaders, SseReader, testHandler } from './http.test-util.js';
 import { MemoryBus } from './bus.test-util.js';
 import type { BusMessage } from './session-bus.js';
 import { MemorySessionStore } from './session-store.js';
@@ -28,7 +28,7 @@ class WatchedBus extends MemoryBus {
   }
 }
 
-function processNamed(shared: { sessionStore: MemorySessionStore; eventStore: MemoryEventStore; bus: MemoryBus }) {
+function processSharing(shared: { sessionStore: MemorySessionStore; eventStore: MemoryEventStore; bus: MemoryBus }) {
   const made = testHandler({ ...shared, onError: () => {} });
   handlers.push(made.handler);
   return made;
@@ -45,8 +45,8 @@ async function settlesWithin(promise: Promise<unknown>, turns: number): Promise<
 describe('a copy of a legacy session being dropped', () => {
   test('a GET arriving while the copy closes is served by a live copy: what is raised later reaches it', async () => {
     const shared = { sessionStore: new MemorySessionStore(), eventStore: new MemoryEventStore(), bus: new WatchedBus() };
-    const a = processNamed(shared);
-    const b = processNamed(shared);
+    const a = processSharing(shared);
+    const b = processSharing(shared);
     const sessionId = await initialize(a.handler);
     const h = sessionHeaders(sessionId);
 
@@ -54,7 +54,7 @@ describe('a copy of a legacy session being dropped', () => {
     let get: Promise<Response> | undefined;
     shared.bus.after = (message) => {
       if (message.kind !== 'state' || get !== undefined) return;
-      get = a.handler(new Request('http://localhost/mcp', { method: 'GET', headers: { ...h, accept: BOTH } }));
+      get = a.handler(new Request(ENDPOINT, { method: 'GET', headers: { ...h, accept: BOTH } }));
     };
     const level = await b.handler(post({ jsonrpc: '2.0', id: 1, method: 'logging/setLevel', params: { level: 'error' } }, h));
     expect(level.status).toBe(200);
